@@ -1,0 +1,811 @@
+//! The fast board: stones, chains with pseudo-liberties, captures, suicide, the simple-ko
+//! point and an incremental Zobrist hash. Fixed-size arrays only: cloning is a memory copy
+//! and playing a move allocates nothing.
+//!
+//! Chains keep *pseudo-liberties*: one count per (stone, adjacent empty point) pair, with the
+//! sum and the sum of squares of those points' indices. A chain is in atari exactly when all
+//! of its pseudo-liberties are the same point, that is when `count * sum_sq == sum * sum`, and
+//! that point is `sum / count`: both answered in constant time.
+
+use std::fmt;
+
+use super::geometry::{Cell, Color, Geometry, MAX_CELLS, MAX_POINTS, Point};
+use super::zobrist::stone_key;
+
+/// Why a move is illegal on the board (before any superko rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The vertex is not on this board.
+    OffBoard,
+    /// A stone is already there.
+    Occupied,
+    /// The move retakes a simple ko.
+    Ko,
+    /// The move would leave its own chain without liberties.
+    Suicide,
+    /// The move repeats an earlier position (a superko rule).
+    Superko,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IllegalMove::OffBoard => "vertex off the board",
+            IllegalMove::Occupied => "point occupied",
+            IllegalMove::Ko => "retakes a ko",
+            IllegalMove::Suicide => "suicide",
+            IllegalMove::Superko => "repeats a position (superko)",
+        })
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Statistics of one chain, stored at the chain's head cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ChainInfo {
+    /// Pseudo-liberty count.
+    libs: u16,
+    /// Stones in the chain.
+    stones: u16,
+    /// Sum of pseudo-liberty indices.
+    lib_sum: u32,
+    /// Sum of squared pseudo-liberty indices.
+    lib_sum_sq: u32,
+}
+
+impl ChainInfo {
+    #[inline]
+    fn add_lib(&mut self, index: usize) {
+        self.libs += 1;
+        self.lib_sum += index as u32;
+        self.lib_sum_sq += (index * index) as u32;
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, index: usize) {
+        self.libs -= 1;
+        self.lib_sum -= index as u32;
+        self.lib_sum_sq -= (index * index) as u32;
+    }
+
+    #[inline]
+    fn absorb(&mut self, other: ChainInfo) {
+        self.libs += other.libs;
+        self.stones += other.stones;
+        self.lib_sum += other.lib_sum;
+        self.lib_sum_sq += other.lib_sum_sq;
+    }
+
+    /// Exactly one distinct liberty.
+    #[inline]
+    fn in_atari(&self) -> bool {
+        let libs = self.libs as u64;
+        libs > 0 && libs * self.lib_sum_sq as u64 == (self.lib_sum as u64) * (self.lib_sum as u64)
+    }
+}
+
+/// The board position: stones, chains, empty points, simple ko, hash and capture counts.
+#[derive(Clone)]
+pub struct Board {
+    geometry: Geometry,
+    cells: [Cell; MAX_CELLS],
+    /// Head cell of the chain a stone belongs to.
+    chain_head: [u16; MAX_CELLS],
+    /// Next stone of the same chain (a circular list).
+    next_stone: [u16; MAX_CELLS],
+    /// Chain statistics, valid at head cells.
+    chains: [ChainInfo; MAX_CELLS],
+    /// The empty points, in no particular order.
+    empties: [u16; MAX_POINTS],
+    /// Slot of each empty point in `empties`.
+    empty_slot: [u16; MAX_CELLS],
+    empty_count: u16,
+    /// The point that may not be played next because it would retake a ko (0: none).
+    ko_point: u16,
+    /// The colour that may not play at `ko_point`.
+    ko_color: Color,
+    hash: u64,
+    /// Stones captured by black and by white.
+    captures: [u32; 2],
+}
+
+impl Board {
+    /// An empty board of `size` (2..=25).
+    pub fn new(size: usize) -> Option<Board> {
+        Geometry::new(size).map(Board::with_geometry)
+    }
+
+    /// An empty board with the given geometry.
+    pub fn with_geometry(geometry: Geometry) -> Board {
+        let mut board = Board {
+            geometry,
+            cells: [Cell::Border; MAX_CELLS],
+            chain_head: [0; MAX_CELLS],
+            next_stone: [0; MAX_CELLS],
+            chains: [ChainInfo::default(); MAX_CELLS],
+            empties: [0; MAX_POINTS],
+            empty_slot: [0; MAX_CELLS],
+            empty_count: 0,
+            ko_point: 0,
+            ko_color: Color::Black,
+            hash: 0,
+            captures: [0; 2],
+        };
+        for p in geometry.points() {
+            board.cells[p.index()] = Cell::Empty;
+            board.add_empty(p.index());
+        }
+        board
+    }
+
+    /// Makes `self` equal to `other` by copying only the cells `other`'s size uses: the cheap
+    /// way for a playout worker to reset its scratch board.
+    pub fn copy_from(&mut self, other: &Board) {
+        let n = other.geometry.cells();
+        self.geometry = other.geometry;
+        self.cells[..n].copy_from_slice(&other.cells[..n]);
+        self.chain_head[..n].copy_from_slice(&other.chain_head[..n]);
+        self.next_stone[..n].copy_from_slice(&other.next_stone[..n]);
+        self.chains[..n].copy_from_slice(&other.chains[..n]);
+        self.empty_slot[..n].copy_from_slice(&other.empty_slot[..n]);
+        let e = other.empty_count as usize;
+        self.empties[..e].copy_from_slice(&other.empties[..e]);
+        self.empty_count = other.empty_count;
+        self.ko_point = other.ko_point;
+        self.ko_color = other.ko_color;
+        self.hash = other.hash;
+        self.captures = other.captures;
+    }
+
+    #[inline]
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.geometry.size()
+    }
+
+    /// Content of an on-board point.
+    #[inline]
+    pub fn cell(&self, p: Point) -> Cell {
+        self.cells[p.index()]
+    }
+
+    /// Content of a raw padded index (border cells included).
+    #[inline]
+    pub fn cell_at(&self, index: usize) -> Cell {
+        self.cells[index]
+    }
+
+    /// Zobrist hash of the stones on the board.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Stones captured so far by `color`.
+    pub fn captures(&self, color: Color) -> u32 {
+        self.captures[color.index()]
+    }
+
+    /// The point `color` may not play next because it would retake a simple ko.
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        (self.ko_point != 0).then(|| (Point::from_index(self.ko_point as usize), self.ko_color))
+    }
+
+    /// The empty points, in an unspecified order.
+    #[inline]
+    pub fn empty_points(&self) -> &[u16] {
+        &self.empties[..self.empty_count as usize]
+    }
+
+    /// Number of empty points.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.empty_count as usize
+    }
+
+    /// Swaps two slots of the empty-point list. The list's order carries no meaning, so this
+    /// changes nothing observable; playouts use it to sample candidates without replacement.
+    #[inline]
+    pub fn swap_empty_slots(&mut self, a: usize, b: usize) {
+        let pa = self.empties[a];
+        let pb = self.empties[b];
+        self.empties[a] = pb;
+        self.empties[b] = pa;
+        self.empty_slot[pb as usize] = a as u16;
+        self.empty_slot[pa as usize] = b as u16;
+    }
+
+    /// Whether the board has no stones.
+    pub fn is_empty(&self) -> bool {
+        self.empty_count() == self.size() * self.size()
+    }
+
+    /// Number of stones of `color` on the board.
+    pub fn stone_count(&self, color: Color) -> usize {
+        self.geometry.points().filter(|&p| self.cell(p).is(color)).count()
+    }
+
+    #[inline]
+    fn head(&self, index: usize) -> usize {
+        self.chain_head[index] as usize
+    }
+
+    /// Whether the chain through the stone at `p` has exactly one liberty.
+    #[inline]
+    pub fn in_atari(&self, p: Point) -> bool {
+        self.chains[self.head(p.index())].in_atari()
+    }
+
+    /// The single liberty of the chain through the stone at `p`, if it is in atari.
+    #[inline]
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        let info = &self.chains[self.head(p.index())];
+        info.in_atari()
+            .then(|| Point::from_index((info.lib_sum / info.libs as u32) as usize))
+    }
+
+    /// Number of stones in the chain through the stone at `p`.
+    #[inline]
+    pub fn chain_len(&self, p: Point) -> usize {
+        self.chains[self.head(p.index())].stones as usize
+    }
+
+    /// A stable identifier of the chain through the stone at `p` (its head cell).
+    #[inline]
+    pub fn chain_id(&self, p: Point) -> usize {
+        self.head(p.index())
+    }
+
+    /// The stones of the chain through the stone at `p`.
+    pub fn chain_stones(&self, p: Point) -> ChainStones<'_> {
+        let start = p.index();
+        ChainStones { board: self, start, current: Some(start) }
+    }
+
+    /// The distinct liberties of the chain through the stone at `p`, in ascending order.
+    /// Not for hot paths: it walks the chain.
+    pub fn chain_liberties(&self, p: Point) -> Vec<Point> {
+        let mut libs: Vec<Point> = Vec::new();
+        for s in self.chain_stones(p) {
+            for n in self.geometry.neighbors(s) {
+                if self.cells[n] == Cell::Empty {
+                    libs.push(Point::from_index(n));
+                }
+            }
+        }
+        libs.sort_unstable();
+        libs.dedup();
+        libs
+    }
+
+    /// Exact number of distinct liberties of the chain through the stone at `p`.
+    pub fn liberty_count(&self, p: Point) -> usize {
+        if self.in_atari(p) {
+            1
+        } else {
+            self.chain_liberties(p).len()
+        }
+    }
+
+    /// Whether `p` is a one-point eye of `color` in the light-playout sense: all four
+    /// orthogonal neighbours are `color`'s stones or the edge, and at most one diagonal holds
+    /// an enemy stone (none when `p` is on the edge).
+    #[inline]
+    pub fn is_eye(&self, p: Point, color: Color) -> bool {
+        let mut on_edge = false;
+        for n in self.geometry.neighbors(p) {
+            let cell = self.cells[n];
+            if cell == Cell::Border {
+                on_edge = true;
+            } else if !cell.is(color) {
+                return false;
+            }
+        }
+        let enemy = color.opponent();
+        let mut enemy_diagonals = 0;
+        for d in self.geometry.diagonals(p) {
+            enemy_diagonals += self.cells[d].is(enemy) as u32;
+        }
+        enemy_diagonals == 0 || (!on_edge && enemy_diagonals == 1)
+    }
+
+    /// Whether `color` playing on the empty point `p` would capture nothing and leave its
+    /// own chain without liberties.
+    #[inline]
+    pub fn is_suicide(&self, p: Point, color: Color) -> bool {
+        for n in self.geometry.neighbors(p) {
+            match self.cells[n] {
+                Cell::Empty => return false,
+                Cell::Border => {}
+                cell => {
+                    let atari = self.chains[self.head(n)].in_atari();
+                    // A friendly chain with another liberty, or an enemy chain whose last
+                    // liberty is `p` (and so is captured), gives the new stone a liberty.
+                    if cell.is(color) != atari {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `p` retakes the simple ko for `color`.
+    #[inline]
+    pub fn is_ko_retake(&self, p: Point, color: Color) -> bool {
+        self.ko_point as usize == p.index() && self.ko_color == color
+    }
+
+    /// Zobrist hash of the position after `color` plays on the empty point `p`, with the
+    /// captures it makes and, if its chain would be left without liberties, the suicide;
+    /// the board is not changed. Superko checks use it.
+    pub fn hash_after(&self, p: Point, color: Color) -> u64 {
+        let i = p.index();
+        let mut hash = self.hash ^ stone_key(color, i);
+        let mut captured = [0usize; 4];
+        let mut captured_count = 0;
+        let mut friends = [0usize; 4];
+        let mut friend_count = 0;
+        let mut has_liberty = false;
+        for n in self.geometry.neighbors(p) {
+            match self.cells[n] {
+                Cell::Empty => has_liberty = true,
+                Cell::Border => {}
+                cell => {
+                    let h = self.head(n);
+                    let atari = self.chains[h].in_atari();
+                    if cell.is(color) {
+                        has_liberty |= !atari;
+                        if !friends[..friend_count].contains(&h) {
+                            friends[friend_count] = h;
+                            friend_count += 1;
+                        }
+                    } else if atari && !captured[..captured_count].contains(&h) {
+                        captured[captured_count] = h;
+                        captured_count += 1;
+                        hash ^= self.chain_key(h);
+                    }
+                }
+            }
+        }
+        if captured_count == 0 && !has_liberty {
+            hash ^= stone_key(color, i);
+            for &h in &friends[..friend_count] {
+                hash ^= self.chain_key(h);
+            }
+        }
+        hash
+    }
+
+    /// Xor of the keys of all stones of a chain.
+    fn chain_key(&self, head: usize) -> u64 {
+        let color = self.cells[head].color().expect("a chain head holds a stone");
+        self.chain_stones(Point::from_index(head))
+            .fold(0, |key, s| key ^ stone_key(color, s.index()))
+    }
+
+    /// Checks a move by the board's own rules (occupancy, simple ko, suicide).
+    pub fn check_move(&self, p: Point, color: Color) -> Result<(), IllegalMove> {
+        if !self.geometry.contains_index(p.index()) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if self.cells[p.index()] != Cell::Empty {
+            return Err(IllegalMove::Occupied);
+        }
+        if self.is_ko_retake(p, color) {
+            return Err(IllegalMove::Ko);
+        }
+        if self.is_suicide(p, color) {
+            return Err(IllegalMove::Suicide);
+        }
+        Ok(())
+    }
+
+    /// Whether the board's own rules allow the move.
+    #[inline]
+    pub fn is_legal(&self, p: Point, color: Color) -> bool {
+        self.check_move(p, color).is_ok()
+    }
+
+    /// Plays a move after checking it (suicide forbidden); on error the board is unchanged.
+    /// Returns the number of stones captured.
+    pub fn play(&mut self, p: Point, color: Color) -> Result<usize, IllegalMove> {
+        self.check_move(p, color)?;
+        Ok(self.play_unchecked(p, color))
+    }
+
+    /// A pass: clears the ko point.
+    #[inline]
+    pub fn pass(&mut self) {
+        self.ko_point = 0;
+    }
+
+    /// Plays `color` on the empty point `p` without checking ko or suicide. Captures enemy
+    /// chains left without liberties; if the move's own chain then has none, it is removed
+    /// (suicide, as Tromp-Taylor rules allow). Returns the number of enemy stones captured.
+    /// The caller promises that `p` is an empty on-board point.
+    #[inline]
+    pub fn play_unchecked(&mut self, p: Point, color: Color) -> usize {
+        let i = p.index();
+        debug_assert_eq!(self.cells[i], Cell::Empty);
+        let neighbors = self.geometry.neighbors(p);
+        self.ko_point = 0;
+        self.remove_empty(i);
+        self.cells[i] = Cell::from(color);
+        self.hash ^= stone_key(color, i);
+        self.chain_head[i] = i as u16;
+        self.next_stone[i] = i as u16;
+        let mut info = ChainInfo { stones: 1, ..ChainInfo::default() };
+        for n in neighbors {
+            match self.cells[n] {
+                Cell::Empty => info.add_lib(n),
+                Cell::Border => {}
+                _ => {
+                    let h = self.head(n);
+                    self.chains[h].remove_lib(i);
+                }
+            }
+        }
+        self.chains[i] = info;
+
+        let mut head = i;
+        for n in neighbors {
+            if self.cells[n].is(color) {
+                let other = self.head(n);
+                if other != head {
+                    head = self.merge_chains(head, other);
+                }
+            }
+        }
+
+        let enemy = color.opponent();
+        let mut captured = 0;
+        let mut captured_at = 0;
+        for n in neighbors {
+            if self.cells[n].is(enemy) {
+                let h = self.head(n);
+                if self.chains[h].libs == 0 {
+                    captured += self.remove_chain(h);
+                    captured_at = n;
+                }
+            }
+        }
+        self.captures[color.index()] += captured as u32;
+
+        let own = self.chains[head];
+        if own.libs == 0 {
+            let lost = self.remove_chain(head);
+            self.captures[enemy.index()] += lost as u32;
+        } else if captured == 1 && own.stones == 1 && own.libs == 1 {
+            self.ko_point = captured_at as u16;
+            self.ko_color = enemy;
+        }
+        captured
+    }
+
+    /// Merges two chains (the smaller into the larger); returns the surviving head.
+    #[inline]
+    fn merge_chains(&mut self, a: usize, b: usize) -> usize {
+        let (big, small) = if self.chains[a].stones >= self.chains[b].stones {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.chain_head[s] = big as u16;
+            s = self.next_stone[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next_stone.swap(big, small);
+        let small_info = self.chains[small];
+        self.chains[big].absorb(small_info);
+        big
+    }
+
+    /// Removes the chain with head `head`, giving liberties to its neighbours; returns the
+    /// number of stones removed.
+    fn remove_chain(&mut self, head: usize) -> usize {
+        let color = self.cells[head].color().expect("a chain head holds a stone");
+        let enemy = color.opponent();
+        let key_color = color;
+        let mut count = 0;
+        let mut s = head;
+        loop {
+            self.cells[s] = Cell::Empty;
+            self.hash ^= stone_key(key_color, s);
+            self.add_empty(s);
+            for n in self.geometry.neighbors(Point::from_index(s)) {
+                if self.cells[n].is(enemy) {
+                    let h = self.head(n);
+                    self.chains[h].add_lib(s);
+                }
+            }
+            count += 1;
+            s = self.next_stone[s] as usize;
+            if s == head {
+                break;
+            }
+        }
+        count
+    }
+
+    #[inline]
+    fn add_empty(&mut self, index: usize) {
+        self.empties[self.empty_count as usize] = index as u16;
+        self.empty_slot[index] = self.empty_count;
+        self.empty_count += 1;
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, index: usize) {
+        let slot = self.empty_slot[index] as usize;
+        self.empty_count -= 1;
+        let last = self.empties[self.empty_count as usize];
+        self.empties[slot] = last;
+        self.empty_slot[last as usize] = slot as u16;
+    }
+
+    /// Tromp-Taylor area score, black minus white, without komi: stones plus empty regions
+    /// that reach only one colour.
+    pub fn area_score(&self) -> i32 {
+        let owners = self.area_owners();
+        let mut score = 0;
+        for p in self.geometry.points() {
+            match owners[p.index()] {
+                Some(Color::Black) => score += 1,
+                Some(Color::White) => score -= 1,
+                None => {}
+            }
+        }
+        score
+    }
+
+    /// For every padded index: the colour that owns it by Tromp-Taylor area rules (a stone,
+    /// or an empty point whose region reaches only that colour), or `None`.
+    pub fn area_owners(&self) -> [Option<Color>; MAX_CELLS] {
+        let mut owners = [None; MAX_CELLS];
+        let mut visited = [false; MAX_CELLS];
+        let mut region = [0u16; MAX_POINTS];
+        for p in self.geometry.points() {
+            let i = p.index();
+            match self.cells[i] {
+                Cell::Black => owners[i] = Some(Color::Black),
+                Cell::White => owners[i] = Some(Color::White),
+                Cell::Empty if !visited[i] => {
+                    // Flood the empty region; `region` doubles as the work stack.
+                    let mut len = 1;
+                    let mut next = 0;
+                    region[0] = i as u16;
+                    visited[i] = true;
+                    let (mut reaches_black, mut reaches_white) = (false, false);
+                    while next < len {
+                        let q = region[next] as usize;
+                        next += 1;
+                        for n in self.geometry.neighbors(Point::from_index(q)) {
+                            match self.cells[n] {
+                                Cell::Empty if !visited[n] => {
+                                    visited[n] = true;
+                                    region[len] = n as u16;
+                                    len += 1;
+                                }
+                                Cell::Black => reaches_black = true,
+                                Cell::White => reaches_white = true,
+                                _ => {}
+                            }
+                        }
+                    }
+                    let owner = match (reaches_black, reaches_white) {
+                        (true, false) => Some(Color::Black),
+                        (false, true) => Some(Color::White),
+                        _ => None,
+                    };
+                    for &q in &region[..len] {
+                        owners[q as usize] = owner;
+                    }
+                }
+                _ => {}
+            }
+        }
+        owners
+    }
+
+    /// Recomputes chains, liberties, empty points and the hash from the stones alone and
+    /// compares them with the incremental state. Returns a description of the first mismatch.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let g = self.geometry;
+        for index in 0..g.cells() {
+            let on_board = g.contains_index(index);
+            let cell = self.cells[index];
+            if on_board == (cell == Cell::Border) {
+                return Err(format!("cell {index} is {cell:?}, on board: {on_board}"));
+            }
+        }
+        let mut hash = 0;
+        let mut empties = 0;
+        let mut seen = [false; MAX_CELLS];
+        for p in g.points() {
+            let i = p.index();
+            match self.cells[i].color() {
+                None => {
+                    empties += 1;
+                    let slot = self.empty_slot[i] as usize;
+                    if slot >= self.empty_count() || self.empties[slot] as usize != i {
+                        return Err(format!("empty point {} missing from the list", g.format_point(p)));
+                    }
+                }
+                Some(color) => {
+                    hash ^= stone_key(color, i);
+                    if seen[i] {
+                        continue;
+                    }
+                    // Flood-fill the chain from the stones alone.
+                    let mut stack = vec![i];
+                    let mut members = Vec::new();
+                    seen[i] = true;
+                    while let Some(q) = stack.pop() {
+                        members.push(q);
+                        for n in g.neighbors(Point::from_index(q)) {
+                            if self.cells[n].is(color) && !seen[n] {
+                                seen[n] = true;
+                                stack.push(n);
+                            }
+                        }
+                    }
+                    let head = self.head(i);
+                    if self.head(head) != head || !members.contains(&head) {
+                        return Err(format!("chain at {} has a bad head", g.format_point(p)));
+                    }
+                    let mut expected = ChainInfo::default();
+                    for &q in &members {
+                        if self.head(q) != head {
+                            return Err(format!("stone {} has the wrong head", g.format_point(Point::from_index(q))));
+                        }
+                        expected.stones += 1;
+                        for n in g.neighbors(Point::from_index(q)) {
+                            if self.cells[n] == Cell::Empty {
+                                expected.add_lib(n);
+                            }
+                        }
+                    }
+                    if expected != self.chains[head] {
+                        return Err(format!(
+                            "chain at {}: stored {:?}, recomputed {:?}",
+                            g.format_point(p),
+                            self.chains[head],
+                            expected
+                        ));
+                    }
+                    if expected.libs == 0 {
+                        return Err(format!("chain at {} has no liberties", g.format_point(p)));
+                    }
+                    let ring: Vec<usize> = self.chain_stones(p).map(|s| s.index()).collect();
+                    let mut sorted_ring = ring.clone();
+                    sorted_ring.sort_unstable();
+                    let mut sorted_members = members.clone();
+                    sorted_members.sort_unstable();
+                    if sorted_ring != sorted_members {
+                        return Err(format!("chain ring at {} differs from the chain", g.format_point(p)));
+                    }
+                }
+            }
+        }
+        if empties != self.empty_count() {
+            return Err(format!("{} empty points, list holds {}", empties, self.empty_count()));
+        }
+        if hash != self.hash {
+            return Err("incremental hash differs from the recomputed one".to_string());
+        }
+        if self.ko_point != 0 && self.cells[self.ko_point as usize] != Cell::Empty {
+            return Err("ko point is not empty".to_string());
+        }
+        Ok(())
+    }
+
+    /// Reads a diagram: one line per row, top row first; `X` or `#` black, `O` or `@`
+    /// white, `.`, `+` or `,` empty; spaces ignored. The board size is the number of rows,
+    /// and every row must have that many points. Stones are placed as setup; chains left
+    /// without liberties are an error.
+    pub fn from_diagram(text: &str) -> Result<Board, String> {
+        let rows: Vec<Vec<Cell>> = text
+            .lines()
+            .map(|line| {
+                line.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .map(|c| match c {
+                        'X' | 'x' | '#' => Ok(Cell::Black),
+                        'O' | 'o' | '@' => Ok(Cell::White),
+                        '.' | '+' | ',' => Ok(Cell::Empty),
+                        other => Err(format!("unexpected character {other:?} in diagram")),
+                    })
+                    .collect::<Result<Vec<Cell>, String>>()
+            })
+            .filter(|row| !matches!(row, Ok(r) if r.is_empty()))
+            .collect::<Result<_, _>>()?;
+        let size = rows.len();
+        let mut board = Board::new(size).ok_or_else(|| format!("unsupported size {size}"))?;
+        for (r, row) in rows.iter().enumerate() {
+            if row.len() != size {
+                return Err(format!("row {} has {} points, expected {size}", r + 1, row.len()));
+            }
+            for (c, &cell) in row.iter().enumerate() {
+                if let Some(color) = cell.color() {
+                    let p = board.geometry.point(c, size - 1 - r).expect("inside the board");
+                    board.play_unchecked(p, color);
+                }
+            }
+        }
+        board.ko_point = 0;
+        board.captures = [0; 2];
+        if board.geometry.points().any(|p| {
+            let r = size - 1 - board.geometry.coords(p).1;
+            rows[r][board.geometry.coords(p).0] != board.cell(p)
+        }) {
+            return Err("diagram holds a chain without liberties".to_string());
+        }
+        Ok(board)
+    }
+
+    /// The position as a diagram (`X` black, `O` white, `.` empty), top row first, one
+    /// space between points.
+    pub fn to_diagram(&self) -> String {
+        let size = self.size();
+        let mut out = String::with_capacity(size * (2 * size + 1));
+        for row in (0..size).rev() {
+            for col in 0..size {
+                let p = self.geometry.point(col, row).expect("inside the board");
+                if col > 0 {
+                    out.push(' ');
+                }
+                out.push(match self.cell(p) {
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    _ => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board {}x{}", self.size(), self.size())?;
+        f.write_str(&self.to_diagram())
+    }
+}
+
+impl PartialEq for Board {
+    /// Two boards are equal when they hold the same stones and the same ko restriction.
+    fn eq(&self, other: &Board) -> bool {
+        self.geometry == other.geometry
+            && self.geometry.points().all(|p| self.cell(p) == other.cell(p))
+            && self.ko() == other.ko()
+    }
+}
+
+/// Iterator over the stones of one chain.
+pub struct ChainStones<'a> {
+    board: &'a Board,
+    start: usize,
+    current: Option<usize>,
+}
+
+impl Iterator for ChainStones<'_> {
+    type Item = Point;
+
+    fn next(&mut self) -> Option<Point> {
+        let s = self.current?;
+        let next = self.board.next_stone[s] as usize;
+        self.current = (next != self.start).then_some(next);
+        Some(Point::from_index(s))
+    }
+}

@@ -1,0 +1,8 @@
+//! hane: a multithreaded Monte-Carlo tree search Go engine that speaks GTP.
+//!
+//! Modules in dependency order: [`board`] (rules and positions), [`playout`] (random
+//! games), and [`cli`] (the command line). See README.md for the architecture.
+
+pub mod board;
+pub mod cli;
+pub mod playout;
