@@ -13,7 +13,14 @@ fn light_playouts(c: &mut Criterion) {
         c.bench_function(&format!("light_playout_{size}x{size}"), |b| {
             b.iter(|| {
                 board.copy_from(&start);
-                run_playout(&mut board, Color::Black, &mut LightPolicy, &mut rng, cap, &mut ())
+                run_playout(
+                    &mut board,
+                    Color::Black,
+                    &mut LightPolicy,
+                    &mut rng,
+                    cap,
+                    &mut (),
+                )
             })
         });
     }
@@ -22,7 +29,9 @@ fn light_playouts(c: &mut Criterion) {
 fn board_copy(c: &mut Criterion) {
     let start = Board::new(19).unwrap();
     let mut board = start.clone();
-    c.bench_function("board_copy_from_19x19", |b| b.iter(|| board.copy_from(&start)));
+    c.bench_function("board_copy_from_19x19", |b| {
+        b.iter(|| board.copy_from(&start))
+    });
 }
 
 criterion_group!(benches, light_playouts, board_copy);

@@ -6,3 +6,5 @@
 pub mod board;
 pub mod cli;
 pub mod playout;
+pub mod search;
+pub mod sgf;

@@ -227,7 +227,10 @@ impl Board {
 
     /// Number of stones of `color` on the board.
     pub fn stone_count(&self, color: Color) -> usize {
-        self.geometry.points().filter(|&p| self.cell(p).is(color)).count()
+        self.geometry
+            .points()
+            .filter(|&p| self.cell(p).is(color))
+            .count()
     }
 
     #[inline]
@@ -264,7 +267,11 @@ impl Board {
     /// The stones of the chain through the stone at `p`.
     pub fn chain_stones(&self, p: Point) -> ChainStones<'_> {
         let start = p.index();
-        ChainStones { board: self, start, current: Some(start) }
+        ChainStones {
+            board: self,
+            start,
+            current: Some(start),
+        }
     }
 
     /// The distinct liberties of the chain through the stone at `p`, in ascending order.
@@ -384,7 +391,9 @@ impl Board {
 
     /// Xor of the keys of all stones of a chain.
     fn chain_key(&self, head: usize) -> u64 {
-        let color = self.cells[head].color().expect("a chain head holds a stone");
+        let color = self.cells[head]
+            .color()
+            .expect("a chain head holds a stone");
         self.chain_stones(Point::from_index(head))
             .fold(0, |key, s| key ^ stone_key(color, s.index()))
     }
@@ -440,7 +449,10 @@ impl Board {
         self.hash ^= stone_key(color, i);
         self.chain_head[i] = i as u16;
         self.next_stone[i] = i as u16;
-        let mut info = ChainInfo { stones: 1, ..ChainInfo::default() };
+        let mut info = ChainInfo {
+            stones: 1,
+            ..ChainInfo::default()
+        };
         for n in neighbors {
             match self.cells[n] {
                 Cell::Empty => info.add_lib(n),
@@ -513,7 +525,9 @@ impl Board {
     /// Removes the chain with head `head`, giving liberties to its neighbours; returns the
     /// number of stones removed.
     fn remove_chain(&mut self, head: usize) -> usize {
-        let color = self.cells[head].color().expect("a chain head holds a stone");
+        let color = self.cells[head]
+            .color()
+            .expect("a chain head holds a stone");
         let enemy = color.opponent();
         let key_color = color;
         let mut count = 0;
@@ -638,7 +652,10 @@ impl Board {
                     empties += 1;
                     let slot = self.empty_slot[i] as usize;
                     if slot >= self.empty_count() || self.empties[slot] as usize != i {
-                        return Err(format!("empty point {} missing from the list", g.format_point(p)));
+                        return Err(format!(
+                            "empty point {} missing from the list",
+                            g.format_point(p)
+                        ));
                     }
                 }
                 Some(color) => {
@@ -666,7 +683,10 @@ impl Board {
                     let mut expected = ChainInfo::default();
                     for &q in &members {
                         if self.head(q) != head {
-                            return Err(format!("stone {} has the wrong head", g.format_point(Point::from_index(q))));
+                            return Err(format!(
+                                "stone {} has the wrong head",
+                                g.format_point(Point::from_index(q))
+                            ));
                         }
                         expected.stones += 1;
                         for n in g.neighbors(Point::from_index(q)) {
@@ -692,13 +712,20 @@ impl Board {
                     let mut sorted_members = members.clone();
                     sorted_members.sort_unstable();
                     if sorted_ring != sorted_members {
-                        return Err(format!("chain ring at {} differs from the chain", g.format_point(p)));
+                        return Err(format!(
+                            "chain ring at {} differs from the chain",
+                            g.format_point(p)
+                        ));
                     }
                 }
             }
         }
         if empties != self.empty_count() {
-            return Err(format!("{} empty points, list holds {}", empties, self.empty_count()));
+            return Err(format!(
+                "{} empty points, list holds {}",
+                empties,
+                self.empty_count()
+            ));
         }
         if hash != self.hash {
             return Err("incremental hash differs from the recomputed one".to_string());
@@ -733,11 +760,18 @@ impl Board {
         let mut board = Board::new(size).ok_or_else(|| format!("unsupported size {size}"))?;
         for (r, row) in rows.iter().enumerate() {
             if row.len() != size {
-                return Err(format!("row {} has {} points, expected {size}", r + 1, row.len()));
+                return Err(format!(
+                    "row {} has {} points, expected {size}",
+                    r + 1,
+                    row.len()
+                ));
             }
             for (c, &cell) in row.iter().enumerate() {
                 if let Some(color) = cell.color() {
-                    let p = board.geometry.point(c, size - 1 - r).expect("inside the board");
+                    let p = board
+                        .geometry
+                        .point(c, size - 1 - r)
+                        .expect("inside the board");
                     board.play_unchecked(p, color);
                 }
             }
@@ -787,7 +821,10 @@ impl PartialEq for Board {
     /// Two boards are equal when they hold the same stones and the same ko restriction.
     fn eq(&self, other: &Board) -> bool {
         self.geometry == other.geometry
-            && self.geometry.points().all(|p| self.cell(p) == other.cell(p))
+            && self
+                .geometry
+                .points()
+                .all(|p| self.cell(p) == other.cell(p))
             && self.ko() == other.ko()
     }
 }

@@ -46,8 +46,16 @@ pub struct GameState {
 /// The fixed handicap layout of the GTP specification: (column, row) in units of
 /// low (0), middle (1) and high (2) lines.
 /// Five, seven and nine stones add the centre point (1, 1) to the layout of one fewer.
-const FIXED_HANDICAP_LAYOUT: [(u8, u8); 8] =
-    [(0, 0), (2, 2), (0, 2), (2, 0), (0, 1), (2, 1), (1, 0), (1, 2)];
+const FIXED_HANDICAP_LAYOUT: [(u8, u8); 8] = [
+    (0, 0),
+    (2, 2),
+    (0, 2),
+    (2, 0),
+    (0, 1),
+    (2, 1),
+    (1, 0),
+    (1, 2),
+];
 
 impl GameState {
     /// A new game on an empty board of `size` (2..=25), black to move.
@@ -358,8 +366,9 @@ impl GameState {
     fn choose_free_handicap(&self, stones: usize) -> Vec<Point> {
         let size = self.size();
         let geometry = self.geometry();
-        let mut points = GameState::fixed_handicap_points(size, stones.min(GameState::max_fixed_handicap(size)))
-            .unwrap_or_default();
+        let mut points =
+            GameState::fixed_handicap_points(size, stones.min(GameState::max_fixed_handicap(size)))
+                .unwrap_or_default();
         let preferred_edge = if size < 13 { 2 } else { 3 };
         let mut board = self.board.clone();
         for &p in &points {
@@ -369,7 +378,9 @@ impl GameState {
             // Greedy: the point farthest from the stones so far, preferring the usual lines.
             let best = geometry
                 .points()
-                .filter(|&p| board.cell(p) == super::Cell::Empty && !board.is_suicide(p, Color::Black))
+                .filter(|&p| {
+                    board.cell(p) == super::Cell::Empty && !board.is_suicide(p, Color::Black)
+                })
                 .filter(|&p| {
                     // Keep one liberty-giving neighbour free so that no stone is captured.
                     let mut test = board.clone();
@@ -377,8 +388,13 @@ impl GameState {
                     test.cell(p) == super::Cell::Black
                 })
                 .max_by_key(|&p| {
-                    let spread = points.iter().map(|&q| geometry.distance(p, q)).min().unwrap_or(size);
-                    let line_bonus = (geometry.edge_distance(p) >= preferred_edge.min(size / 2)) as usize;
+                    let spread = points
+                        .iter()
+                        .map(|&q| geometry.distance(p, q))
+                        .min()
+                        .unwrap_or(size);
+                    let line_bonus =
+                        (geometry.edge_distance(p) >= preferred_edge.min(size / 2)) as usize;
                     (spread.min(2 * size) * 2 + line_bonus, std::cmp::Reverse(p))
                 });
             match best {
@@ -436,7 +452,11 @@ pub fn format_score(score: f32) -> String {
 }
 
 fn trim_float(value: f32) -> String {
-    if value.fract() == 0.0 { format!("{}", value as i64) } else { format!("{value}") }
+    if value.fract() == 0.0 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    }
 }
 
 /// What is remembered of a position for superko.

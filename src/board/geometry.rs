@@ -179,9 +179,7 @@ impl Geometry {
     /// Whether a raw padded index is an on-board point for this size.
     pub fn contains_index(self, index: usize) -> bool {
         let stride = self.stride();
-        index >= stride
-            && index < (self.size() + 1) * stride
-            && index % stride != 0
+        index >= stride && index < (self.size() + 1) * stride && index % stride != 0
     }
 
     /// All points, bottom row first, left to right.
@@ -232,7 +230,11 @@ impl Geometry {
     pub fn sgf_point(self, p: Point) -> String {
         let (col, row) = self.coords(p);
         let top_row = self.size() - 1 - row;
-        format!("{}{}", (b'a' + col as u8) as char, (b'a' + top_row as u8) as char)
+        format!(
+            "{}{}",
+            (b'a' + col as u8) as char,
+            (b'a' + top_row as u8) as char
+        )
     }
 
     /// Parses an SGF coordinate pair; `None` for anything off the board (including the

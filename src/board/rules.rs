@@ -130,7 +130,10 @@ impl FromStr for Rules {
             "tromp-taylor" | "tt" => Ok(Rules::tromp_taylor(komi)),
             "aga" => Ok(Rules::aga(komi)),
             "new-zealand" | "nz" => Ok(Rules::new_zealand(komi)),
-            "simple-ko" => Ok(Rules { ko: KoRule::Simple, ..Rules::default() }),
+            "simple-ko" => Ok(Rules {
+                ko: KoRule::Simple,
+                ..Rules::default()
+            }),
             other => Err(format!(
                 "unknown rules {other:?} (cgos, chinese, japanese, tromp-taylor, aga, new-zealand, simple-ko)"
             )),

@@ -60,7 +60,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                         return ExitCode::FAILURE;
                     }
                 };
-                let playouts = args.playouts.unwrap_or(if size <= 9 { 200_000 } else { 40_000 });
+                let playouts = args
+                    .playouts
+                    .unwrap_or(if size <= 9 { 200_000 } else { 40_000 });
                 let clock = Instant::now();
                 let stats = run_light_playouts(&start, playouts, threads, args.seed);
                 let seconds = clock.elapsed().as_secs_f64();

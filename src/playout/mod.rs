@@ -13,10 +13,10 @@ pub type PlayoutRng = Pcg64Mcg;
 /// A generator for worker `worker` of a run seeded with `seed`: the same pair always gives
 /// the same stream, so a one-thread run with a fixed seed is reproducible.
 pub fn playout_rng(seed: u64, worker: u64) -> PlayoutRng {
-    let mixed = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .rotate_left(17)
-        ^ worker.wrapping_mul(0xD1B5_4A32_D192_ED03).wrapping_add(0x632B_E59B_D9B4_E019);
+    let mixed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17)
+        ^ worker
+            .wrapping_mul(0xD1B5_4A32_D192_ED03)
+            .wrapping_add(0x632B_E59B_D9B4_E019);
     Pcg64Mcg::seed_from_u64(mixed)
 }
 
@@ -51,7 +51,9 @@ pub struct AmafRecord {
 
 impl Default for AmafRecord {
     fn default() -> AmafRecord {
-        AmafRecord { first: [0; MAX_CELLS] }
+        AmafRecord {
+            first: [0; MAX_CELLS],
+        }
     }
 }
 
@@ -186,7 +188,11 @@ pub fn run_playout<P: PlayoutPolicy, S: MoveSink>(
         moves += 1;
         color = color.opponent();
     }
-    PlayoutOutcome { moves: moves as u32, score: board.area_score(), capped: passes < 2 }
+    PlayoutOutcome {
+        moves: moves as u32,
+        score: board.area_score(),
+        capped: passes < 2,
+    }
 }
 
 /// Totals of a batch of playouts, with the distribution of final scores so that win rates
@@ -205,7 +211,13 @@ impl PlayoutStats {
     /// Empty totals for boards of `size`.
     pub fn new(size: usize) -> PlayoutStats {
         let area = (size * size) as i32;
-        PlayoutStats { playouts: 0, moves: 0, capped: 0, score_counts: vec![0; 2 * area as usize + 1], offset: area }
+        PlayoutStats {
+            playouts: 0,
+            moves: 0,
+            capped: 0,
+            score_counts: vec![0; 2 * area as usize + 1],
+            offset: area,
+        }
     }
 
     /// Adds one playout's outcome.
@@ -267,7 +279,14 @@ pub fn run_light_playouts(start: &Board, playouts: u64, threads: usize, seed: u6
         let mut stats = PlayoutStats::new(start.size());
         for _ in 0..share {
             board.copy_from(start);
-            let outcome = run_playout(&mut board, Color::Black, &mut policy, &mut rng, cap, &mut ());
+            let outcome = run_playout(
+                &mut board,
+                Color::Black,
+                &mut policy,
+                &mut rng,
+                cap,
+                &mut (),
+            );
             stats.record(&outcome);
         }
         stats
@@ -277,7 +296,9 @@ pub fn run_light_playouts(start: &Board, playouts: u64, threads: usize, seed: u6
     }
     let mut total = PlayoutStats::new(start.size());
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|k| scope.spawn(move || worker(k))).collect();
+        let handles: Vec<_> = (0..threads)
+            .map(|k| scope.spawn(move || worker(k)))
+            .collect();
         for handle in handles {
             total.merge(&handle.join().expect("playout worker panicked"));
         }

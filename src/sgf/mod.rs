@@ -1,0 +1,387 @@
+//! Game records: reading SGF collections (with the `sgf-parse` crate) into plain game
+//! descriptions, replaying them into a `GameState`, and writing a game as SGF FF[4].
+
+use std::fmt::Write as _;
+
+use sgf_parse::go::{Move as SgfMove, Prop};
+use sgf_parse::{ParseOptions, SgfNode};
+
+use crate::board::{Color, GameState, Geometry, Move, Point, Rules};
+
+/// Why a record could not be read or replayed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SgfError {
+    /// The text is not SGF.
+    Parse(String),
+    /// The record is not a game of Go (`GM` other than 1).
+    NotGo,
+    /// The board size is missing support (non-square or outside 2..=25).
+    BadSize(String),
+    /// A property value is broken (a point off the board, a malformed move).
+    BadProperty(String),
+    /// Move `number` (1-based) is illegal in the replay.
+    IllegalMove { number: usize, text: String },
+    /// Setup stones that cannot be placed.
+    BadSetup(String),
+}
+
+impl std::fmt::Display for SgfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SgfError::Parse(e) => write!(f, "not an SGF file: {e}"),
+            SgfError::NotGo => f.write_str("not a game of Go"),
+            SgfError::BadSize(s) => write!(f, "unsupported board size {s}"),
+            SgfError::BadProperty(s) => write!(f, "bad property {s}"),
+            SgfError::IllegalMove { number, text } => {
+                write!(f, "move {number} ({text}) is illegal")
+            }
+            SgfError::BadSetup(s) => write!(f, "bad setup stones: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for SgfError {}
+
+/// One game's main line, as plain data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SgfGame {
+    pub size: usize,
+    pub komi: Option<f32>,
+    /// `HA`, when given.
+    pub handicap: Option<usize>,
+    /// `RU`, when given.
+    pub rules: Option<String>,
+    pub black_player: Option<String>,
+    pub white_player: Option<String>,
+    /// `RE`, when given.
+    pub result: Option<String>,
+    /// Setup stones of the root node (`AB`, `AW`), handicap stones included.
+    pub setup: Vec<(Color, Point)>,
+    /// `PL` of the root node.
+    pub player_to_move: Option<Color>,
+    /// The moves of the main variation.
+    pub moves: Vec<(Color, Move)>,
+}
+
+/// Parses an SGF collection. The collection's text must be SGF (an error otherwise); each
+/// game is read on its own, so one broken game does not spoil the others.
+pub fn parse_collection(text: &str) -> Result<Vec<Result<SgfGame, SgfError>>, SgfError> {
+    if !text.contains("(;") {
+        return Err(SgfError::Parse("no game tree: `(;` not found".to_string()));
+    }
+    let options = ParseOptions {
+        lenient: true,
+        ..ParseOptions::default()
+    };
+    let trees = sgf_parse::parse_with_options(text, &options)
+        .map_err(|e| SgfError::Parse(e.to_string()))?;
+    if trees.is_empty() {
+        return Err(SgfError::Parse("no game tree".to_string()));
+    }
+    Ok(trees
+        .into_iter()
+        .map(|tree| match tree.into_go_node() {
+            Ok(node) => read_game(&node),
+            Err(_) => Err(SgfError::NotGo),
+        })
+        .collect())
+}
+
+/// Parses text holding exactly one game (the first, if there are several).
+pub fn parse_game(text: &str) -> Result<SgfGame, SgfError> {
+    parse_collection(text)?
+        .into_iter()
+        .next()
+        .expect("a non-empty collection")
+}
+
+fn read_game(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
+    let size = match root.get_property("SZ") {
+        None => 19,
+        Some(Prop::SZ((w, h))) if w == h => *w as usize,
+        Some(Prop::SZ((w, h))) => return Err(SgfError::BadSize(format!("{w}x{h}"))),
+        Some(other) => return Err(SgfError::BadSize(format!("{other:?}"))),
+    };
+    let geometry = Geometry::new(size).ok_or_else(|| SgfError::BadSize(size.to_string()))?;
+    if let Some(Prop::GM(game)) = root.get_property("GM") {
+        if *game != 1 {
+            return Err(SgfError::NotGo);
+        }
+    }
+    let text = |id: &str| -> Option<String> {
+        match root.get_property(id)? {
+            Prop::PB(t) | Prop::PW(t) | Prop::RE(t) | Prop::RU(t) => Some(t.text.clone()),
+            _ => None,
+        }
+    };
+    let komi = match root.get_property("KM") {
+        Some(Prop::KM(k)) => Some(*k as f32),
+        _ => None,
+    };
+    let handicap = match root.get_property("HA") {
+        Some(Prop::HA(h)) if *h >= 0 => Some(*h as usize),
+        _ => None,
+    };
+    let player_to_move = match root.get_property("PL") {
+        Some(Prop::PL(sgf_parse::Color::Black)) => Some(Color::Black),
+        Some(Prop::PL(sgf_parse::Color::White)) => Some(Color::White),
+        _ => None,
+    };
+    let mut game = SgfGame {
+        size,
+        komi,
+        handicap,
+        rules: text("RU"),
+        black_player: text("PB"),
+        white_player: text("PW"),
+        result: text("RE"),
+        setup: Vec::new(),
+        player_to_move,
+        moves: Vec::new(),
+    };
+    for (depth, node) in root.main_variation().enumerate() {
+        for prop in node.properties() {
+            match prop {
+                Prop::AB(stones) | Prop::AW(stones) => {
+                    if depth > 0 && !game.moves.is_empty() {
+                        return Err(SgfError::BadSetup(
+                            "setup stones after the first move".to_string(),
+                        ));
+                    }
+                    let color = if matches!(prop, Prop::AB(_)) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let mut points: Vec<Point> = stones
+                        .iter()
+                        .map(|s| sgf_point(geometry, s.x, s.y))
+                        .collect::<Result<_, _>>()?;
+                    points.sort_unstable();
+                    game.setup.extend(points.into_iter().map(|p| (color, p)));
+                }
+                Prop::B(mv) => game.moves.push((Color::Black, sgf_move(geometry, mv)?)),
+                Prop::W(mv) => game.moves.push((Color::White, sgf_move(geometry, mv)?)),
+                Prop::Invalid(id, values) if id == "B" || id == "W" => {
+                    return Err(SgfError::BadProperty(format!(
+                        "{id}[{}]",
+                        values.join("][")
+                    )));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(game)
+}
+
+fn sgf_point(geometry: Geometry, x: u8, y: u8) -> Result<Point, SgfError> {
+    let size = geometry.size();
+    if (x as usize) < size && (y as usize) < size {
+        Ok(geometry
+            .point(x as usize, size - 1 - y as usize)
+            .expect("inside the board"))
+    } else {
+        Err(SgfError::BadProperty(format!(
+            "point ({x}, {y}) off a {size}x{size} board"
+        )))
+    }
+}
+
+fn sgf_move(geometry: Geometry, mv: &SgfMove) -> Result<Move, SgfError> {
+    match mv {
+        SgfMove::Pass => Ok(Move::Pass),
+        // `tt` is the old spelling of a pass on boards up to 19x19.
+        SgfMove::Move(p) if geometry.size() <= 19 && p.x == 19 && p.y == 19 => Ok(Move::Pass),
+        SgfMove::Move(p) => sgf_point(geometry, p.x, p.y).map(Move::Play),
+    }
+}
+
+impl SgfGame {
+    /// Replays the game under `rules` (komi from the record when it has one) up to, not
+    /// including, move `until` (1-based, as GTP `loadsgf` counts); all moves when `None`.
+    pub fn replay(&self, rules: Rules, until: Option<usize>) -> Result<GameState, SgfError> {
+        let mut rules = rules;
+        if let Some(komi) = self.komi {
+            rules.komi = komi;
+        }
+        let mut state = GameState::new(self.size, rules)
+            .ok_or_else(|| SgfError::BadSize(self.size.to_string()))?;
+        let black_only = self.setup.iter().all(|&(c, _)| c == Color::Black);
+        if self.setup.len() >= 2
+            && black_only
+            && self.handicap.is_some_and(|h| h == self.setup.len())
+        {
+            let points: Vec<Point> = self.setup.iter().map(|&(_, p)| p).collect();
+            state
+                .set_free_handicap(&points)
+                .map_err(|e| SgfError::BadSetup(e.to_string()))?;
+        } else if !self.setup.is_empty() {
+            state
+                .add_setup_stones(&self.setup)
+                .map_err(|e| SgfError::BadSetup(e.to_string()))?;
+        }
+        if let Some(color) = self.player_to_move.or(self.moves.first().map(|&(c, _)| c)) {
+            state.set_to_move(color);
+        }
+        let limit = until.map_or(self.moves.len(), |n| {
+            n.saturating_sub(1).min(self.moves.len())
+        });
+        for (k, &(color, mv)) in self.moves[..limit].iter().enumerate() {
+            state.play(color, mv).map_err(|e| SgfError::IllegalMove {
+                number: k + 1,
+                text: format!("{} {}: {e}", color.letter(), mv.to_gtp(state.geometry())),
+            })?;
+        }
+        Ok(state)
+    }
+}
+
+/// What a written record says besides the moves.
+#[derive(Clone, Debug, Default)]
+pub struct GameInfo {
+    pub black_player: Option<String>,
+    pub white_player: Option<String>,
+    /// `RE`: `B+3.5`, `W+R`, `0`, `Void`, ...
+    pub result: Option<String>,
+    /// `DT`, as `YYYY-MM-DD`.
+    pub date: Option<String>,
+    /// `GC`: a comment on the whole game.
+    pub game_comment: Option<String>,
+    /// `C` of each move's node, by move index (shorter than the move list is fine).
+    pub move_comments: Vec<Option<String>>,
+}
+
+/// Escapes SGF text: backslash and closing bracket.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == ']' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Writes the game as one SGF FF[4] game tree: root properties, setup stones and every move.
+pub fn write_game(state: &GameState, info: &GameInfo) -> String {
+    let geometry = state.geometry();
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "(;GM[1]FF[4]CA[UTF-8]AP[hane:{}]SZ[{}]KM[{}]RU[{}]",
+        env!("CARGO_PKG_VERSION"),
+        state.size(),
+        state.komi(),
+        sgf_rules_name(state.rules())
+    );
+    if state.handicap() > 0 {
+        let _ = write!(out, "HA[{}]", state.handicap());
+    }
+    for (id, value) in [
+        ("PB", &info.black_player),
+        ("PW", &info.white_player),
+        ("RE", &info.result),
+        ("DT", &info.date),
+        ("GC", &info.game_comment),
+    ] {
+        if let Some(v) = value {
+            let _ = write!(out, "{id}[{}]", escape(v));
+        }
+    }
+    for color in Color::ALL {
+        let stones: Vec<String> = state
+            .setup_stones()
+            .iter()
+            .filter(|&&(c, _)| c == color)
+            .map(|&(_, p)| geometry.sgf_point(p))
+            .collect();
+        if !stones.is_empty() {
+            let _ = write!(out, "A{}[{}]", color.letter(), stones.join("]["));
+        }
+    }
+    if !state.setup_stones().is_empty() {
+        let _ = write!(out, "PL[{}]", first_player(state).letter());
+    }
+    for (k, &(color, mv)) in state.moves().iter().enumerate() {
+        let vertex = match mv {
+            Move::Pass => String::new(),
+            Move::Play(p) => geometry.sgf_point(p),
+        };
+        let _ = write!(out, "\n;{}[{vertex}]", color.letter());
+        if let Some(Some(comment)) = info.move_comments.get(k) {
+            let _ = write!(out, "C[{}]", escape(comment));
+        }
+    }
+    out.push_str(")\n");
+    out
+}
+
+fn first_player(state: &GameState) -> Color {
+    state.moves().first().map_or(state.to_move(), |&(c, _)| c)
+}
+
+/// The `RU` value for a rule set (SGF's names where one exists).
+fn sgf_rules_name(rules: &Rules) -> &'static str {
+    match rules.name() {
+        "chinese" => "Chinese",
+        "aga" => "AGA",
+        "new-zealand" => "NZ",
+        "tromp-taylor" => "Tromp-Taylor",
+        _ => "Chinese",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_then_read_round_trip() {
+        let mut state = GameState::new(9, Rules::default()).unwrap();
+        state.place_fixed_handicap(2).unwrap();
+        let g = state.geometry();
+        for v in ["E5", "D4", "pass", "F6"] {
+            let color = state.to_move();
+            state.play(color, Move::parse(g, v).unwrap()).unwrap();
+        }
+        let info = GameInfo {
+            black_player: Some("a]b".into()),
+            result: Some("B+R".into()),
+            move_comments: vec![Some("first \\ move".into())],
+            ..GameInfo::default()
+        };
+        let text = write_game(&state, &info);
+        let game = parse_game(&text).unwrap();
+        assert_eq!(game.size, 9);
+        assert_eq!(game.black_player.as_deref(), Some("a]b"));
+        assert_eq!(game.handicap, Some(2));
+        assert_eq!(game.moves, state.moves());
+        let replayed = game.replay(Rules::default(), None).unwrap();
+        assert_eq!(replayed.board(), state.board());
+        assert_eq!(replayed.handicap(), 2);
+        let partial = game.replay(Rules::default(), Some(3)).unwrap();
+        assert_eq!(partial.moves().len(), 2);
+    }
+
+    #[test]
+    fn broken_records_are_errors() {
+        assert!(parse_collection("not sgf at all").is_err());
+        assert!(matches!(
+            parse_game("(;SZ[30];B[aa])"),
+            Err(SgfError::BadSize(_))
+        ));
+        assert!(matches!(
+            parse_game("(;SZ[9];B[zz])"),
+            Err(SgfError::BadProperty(_))
+        ));
+        let game = parse_game("(;SZ[9];B[aa];W[aa])").unwrap();
+        assert!(matches!(
+            game.replay(Rules::default(), None),
+            Err(SgfError::IllegalMove { number: 2, .. })
+        ));
+        let game = parse_game("(;SZ[19];B[tt];W[dd])").unwrap();
+        assert_eq!(game.moves[0].1, Move::Pass);
+    }
+}
