@@ -40,18 +40,16 @@ pub fn parse_analyze_args(args: &[&str], dialect: Dialect) -> Option<AnalyzeRequ
         ownership: false,
     };
     let mut rest = args;
-    if let Some((first, tail)) = rest.split_first() {
-        if let Some(color) = Color::parse(first) {
+    if let Some((first, tail)) = rest.split_first()
+        && let Some(color) = Color::parse(first) {
             request.color = Some(color);
             rest = tail;
         }
-    }
-    if let Some((first, tail)) = rest.split_first() {
-        if let Some(n) = super::parse::parse_count(first) {
+    if let Some((first, tail)) = rest.split_first()
+        && let Some(n) = super::parse::parse_count(first) {
             request.interval_cs = n as u64;
             rest = tail;
         }
-    }
     while let Some((key, tail)) = rest.split_first() {
         let (value, tail) = tail.split_first()?;
         match key.to_ascii_lowercase().as_str() {
@@ -193,11 +191,10 @@ pub fn gfx_heat_map(analysis: &Analysis, geometry: Geometry) -> String {
     if !labels.is_empty() {
         let _ = writeln!(out, "LABEL{labels}");
     }
-    if let Some(best) = analysis.moves.first() {
-        if let Move::Play(p) = best.mv {
+    if let Some(best) = analysis.moves.first()
+        && let Move::Play(p) = best.mv {
             let _ = writeln!(out, "CIRCLE {}", geometry.format_point(p));
         }
-    }
     let _ = write!(
         out,
         "TEXT {} to move: winrate {:.1}%, {} playouts",

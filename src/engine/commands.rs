@@ -285,7 +285,7 @@ fn cmd_play(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
 }
 
 fn cmd_play_sequence(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
-    if args.len() % 2 != 0 {
+    if !args.len().is_multiple_of(2) {
         return Err(ERR_SYNTAX.into());
     }
     let mut moves = Vec::with_capacity(args.len() / 2);
@@ -507,6 +507,9 @@ fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcom
 
 // ----- Move generation ----------------------------------------------------------------------
 
+/// A progress callback for genmove searches and how often to call it.
+type Report<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
+
 /// How a genmove-like command treats passing and resigning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum GenmoveKind {
@@ -524,7 +527,7 @@ impl Engine {
         &mut self,
         color: Color,
         kind: GenmoveKind,
-        report: Option<(Duration, &mut dyn FnMut(&Analysis))>,
+        report: Option<Report<'_>>,
     ) -> (Move, bool, SearchResult) {
         let mut limits = self.move_limits(color);
         if kind == GenmoveKind::Regression {
@@ -648,7 +651,7 @@ impl Engine {
         &mut self,
         color: Color,
         kind: GenmoveKind,
-        report: Option<(Duration, &mut dyn FnMut(&Analysis))>,
+        report: Option<Report<'_>>,
     ) -> String {
         let start = Instant::now();
         let (mv, resign, _) = self.generate(color, kind, report);

@@ -97,7 +97,7 @@ pub fn parse_float(text: &str) -> Option<f64> {
 
 /// A finite non-negative time in seconds.
 pub fn parse_seconds(text: &str) -> Option<f64> {
-    parse_float(text).filter(|&s| s >= 0.0 && s < 1e9)
+    parse_float(text).filter(|&s| (0.0..1e9).contains(&s))
 }
 
 #[cfg(test)]
