@@ -41,15 +41,17 @@ pub fn parse_analyze_args(args: &[&str], dialect: Dialect) -> Option<AnalyzeRequ
     };
     let mut rest = args;
     if let Some((first, tail)) = rest.split_first()
-        && let Some(color) = Color::parse(first) {
-            request.color = Some(color);
-            rest = tail;
-        }
+        && let Some(color) = Color::parse(first)
+    {
+        request.color = Some(color);
+        rest = tail;
+    }
     if let Some((first, tail)) = rest.split_first()
-        && let Some(n) = super::parse::parse_count(first) {
-            request.interval_cs = n as u64;
-            rest = tail;
-        }
+        && let Some(n) = super::parse::parse_count(first)
+    {
+        request.interval_cs = n as u64;
+        rest = tail;
+    }
     while let Some((key, tail)) = rest.split_first() {
         let (value, tail) = tail.split_first()?;
         match key.to_ascii_lowercase().as_str() {
@@ -192,9 +194,10 @@ pub fn gfx_heat_map(analysis: &Analysis, geometry: Geometry) -> String {
         let _ = writeln!(out, "LABEL{labels}");
     }
     if let Some(best) = analysis.moves.first()
-        && let Move::Play(p) = best.mv {
-            let _ = writeln!(out, "CIRCLE {}", geometry.format_point(p));
-        }
+        && let Move::Play(p) = best.mv
+    {
+        let _ = writeln!(out, "CIRCLE {}", geometry.format_point(p));
+    }
     let _ = write!(
         out,
         "TEXT {} to move: winrate {:.1}%, {} playouts",
