@@ -1,0 +1,13 @@
+(;GM[1]FF[4]CA[UTF-8]AP[hane:0.1.0]SZ[7]KM[69.1]RU[Chinese]GC[written by hane]
+;B[ed]
+;B[]
+;W[dg]
+;B[]
+;B[cc]
+;W[]
+;W[cd]
+;B[ba]
+;B[bb]
+;W[eb]
+;B[be]
+;W[gf])
