@@ -78,6 +78,8 @@ pub fn rate_from_elo(elo: f64) -> f64 {
 fn format_elo(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if elo.abs() < 0.5 {
+        "0".to_string()
     } else {
         format!("{elo:+.0}")
     }
