@@ -488,7 +488,13 @@ impl Player for EngineProcess {
         let text = match process.command("final_status_list", &["dead".to_string()], timeout) {
             Ok(Ok(text)) => text,
             Ok(Err(message)) => return DeadStones::Unknown(format!("refused: {message}")),
-            Err(fault) => return DeadStones::Unknown(fault.to_string()),
+            Err(fault) => {
+                // The process is hung or gone: the next game starts a fresh one.
+                if let Some(process) = self.process.take() {
+                    process.stop(false);
+                }
+                return DeadStones::Unknown(fault.to_string());
+            }
         };
         let mut points = Vec::new();
         for word in text.split_whitespace() {
