@@ -144,6 +144,7 @@ impl HanePlayer {
             seed,
             max_memory: settings.max_memory_mib << 20,
             resign_threshold: settings.resign,
+            ..SearchConfig::default()
         }
     }
 }
@@ -195,6 +196,7 @@ impl Player for HanePlayer {
             playouts,
             time,
             report_interval: None,
+            max_time: None,
         };
         let control = SearchControl::new();
         let result = self
