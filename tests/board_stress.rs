@@ -7,7 +7,9 @@
 //! (occupied, ko, suicide) and the captures agree, the stones agree, every chain's exact
 //! liberty count, `in_atari` and `atari_liberty` agree, `check_consistency()` is Ok, and the
 //! hash equals that of a fresh board built by placing the same stones. `GameState` undo is
-//! exercised by random undo/redo sequences.
+//! exercised by random undo/redo sequences, and its superko verdicts (positional and
+//! situational, suicide allowed or not) are compared on small boards with a naive history
+//! of positions kept as sorted stone lists.
 
 mod common;
 
@@ -17,7 +19,7 @@ use hane::board::{
 use hane::playout::{PlayoutRng, playout_rng, random_below};
 
 /// What the naive board stores on a point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Stone {
     Empty,
     Black,
@@ -630,4 +632,104 @@ fn random_undo_redo_sequences() {
         assert_eq!(game.board().hash(), Board::new(size).unwrap().hash());
     }
     assert!(undos > 100, "only {undos} undos exercised");
+}
+
+/// The naive verdict of a move under full rules: the board's own rules, then superko
+/// against the history of sorted stone lists (positional: any earlier position;
+/// situational: an earlier position with the same player to move).
+fn naive_game_verdict(
+    naive: &NaiveBoard,
+    history: &std::collections::HashSet<(Vec<(usize, usize, Stone)>, Color)>,
+    rules: &Rules,
+    p: (usize, usize),
+    color: Color,
+) -> Result<NaiveBoard, IllegalMove> {
+    let mut after = naive.clone();
+    after.play(p, color, rules.suicide_allowed)?;
+    let stones = after.stone_list();
+    let repeats = match rules.ko {
+        KoRule::Simple => false,
+        KoRule::PositionalSuperko => Color::ALL
+            .iter()
+            .any(|&c| history.contains(&(stones.clone(), c))),
+        KoRule::SituationalSuperko => history.contains(&(stones, color.opponent())),
+    };
+    if repeats {
+        return Err(IllegalMove::Superko);
+    }
+    Ok(after)
+}
+
+#[test]
+fn superko_verdicts_match_a_naive_position_history() {
+    let mut rng = playout_rng(1122, 3);
+    let games = if cfg!(debug_assertions) { 60 } else { 400 };
+    let mut superko_verdicts = 0;
+    let mut suicides_played = 0;
+    for game_index in 0..games {
+        let size = 2 + random_below(&mut rng, 5);
+        let rules = match random_below(&mut rng, 4) {
+            0 => Rules::default(),
+            1 => Rules::tromp_taylor(7.5),
+            2 => Rules::aga(7.5),
+            _ => Rules::new_zealand(7.5),
+        };
+        let mut game = GameState::new(size, rules).unwrap();
+        let mut naive = NaiveBoard::new(size);
+        let mut history = std::collections::HashSet::new();
+        history.insert((naive.stone_list(), Color::Black));
+        for move_number in 0..4 * size * size {
+            let color = game.to_move();
+            let mut legal = Vec::new();
+            for r in 0..size {
+                for c in 0..size {
+                    let p = point(game.board(), (c, r));
+                    let expected = naive_game_verdict(&naive, &history, &rules, (c, r), color);
+                    let verdict = game.check_move(color, Move::Play(p));
+                    assert_eq!(
+                        verdict,
+                        expected.as_ref().map(|_| ()).map_err(|e| *e),
+                        "game {game_index} ({size}x{size}, {rules:?}) move {move_number}: {color} at {c},{r}\n{}",
+                        game.board().to_diagram()
+                    );
+                    superko_verdicts += (verdict == Err(IllegalMove::Superko)) as u32;
+                    if let Ok(after) = expected {
+                        legal.push(((c, r), after));
+                    }
+                }
+            }
+            if legal.is_empty() || random_below(&mut rng, 12) == 0 {
+                game.play(color, Move::Pass).unwrap();
+                naive.pass();
+                if game.is_over() {
+                    break;
+                }
+            } else {
+                let (cr, after) = legal.swap_remove(random_below(&mut rng, legal.len()));
+                let stones_before = naive.stone_list().len();
+                game.play(color, Move::Play(point(game.board(), cr)))
+                    .unwrap();
+                suicides_played += (after.stone_list().len() < stones_before
+                    && after.captures[color.opponent().index()]
+                        > naive.captures[color.opponent().index()])
+                    as u32;
+                naive = after;
+            }
+            history.insert((naive.stone_list(), game.to_move()));
+            compare(game.board(), &naive, true, &|| {
+                format!("game {game_index} move {move_number}")
+            });
+        }
+    }
+    eprintln!(
+        "superko: {games} games, {superko_verdicts} superko verdicts, {suicides_played} suicides played"
+    );
+    assert!(
+        superko_verdicts > 100,
+        "only {superko_verdicts} superko verdicts compared"
+    );
+    assert!(
+        suicides_played > 10,
+        "only {suicides_played} suicides played"
+    );
 }
