@@ -634,12 +634,15 @@ fn random_undo_redo_sequences() {
     assert!(undos > 100, "only {undos} undos exercised");
 }
 
+/// Positions seen so far: the sorted stone list and the player to move.
+type PositionHistory = std::collections::HashSet<(Vec<(usize, usize, Stone)>, Color)>;
+
 /// The naive verdict of a move under full rules: the board's own rules, then superko
 /// against the history of sorted stone lists (positional: any earlier position;
 /// situational: an earlier position with the same player to move).
 fn naive_game_verdict(
     naive: &NaiveBoard,
-    history: &std::collections::HashSet<(Vec<(usize, usize, Stone)>, Color)>,
+    history: &PositionHistory,
     rules: &Rules,
     p: (usize, usize),
     color: Color,
@@ -676,7 +679,7 @@ fn superko_verdicts_match_a_naive_position_history() {
         };
         let mut game = GameState::new(size, rules).unwrap();
         let mut naive = NaiveBoard::new(size);
-        let mut history = std::collections::HashSet::new();
+        let mut history = PositionHistory::new();
         history.insert((naive.stone_list(), Color::Black));
         for move_number in 0..4 * size * size {
             let color = game.to_move();
