@@ -1076,3 +1076,32 @@ fn diagram_errors_are_reported() {
     );
     assert_eq!(board.ko(), None);
 }
+
+#[test]
+fn off_board_points_are_rejected() {
+    let mut game = GameState::new(5, Rules::default()).unwrap();
+    let g = game.geometry();
+    let big = hane::board::Geometry::new(19).unwrap();
+    let outside = [
+        hane::board::Point::from_index(0),
+        hane::board::Point::from_index(g.stride()), // left border column of row 1
+        hane::board::Point::from_index(g.cells() - 1),
+        big.parse_point("T19").unwrap(),
+    ];
+    for p in outside {
+        assert!(!g.contains_index(p.index()));
+        assert_eq!(
+            game.board().check_move(p, Color::Black),
+            Err(IllegalMove::OffBoard)
+        );
+        assert_eq!(
+            game.play(Color::Black, hane::board::Move::Play(p)),
+            Err(IllegalMove::OffBoard)
+        );
+        let mut board = game.board().clone();
+        assert_eq!(board.play(p, Color::White), Err(IllegalMove::OffBoard));
+    }
+    assert!(game.board().is_empty());
+    assert!(game.moves().is_empty());
+    assert_eq!(IllegalMove::OffBoard.to_string(), "vertex off the board");
+}

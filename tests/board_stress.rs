@@ -7,7 +7,9 @@
 //! (occupied, ko, suicide) and the captures agree, the stones agree, every chain's exact
 //! liberty count, `in_atari` and `atari_liberty` agree, `check_consistency()` is Ok, and the
 //! hash equals that of a fresh board built by placing the same stones. `GameState` undo is
-//! exercised by random undo/redo sequences.
+//! exercised by random undo/redo sequences, and its superko verdicts (positional and
+//! situational, suicide allowed or not) are compared on small boards with a naive history
+//! of positions kept as sorted stone lists.
 
 mod common;
 
@@ -17,7 +19,7 @@ use hane::board::{
 use hane::playout::{PlayoutRng, playout_rng, random_below};
 
 /// What the naive board stores on a point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Stone {
     Empty,
     Black,
@@ -59,21 +61,17 @@ impl NaiveBoard {
         }
     }
 
-    fn neighbors(&self, (c, r): (usize, usize)) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        if c > 0 {
-            out.push((c - 1, r));
-        }
-        if c + 1 < self.size {
-            out.push((c + 1, r));
-        }
-        if r > 0 {
-            out.push((c, r - 1));
-        }
-        if r + 1 < self.size {
-            out.push((c, r + 1));
-        }
-        out
+    /// The on-board orthogonal neighbours of a point (two to four of them).
+    fn neighbors(&self, (c, r): (usize, usize)) -> impl Iterator<Item = (usize, usize)> + use<> {
+        let n = self.size;
+        [
+            (c > 0).then(|| (c.wrapping_sub(1), r)),
+            (c + 1 < n).then_some((c + 1, r)),
+            (r > 0).then(|| (c, r.wrapping_sub(1))),
+            (r + 1 < n).then_some((c, r + 1)),
+        ]
+        .into_iter()
+        .flatten()
     }
 
     fn at(&self, (c, r): (usize, usize)) -> Stone {
@@ -235,8 +233,9 @@ fn stone_list(board: &Board) -> Vec<(usize, usize, Stone)> {
     out
 }
 
-/// Compares everything the two boards can be asked about.
-fn compare(board: &Board, naive: &NaiveBoard, context: &dyn Fn() -> String) {
+/// Compares everything the two boards can be asked about; `chains` adds the per-chain
+/// checks (stones, liberties, atari), the expensive part.
+fn compare(board: &Board, naive: &NaiveBoard, chains: bool, context: &dyn Fn() -> String) {
     if let Err(e) = board.check_consistency() {
         panic!(
             "{}: check_consistency: {e}\n{}",
@@ -286,6 +285,9 @@ fn compare(board: &Board, naive: &NaiveBoard, context: &dyn Fn() -> String) {
         "{}: hash differs from a rebuilt board",
         context()
     );
+    if !chains {
+        return;
+    }
     // every chain: exact liberties, atari and its liberty
     let chains = naive.all_chains();
     let chain_stones: usize = chains.iter().map(|chain| chain.stones.len()).sum();
@@ -366,12 +368,13 @@ fn compare_all_verdicts(board: &Board, naive: &NaiveBoard, context: &dyn Fn() ->
     }
 }
 
+/// Mostly 5x5, 9x9 and 19x19; every size from 2x2 to 25x25 now and then.
 fn random_size(rng: &mut PlayoutRng) -> usize {
     match random_below(rng, 10) {
-        0..=2 => 5,
-        3..=4 => 9,
-        5 => 19,
-        6 => 2 + random_below(rng, 3), // 2, 3, 4: tiny boards, many suicides and kos
+        0..=3 => 5,
+        4..=6 => 9,
+        7 => 19,
+        8 => 2 + random_below(rng, 3), // 2, 3, 4: tiny boards, many suicides and kos
         _ => MIN_SIZE + random_below(rng, MAX_SIZE - MIN_SIZE + 1),
     }
 }
@@ -411,8 +414,9 @@ fn stress_game(game_index: u64, size: usize, suicide_allowed: bool, rng: &mut Pl
     let mut passes = 0;
     let mut attempts = 0;
     let cap = 3 * size * size + 20;
-    let full_sweep_every = if size <= 9 { 4 } else { 40 };
+    let full_sweep_every = if size <= 9 { 4 } else { 64 };
     let mut moves = 0;
+    let mut captured_before = 0;
     while passes < 2 && moves < cap {
         attempts += 1;
         let attempt = random_attempt(&board, color, rng);
@@ -465,7 +469,7 @@ fn stress_game(game_index: u64, size: usize, suicide_allowed: bool, rng: &mut Pl
                         let before = board.clone();
                         assert!(board.play(p, color).is_err());
                         assert!(board == before && board.hash() == before.hash());
-                        compare(&board, &naive, &context);
+                        compare(&board, &naive, false, &context);
                         continue;
                     }
                 }
@@ -473,7 +477,10 @@ fn stress_game(game_index: u64, size: usize, suicide_allowed: bool, rng: &mut Pl
         }
         moves += 1;
         color = color.opponent();
-        compare(&board, &naive, &context);
+        let captured_now = board.captures(Color::Black) + board.captures(Color::White);
+        let chains = size <= 9 || captured_now != captured_before || moves % 8 == 0;
+        captured_before = captured_now;
+        compare(&board, &naive, chains, &context);
         if moves % full_sweep_every == 0 {
             compare_all_verdicts(&board, &naive, &context);
         }
@@ -483,7 +490,7 @@ fn stress_game(game_index: u64, size: usize, suicide_allowed: bool, rng: &mut Pl
             scratch.copy_from(&board);
             assert!(scratch == board && scratch.hash() == board.hash());
             scratch.check_consistency().unwrap();
-            compare(&scratch, &naive, &context);
+            compare(&scratch, &naive, true, &context);
         }
     }
     attempts
@@ -491,7 +498,7 @@ fn stress_game(game_index: u64, size: usize, suicide_allowed: bool, rng: &mut Pl
 
 fn game_count() -> u64 {
     // Debug builds run a tenth of the games; `cargo test --release` runs them all.
-    if cfg!(debug_assertions) { 300 } else { 3000 }
+    if cfg!(debug_assertions) { 150 } else { 1500 }
 }
 
 #[test]
@@ -500,7 +507,11 @@ fn random_games_match_the_naive_board() {
     let mut attempts = 0;
     let mut sizes = [0usize; MAX_SIZE + 1];
     for game in 0..game_count() {
-        let size = random_size(&mut rng);
+        // the first games cover every size once
+        let size = match MIN_SIZE + game as usize {
+            size @ MIN_SIZE..=MAX_SIZE => size,
+            _ => random_size(&mut rng),
+        };
         sizes[size] += 1;
         let suicide_allowed = random_below(&mut rng, 4) == 0;
         attempts += stress_game(game, size, suicide_allowed, &mut rng);
@@ -510,7 +521,7 @@ fn random_games_match_the_naive_board() {
         game_count(),
         &sizes[2..]
     );
-    assert!(sizes[2..].iter().all(|&n| n > 0) || cfg!(debug_assertions));
+    assert!(sizes[MIN_SIZE..].iter().all(|&n| n > 0));
     assert!(attempts as u64 > 20 * game_count());
 }
 
@@ -621,4 +632,107 @@ fn random_undo_redo_sequences() {
         assert_eq!(game.board().hash(), Board::new(size).unwrap().hash());
     }
     assert!(undos > 100, "only {undos} undos exercised");
+}
+
+/// Positions seen so far: the sorted stone list and the player to move.
+type PositionHistory = std::collections::HashSet<(Vec<(usize, usize, Stone)>, Color)>;
+
+/// The naive verdict of a move under full rules: the board's own rules, then superko
+/// against the history of sorted stone lists (positional: any earlier position;
+/// situational: an earlier position with the same player to move).
+fn naive_game_verdict(
+    naive: &NaiveBoard,
+    history: &PositionHistory,
+    rules: &Rules,
+    p: (usize, usize),
+    color: Color,
+) -> Result<NaiveBoard, IllegalMove> {
+    let mut after = naive.clone();
+    after.play(p, color, rules.suicide_allowed)?;
+    let stones = after.stone_list();
+    let repeats = match rules.ko {
+        KoRule::Simple => false,
+        KoRule::PositionalSuperko => Color::ALL
+            .iter()
+            .any(|&c| history.contains(&(stones.clone(), c))),
+        KoRule::SituationalSuperko => history.contains(&(stones, color.opponent())),
+    };
+    if repeats {
+        return Err(IllegalMove::Superko);
+    }
+    Ok(after)
+}
+
+#[test]
+fn superko_verdicts_match_a_naive_position_history() {
+    let mut rng = playout_rng(1122, 3);
+    let games = if cfg!(debug_assertions) { 60 } else { 400 };
+    let mut superko_verdicts = 0;
+    let mut suicides_played = 0;
+    for game_index in 0..games {
+        let size = 2 + random_below(&mut rng, 5);
+        let rules = match random_below(&mut rng, 4) {
+            0 => Rules::default(),
+            1 => Rules::tromp_taylor(7.5),
+            2 => Rules::aga(7.5),
+            _ => Rules::new_zealand(7.5),
+        };
+        let mut game = GameState::new(size, rules).unwrap();
+        let mut naive = NaiveBoard::new(size);
+        let mut history = PositionHistory::new();
+        history.insert((naive.stone_list(), Color::Black));
+        for move_number in 0..4 * size * size {
+            let color = game.to_move();
+            let mut legal = Vec::new();
+            for r in 0..size {
+                for c in 0..size {
+                    let p = point(game.board(), (c, r));
+                    let expected = naive_game_verdict(&naive, &history, &rules, (c, r), color);
+                    let verdict = game.check_move(color, Move::Play(p));
+                    assert_eq!(
+                        verdict,
+                        expected.as_ref().map(|_| ()).map_err(|e| *e),
+                        "game {game_index} ({size}x{size}, {rules:?}) move {move_number}: {color} at {c},{r}\n{}",
+                        game.board().to_diagram()
+                    );
+                    superko_verdicts += (verdict == Err(IllegalMove::Superko)) as u32;
+                    if let Ok(after) = expected {
+                        legal.push(((c, r), after));
+                    }
+                }
+            }
+            if legal.is_empty() || random_below(&mut rng, 12) == 0 {
+                game.play(color, Move::Pass).unwrap();
+                naive.pass();
+                if game.is_over() {
+                    break;
+                }
+            } else {
+                let (cr, after) = legal.swap_remove(random_below(&mut rng, legal.len()));
+                let stones_before = naive.stone_list().len();
+                game.play(color, Move::Play(point(game.board(), cr)))
+                    .unwrap();
+                suicides_played += (after.stone_list().len() < stones_before
+                    && after.captures[color.opponent().index()]
+                        > naive.captures[color.opponent().index()])
+                    as u32;
+                naive = after;
+            }
+            history.insert((naive.stone_list(), game.to_move()));
+            compare(game.board(), &naive, true, &|| {
+                format!("game {game_index} move {move_number}")
+            });
+        }
+    }
+    eprintln!(
+        "superko: {games} games, {superko_verdicts} superko verdicts, {suicides_played} suicides played"
+    );
+    assert!(
+        superko_verdicts > 100,
+        "only {superko_verdicts} superko verdicts compared"
+    );
+    assert!(
+        suicides_played > 10,
+        "only {suicides_played} suicides played"
+    );
 }
