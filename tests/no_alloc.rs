@@ -3,57 +3,19 @@
 //! `Board::play`, `Board::is_legal`, `Board::copy_from` and `area_score`, over many
 //! playouts on 9x9 and 19x19 once the board and the generator exist.
 //!
-//! The counter is per thread, so tests running in parallel do not disturb each other.
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+//! The counter is per thread, so tests running in parallel do not disturb each other. The
+//! counting allocator comes from the `allocation-counter` crate, so this repository needs no
+//! `unsafe` of its own for it.
 
 use hane::board::{Board, Color, Point};
 use hane::playout::{
     AmafRecord, LightPolicy, default_move_cap, playout_rng, random_below, run_playout,
 };
 
-/// The system allocator, counting allocations made by the current thread.
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count_one() {
-    // `try_with`: the thread-local may already be gone while a thread shuts down.
-    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
-}
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
-
-/// Allocations made by this thread while running `f`.
+/// Allocations made by this thread while running `f`, counted by the `allocation-counter`
+/// crate's global allocator (it is a dev-dependency, linked into this test alone).
 fn allocations_during(f: impl FnOnce()) -> u64 {
-    let before = ALLOCATIONS.with(Cell::get);
-    f();
-    ALLOCATIONS.with(Cell::get) - before
+    allocation_counter::measure(f).count_total
 }
 
 #[test]
