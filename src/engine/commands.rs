@@ -583,8 +583,10 @@ impl Engine {
                     })
                     .or_else(|| judge::cleanup_move(&self.state, color, j))
                     .unwrap_or(Move::Pass);
-            } else if opponent_passed && we_win && !(cleanup && opponent_dead) {
-                // The opponent passed and the game is won as it stands: end it.
+            } else if opponent_passed && (we_win || j.unsettled == 0) && !(cleanup && opponent_dead)
+            {
+                // The opponent passed and the game is won as it stands, or nothing is left
+                // to gain: end it.
                 mv = Move::Pass;
             }
         }
