@@ -26,7 +26,7 @@ if [ ! -d tests/clients/node_modules/@sabaki/gtp ] || [ ! -d tests/clients/node_
     (cd tests/clients && npm ci --no-audit --no-fund)
 fi
 
-if command -v pyenv >/dev/null && ! pyenv versions --bare | grep -qx '2.7.18'; then
+if command -v pyenv >/dev/null && [ ! -d "$(pyenv root)/versions/2.7.18" ]; then
     pyenv install 2.7.18
 fi
 if ! PYENV_VERSION=2.7.18 python -c 'import gomill' 2>/dev/null; then
