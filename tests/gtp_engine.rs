@@ -335,7 +335,13 @@ fn random_line(rng: &mut Pcg64Mcg, size: usize) -> String {
                 line.push_str(&format!("{} ", rng.random_range(0..100_000u32)));
             }
             line.push_str(name);
-            if name == "boardsize" && rng.random_bool(0.7) {
+            if name == "printsgf" {
+                // printsgf with a file name writes that file: keep the random mix from
+                // scattering files into the working directory; the reply form is what counts.
+                if rng.random_bool(0.5) {
+                    line.push_str(" -");
+                }
+            } else if name == "boardsize" && rng.random_bool(0.7) {
                 line.push_str(&format!(
                     " {}",
                     [2, 3, 5, 7, 9, 9, 9, 13][rng.random_range(0..8)]
