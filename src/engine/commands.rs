@@ -13,7 +13,7 @@ use super::parse::{
 };
 use super::{Call, ERR_ILLEGAL, ERR_LOAD, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log};
 use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
-use crate::search::time::{TimeLeft, TimeSystem, move_budget};
+use crate::search::time::{TimeLeft, TimeSystem, move_time};
 use crate::search::{Analysis, SearchLimits, SearchResult, estimate_ownership};
 use crate::sgf::{GameInfo, parse_game, write_game};
 
@@ -414,7 +414,7 @@ impl Engine {
     /// The search limits for one move of `color`: the clock's budget, the operator's time
     /// per move and playouts per move, whichever ends first.
     fn move_limits(&self, color: Color) -> SearchLimits {
-        let budget = move_budget(
+        let clock = move_time(
             self.clock.system,
             self.clock.left[Engine::color_index(color)],
             self.state.moves().len(),
@@ -422,17 +422,20 @@ impl Engine {
             self.options.lag_margin,
         );
         let operator = self.options.move_time.map(Duration::from_secs_f64);
-        let mut time = match (budget, operator) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        let cap = |d: Duration| operator.map_or(d, |o| d.min(o));
+        let (mut time, mut max_time) = match clock {
+            Some(t) => (Some(cap(t.budget)), Some(cap(t.max))),
+            None => (operator, None),
         };
         if time.is_none() && self.options.playouts.is_none() {
             time = Some(Duration::from_secs(5));
+            max_time = None;
         }
         SearchLimits {
             playouts: self.options.playouts,
             time,
             report_interval: None,
+            max_time,
         }
     }
 }
@@ -551,7 +554,7 @@ impl Engine {
             let quick = SearchLimits {
                 playouts: Some(4 * self.state.size() as u64 * self.state.size() as u64),
                 time: Some(Duration::from_millis(200)),
-                report_interval: None,
+                ..SearchLimits::default()
             };
             let fresh = crate::search::SearchControl::new();
             result = self
@@ -896,8 +899,7 @@ impl Engine {
         let control = Arc::clone(&self.input.control);
         Ok(self
             .searcher
-            .search(&self.state, color, &limits, &control, &mut |_| {})
-            .analysis)
+            .analyze(&self.state, color, &limits, &control, &mut |_| {}))
     }
 }
 
@@ -975,11 +977,12 @@ fn cmd_analyze(
         playouts: engine.options.analysis_playouts,
         time: None,
         report_interval: interval(&request),
+        max_time: None,
     };
     let control = Arc::clone(&engine.input.control);
     engine.input.begin_stop_on_input();
     let mut reported = false;
-    let result = engine.searcher.search(
+    let result = engine.searcher.analyze(
         &engine.state,
         color,
         &limits,
@@ -995,7 +998,7 @@ fn cmd_analyze(
     engine.input.end_stop_on_input();
     if !reported {
         // Stopped before the first interval: report what was found.
-        let line = analysis::info_line(&result.analysis, geometry, dialect, &request);
+        let line = analysis::info_line(&result, geometry, dialect, &request);
         let _ = call.stream_line(&line);
     }
     Ok(String::new())

@@ -15,7 +15,6 @@ pub mod parse;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
-use std::time::Duration;
 
 use crate::board::{Color, GameState, Rules};
 use crate::search::time::{TimeLeft, TimeSystem};
@@ -255,14 +254,7 @@ impl Engine {
         self.input.begin_stop_on_input();
         if !control.is_stopped() {
             log(LogLevel::Debug, format_args!("pondering"));
-            let limits = crate::search::SearchLimits {
-                playouts: None,
-                time: Some(Duration::from_secs(3600)),
-                report_interval: None,
-            };
-            let color = self.state.to_move();
-            self.searcher
-                .search(&self.state, color, &limits, &control, &mut |_| {});
+            self.searcher.ponder(&self.state, &control);
         }
         self.input.end_stop_on_input();
     }
