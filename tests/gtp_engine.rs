@@ -171,7 +171,7 @@ fn check_response(line: &str, output: &str) -> Result<(), String> {
     }
     let head = &output[1..];
     let id_echoed = output[1..]
-        .split(|c: char| c == ' ' || c == '\n')
+        .split([' ', '\n'])
         .next()
         .unwrap();
     if id_echoed != id.unwrap_or("") {
@@ -262,7 +262,7 @@ const EXPENSIVE: &[&str] = &[
 fn random_word(rng: &mut Pcg64Mcg, size: usize) -> String {
     let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
     match rng.random_range(0..14) {
-        0 | 1 | 2 | 3 => {
+        0..=3 => {
             let col = rng.random_range(0..size.min(25) + 1).min(24);
             let row = rng.random_range(1..size + 2);
             let v = format!("{}{}", &letters[col..col + 1], row);
