@@ -170,10 +170,7 @@ fn check_response(line: &str, output: &str) -> Result<(), String> {
         return Err(format!("bad response start {output:?}"));
     }
     let head = &output[1..];
-    let id_echoed = output[1..]
-        .split([' ', '\n'])
-        .next()
-        .unwrap();
+    let id_echoed = output[1..].split([' ', '\n']).next().unwrap();
     if id_echoed != id.unwrap_or("") {
         return Err(format!("id {id:?} not echoed: {output:?}"));
     }
