@@ -129,6 +129,28 @@ fn golden_transcripts() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every error message of the GTP specification appears in some expected transcript.
+    let mut all_expected = String::new();
+    for input_path in &inputs {
+        all_expected += &std::fs::read_to_string(input_path.with_extension("out")).unwrap();
+    }
+    for message in [
+        "unknown command",
+        "syntax error",
+        "illegal move",
+        "unacceptable size",
+        "cannot undo",
+        "board not empty",
+        "invalid number of stones",
+        "bad vertex list",
+        "cannot score",
+        "cannot load file",
+    ] {
+        assert!(
+            all_expected.contains(&format!(" {message}\n")),
+            "no golden transcript shows the error {message:?}"
+        );
+    }
     // Every command of list_commands appears in some transcript.
     let listed = run_transcript(&["--playouts", "10"], b"list_commands\n", &dir);
     for name in listed.trim_start_matches("= ").lines() {
