@@ -125,7 +125,7 @@ impl GtpArgs {
                 seed: self.seed.unwrap_or(defaults.seed),
                 max_memory: self.max_memory,
                 resign_threshold: self.resign_threshold,
-                ..defaults
+                ..defaults.clone()
             },
             playouts: self.playouts,
             move_time: self.time,

@@ -2,6 +2,7 @@
 
 mod bench;
 mod gtp_options;
+mod match_cmd;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,11 @@ enum Command {
     Gtp(gtp_options::GtpArgs),
     /// Measure playout (and search) speed; prints one `key=value` line per case.
     Bench(bench::BenchArgs),
+    /// Play a match between two engines (GTP command lines or hane in-process), or merge
+    /// result folders with `hane match report DIR...`.
+    Match(match_cmd::MatchArgs),
+    /// Play hane against hane with different settings, in-process.
+    Selfplay(match_cmd::SelfplayArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -34,6 +40,8 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Gtp(args)) => gtp_options::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Match(args)) => match_cmd::run_match_command(&args),
+        Some(Command::Selfplay(args)) => match_cmd::run_selfplay_command(&args),
         None => gtp_options::run(&cli.gtp),
     }
 }

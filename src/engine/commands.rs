@@ -424,14 +424,15 @@ impl Engine {
             self.options.lag_margin,
         );
         let operator = self.options.move_time.map(Duration::from_secs_f64);
-        let cap = |d: Duration| operator.map_or(d, |o| d.min(o));
-        let (mut time, mut max_time) = match clock {
-            Some(t) => (Some(cap(t.budget)), Some(cap(t.max))),
-            None => (operator, None),
+        // The operator's time per move caps both the plan and the extension for an
+        // uncertain position; the clock's extension applies only while it is the tighter.
+        let (mut time, max_time) = match (clock, operator) {
+            (Some(c), Some(op)) => (Some(c.budget.min(op)), Some(c.max.min(op))),
+            (Some(c), None) => (Some(c.budget), Some(c.max)),
+            (None, op) => (op, None),
         };
         if time.is_none() && self.options.playouts.is_none() {
             time = Some(Duration::from_secs(5));
-            max_time = None;
         }
         SearchLimits {
             playouts: self.options.playouts,
@@ -556,7 +557,8 @@ impl Engine {
             let quick = SearchLimits {
                 playouts: Some(4 * self.state.size() as u64 * self.state.size() as u64),
                 time: Some(Duration::from_millis(200)),
-                ..SearchLimits::default()
+                report_interval: None,
+                max_time: None,
             };
             let fresh = crate::search::SearchControl::new();
             result = self
@@ -992,7 +994,7 @@ fn cmd_analyze(
     let control = Arc::clone(&engine.input.control);
     engine.input.begin_stop_on_input();
     let mut reported = false;
-    let result = engine.searcher.analyze(
+    let last = engine.searcher.analyze(
         &engine.state,
         color,
         &limits,
@@ -1008,7 +1010,7 @@ fn cmd_analyze(
     engine.input.end_stop_on_input();
     if !reported {
         // Stopped before the first interval: report what was found.
-        let line = analysis::info_line(&result, geometry, dialect, &request);
+        let line = analysis::info_line(&last, geometry, dialect, &request);
         let _ = call.stream_line(&line);
     }
     Ok(String::new())
