@@ -129,6 +129,28 @@ fn golden_transcripts() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every error message of the GTP specification appears in some expected transcript.
+    let mut all_expected = String::new();
+    for input_path in &inputs {
+        all_expected += &std::fs::read_to_string(input_path.with_extension("out")).unwrap();
+    }
+    for message in [
+        "unknown command",
+        "syntax error",
+        "illegal move",
+        "unacceptable size",
+        "cannot undo",
+        "board not empty",
+        "invalid number of stones",
+        "bad vertex list",
+        "cannot score",
+        "cannot load file",
+    ] {
+        assert!(
+            all_expected.contains(&format!(" {message}\n")),
+            "no golden transcript shows the error {message:?}"
+        );
+    }
     // Every command of list_commands appears in some transcript.
     let listed = run_transcript(&["--playouts", "10"], b"list_commands\n", &dir);
     for name in listed.trim_start_matches("= ").lines() {
@@ -170,10 +192,7 @@ fn check_response(line: &str, output: &str) -> Result<(), String> {
         return Err(format!("bad response start {output:?}"));
     }
     let head = &output[1..];
-    let id_echoed = output[1..]
-        .split(|c: char| c == ' ' || c == '\n')
-        .next()
-        .unwrap();
+    let id_echoed = output[1..].split([' ', '\n']).next().unwrap();
     if id_echoed != id.unwrap_or("") {
         return Err(format!("id {id:?} not echoed: {output:?}"));
     }
@@ -262,7 +281,7 @@ const EXPENSIVE: &[&str] = &[
 fn random_word(rng: &mut Pcg64Mcg, size: usize) -> String {
     let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
     match rng.random_range(0..14) {
-        0 | 1 | 2 | 3 => {
+        0..=3 => {
             let col = rng.random_range(0..size.min(25) + 1).min(24);
             let row = rng.random_range(1..size + 2);
             let v = format!("{}{}", &letters[col..col + 1], row);
@@ -713,4 +732,87 @@ fn pondering_stops_for_the_next_command() {
         "{:?}",
         start.elapsed()
     );
+}
+
+// ----- Game end for servers -----------------------------------------------------------------
+
+/// Runs one command in-process and returns the response text after `=` (panics on `?`).
+fn ok(engine: &mut Engine, line: &str) -> String {
+    let mut out = Vec::new();
+    engine.execute_line(line, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    check_response(line, &text).unwrap();
+    assert!(text.starts_with('='), "{line}: {text}");
+    text[1..].trim().to_string()
+}
+
+/// Black's wall with a dead white stone inside, both players passed; then black alone moves
+/// with `command` (white passes) until black passes. Returns black's moves.
+fn cleanup_until_pass(engine: &mut Engine, command: &str) -> Vec<String> {
+    ok(engine, "boardsize 7");
+    ok(engine, "komi 0.5");
+    ok(
+        engine,
+        "gogui-play_sequence b d1 w e1 b d2 w e2 b d3 w e3 b d4 w e4 b d5 w e5 b d6 w e6 b d7 w e7 b b5 w b2",
+    );
+    ok(engine, "play w pass");
+    ok(engine, "play b pass");
+    assert_eq!(ok(engine, "final_status_list dead"), "B2");
+    let mut moves = Vec::new();
+    for _ in 0..40 {
+        let mv = ok(engine, &format!("{command} b"));
+        moves.push(mv.clone());
+        if mv == "pass" {
+            break;
+        }
+        ok(engine, "play w pass");
+    }
+    moves
+}
+
+#[test]
+fn cleanup_captures_dead_stones_before_passing() {
+    let options = EngineOptions {
+        playouts: Some(300),
+        judge_playouts: 500,
+        ..cheap_options()
+    };
+    for command in ["kgs-genmove_cleanup", "genmove"] {
+        let mut engine = Engine::new(options.clone());
+        if command == "genmove" {
+            // After kgs-rules (a KGS tournament), plain genmove must clean up too.
+            ok(&mut engine, "kgs-rules chinese");
+        }
+        let moves = cleanup_until_pass(&mut engine, command);
+        assert_eq!(
+            moves.last().map(String::as_str),
+            Some("pass"),
+            "{command}: {moves:?}"
+        );
+        let g = engine.state().geometry();
+        let b2 = g.parse_point("B2").unwrap();
+        assert_ne!(
+            engine.state().board().cell(b2).color(),
+            Some(hane::board::Color::White),
+            "{command}: passed with the dead white stone still on B2 after {moves:?}"
+        );
+        let dead = ok(&mut engine, "final_status_list dead");
+        // Whatever is still called dead, none of it is white: a scorer may count every stone.
+        for v in dead.split_whitespace() {
+            let p = g.parse_point(v).unwrap();
+            assert_ne!(
+                engine.state().board().cell(p).color(),
+                Some(hane::board::Color::White)
+            );
+        }
+        // With nothing dead, final_score is the plain area count.
+        if dead.is_empty() {
+            let area = engine.state().score();
+            assert_eq!(
+                ok(&mut engine, "final_score"),
+                hane::board::format_score(area)
+            );
+        }
+        eprintln!("{command}: {moves:?}, dead after: {dead:?}");
+    }
 }

@@ -11,7 +11,9 @@ use super::parse::{
     looks_like_vertex, parse_color, parse_count, parse_float, parse_move, parse_point,
     parse_seconds,
 };
-use super::{Call, ERR_ILLEGAL, ERR_LOAD, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log};
+use super::{
+    Call, ERR_ILLEGAL, ERR_LOAD, ERR_SCORE, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log,
+};
 use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
 use crate::search::time::{TimeLeft, TimeSystem, move_time};
 use crate::search::{Analysis, SearchLimits, SearchResult, estimate_ownership};
@@ -588,8 +590,10 @@ impl Engine {
                     })
                     .or_else(|| judge::cleanup_move(&self.state, color, j))
                     .unwrap_or(Move::Pass);
-            } else if opponent_passed && we_win && !(cleanup && opponent_dead) {
-                // The opponent passed and the game is won as it stands: end it.
+            } else if opponent_passed && (we_win || j.unsettled == 0) && !(cleanup && opponent_dead)
+            {
+                // The opponent passed and the game is won as it stands, or nothing is left
+                // to gain: end it.
                 mv = Move::Pass;
             }
         }
@@ -699,7 +703,15 @@ fn cmd_reg_genmove(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outc
 
 fn cmd_final_score(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     no_args(args)?;
-    Ok(crate::board::format_score(engine.judge().score))
+    let judgement = engine.judge();
+    let board = engine.state.board();
+    let empty = board.empty_count();
+    // A game in full swing has no final score: with stones on the board, most of the empty
+    // points still contested and no two passes yet, hane declines to guess.
+    if !board.is_empty() && !engine.state.is_over() && judgement.unsettled * 2 > empty {
+        return Err(ERR_SCORE.into());
+    }
+    Ok(crate::board::format_score(judgement.score))
 }
 
 fn cmd_final_status_list(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
@@ -899,8 +911,7 @@ impl Engine {
         let control = Arc::clone(&self.input.control);
         Ok(self
             .searcher
-            .search(&self.state, color, &limits, &control, &mut |_| {})
-            .analysis)
+            .analyze(&self.state, color, &limits, &control, &mut |_| {}))
     }
 }
 

@@ -15,7 +15,14 @@ pub struct Judgement {
     pub alive: Vec<(Color, Vec<Point>)>,
     /// Area score (black minus white, komi included) with the dead chains removed.
     pub score: f32,
+    /// Empty points that neither side owns in at least [`SETTLED`] of the playouts (dame
+    /// still to fill, or regions still to fight over).
+    pub unsettled: usize,
 }
+
+/// The ownership (as a fraction of playouts, beyond an even split) above which an empty
+/// point counts as settled.
+pub const SETTLED: f32 = 0.6;
 
 impl Judgement {
     /// Whether some chain of `color` is judged dead.
@@ -62,7 +69,17 @@ pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
     }
     let dead_points: Vec<Point> = dead.iter().flat_map(|(_, s)| s.iter().copied()).collect();
     let score = state.score_with_dead(&dead_points);
-    Judgement { dead, alive, score }
+    let unsettled = geometry
+        .points()
+        .filter(|p| board.cell(*p) == Cell::Empty)
+        .filter(|p| ownership.get(p.index()).is_none_or(|o| o.abs() < SETTLED))
+        .count();
+    Judgement {
+        dead,
+        alive,
+        score,
+        unsettled,
+    }
 }
 
 /// A move for `color` that works towards removing `opponent`'s dead chains: a legal move on

@@ -267,6 +267,7 @@ pub const ERR_ILLEGAL: &str = "illegal move";
 pub const ERR_SIZE: &str = "unacceptable size";
 pub const ERR_UNDO: &str = "cannot undo";
 pub const ERR_LOAD: &str = "cannot load file";
+pub const ERR_SCORE: &str = "cannot score";
 
 /// One command's response channel: plain responses are framed on return; streaming
 /// handlers (analysis) write their `=` line and progress lines as they go.
