@@ -144,6 +144,7 @@ impl HanePlayer {
             seed,
             max_memory: settings.max_memory_mib << 20,
             resign_threshold: settings.resign,
+            ..SearchConfig::default()
         }
     }
 }
