@@ -128,6 +128,43 @@ fn a_hanging_engine_loses_on_time() {
 }
 
 #[test]
+fn a_slow_engine_loses_on_its_clock() {
+    // One second of sudden death; the engine spends 0.4 s on every pass after its third
+    // move, so its third pass runs out of time.
+    let dir = fresh_dir("clock");
+    let output = hane()
+        .env("FAKE_GTP_DELAY", "0.4")
+        .args([
+            "match",
+            "--engine1",
+            &fake("slow"),
+            "--engine2",
+            "hane:playouts=20",
+        ])
+        .args([
+            "-n", "1", "--size", "7", "--time", "1", "--margin", "0.1", "-q",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let records = records(&dir);
+    assert_eq!(records.len(), 1);
+    let record = &records[0];
+    assert_eq!(record["end"], "timeout", "{record}");
+    assert_eq!(record["result"], "W+T");
+    // Three quick moves and two slow passes were in time; the third pass was not.
+    assert_eq!(record["generated_moves"][0], 5, "{record}");
+    assert!(
+        record["think_seconds"][0].as_f64().unwrap() < 1.1,
+        "{record}"
+    );
+    check_sgf(&dir, record);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn garbage_answers_lose() {
     expect_faults("garbage", "bad-reply", "not GTP", 3, &[]);
 }

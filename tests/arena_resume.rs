@@ -158,7 +158,11 @@ fn killed_and_resumed_match_equals_an_uninterrupted_one_and_shards_merge() {
     // Two shards, merged.
     let shard1 = fresh_dir("shard1");
     let shard2 = fresh_dir("shard2");
-    run_to_end(&shard1, &["--shard", "1/2"]);
+    let shard_report = run_to_end(&shard1, &["--shard", "1/2"]);
+    assert!(
+        shard_report.contains("Games: 3 finished of 3 in shard 1/2 of a 6-game match"),
+        "{shard_report}"
+    );
     run_to_end(&shard2, &["--shard", "2/2", "--jobs", "2"]);
     let first = games(&shard1);
     let second = games(&shard2);

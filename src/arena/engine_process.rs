@@ -43,6 +43,8 @@ struct StderrLog {
     tail: VecDeque<String>,
     /// Lines since the last `genmove` began, for move comments.
     fresh: Vec<String>,
+    /// Whether stderr reached its end (the process closed it or exited).
+    closed: bool,
 }
 
 /// One running engine process.
@@ -110,6 +112,7 @@ impl Process {
                     log.fresh.push(text);
                 }
             }
+            log_writer.lock().closed = true;
         });
         Ok(Process {
             child,
@@ -131,6 +134,13 @@ impl Process {
                 break;
             }
             std::thread::sleep(Duration::from_millis(10));
+        }
+        // Let the stderr thread read what the process wrote before it went.
+        while status.is_some()
+            && !self.stderr.lock().closed
+            && waited.elapsed() < Duration::from_millis(600)
+        {
+            std::thread::sleep(Duration::from_millis(5));
         }
         let tail: Vec<String> = self.stderr.lock().tail.iter().cloned().collect();
         let mut detail = match status {
@@ -547,4 +557,57 @@ fn comment_from(lines: &[String]) -> Option<String> {
         comment.truncate(cut);
     }
     Some(comment)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny engine in bash that answers in the spellings GTP allows but the `gtp` crate's
+    /// parser alone would reject (`=5` with no text), without ids, or with a wrong id.
+    const SCRIPT: &str = r#"while read -r id cmd rest; do
+      case $cmd in
+        genmove) printf '= D4\n\n' ;;
+        name) printf '=%s Fake\nEngine\n\n' "$id" ;;
+        wrongid) printf '=999 x\n\n' ;;
+        fail) printf '?%s no such thing\n\n' "$id" ;;
+        *) printf '=%s\n\n' "$id" ;;
+      esac
+    done"#;
+
+    #[test]
+    fn answers_are_framed_and_checked() {
+        let words = ["bash".to_string(), "-c".to_string(), SCRIPT.to_string()];
+        let mut p = Process::start(&words).unwrap();
+        let t = Duration::from_secs(10);
+        assert_eq!(
+            p.command("boardsize", &["9".into()], t),
+            Ok(Ok(String::new()))
+        );
+        assert_eq!(
+            p.command("name", &[], t),
+            Ok(Ok("Fake\nEngine".to_string()))
+        );
+        assert_eq!(
+            p.command("genmove", &["b".into()], t),
+            Ok(Ok("D4".to_string()))
+        );
+        assert_eq!(
+            p.command("fail", &[], t),
+            Ok(Err("no such thing".to_string()))
+        );
+        let fault = p.command("wrongid", &[], t).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::BadReply);
+        p.stop(true);
+    }
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        assert_eq!(
+            split_command_line("gnugo --mode gtp 'a b'").unwrap(),
+            ["gnugo", "--mode", "gtp", "a b"]
+        );
+        assert!(split_command_line("  ").is_err());
+        assert!(split_command_line("x \"open").is_err());
+    }
 }

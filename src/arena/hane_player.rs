@@ -138,6 +138,8 @@ impl HanePlayer {
         }
     }
 
+    // The struct update keeps this compiling when the search gains settings.
+    #[allow(clippy::needless_update)]
     fn config(settings: &HaneSettings, seed: u64) -> SearchConfig {
         SearchConfig {
             threads: settings.threads,

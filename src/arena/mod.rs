@@ -271,14 +271,23 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
         start_position(plan, spec)?;
     }
     let mut writer = ResultsWriter::open(dir)?;
+    if plan.log_games {
+        eprintln!(
+            "hane: engine 1 is {}, engine 2 is {}; {} games to play in {}",
+            plan.settings.names[0],
+            plan.settings.names[1],
+            pending.len(),
+            dir.display()
+        );
+    }
     let bar = ProgressBar::with_draw_target(Some(list.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
+        ProgressStyle::with_template("{elapsed_precise} [{bar:25}] {pos}/{len} games, {msg}")
             .expect("a valid template")
             .progress_chars("=> "),
     );
     bar.set_position((list.len() - pending.len()) as u64);
-    bar.set_message(score_line(&plan.settings, &records));
+    bar.set_message(score_line(&records));
     let decided = |records: &[GameRecord]| {
         plan.sprt.as_ref().is_some_and(|sprt| {
             let (_, _, tally) = engine_tallies(records, 1);
@@ -327,7 +336,7 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
                     }
                     records.push(record);
                     bar.inc(1);
-                    bar.set_message(score_line(&plan.settings, &records));
+                    bar.set_message(score_line(&records));
                     if decided(&records) {
                         stop.store(true, Ordering::Release);
                     }
@@ -358,15 +367,15 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     })
 }
 
-fn score_line(settings: &MatchSettings, records: &[GameRecord]) -> String {
+/// The running score for the progress bar, short enough for one terminal line: engine 1's
+/// wins, losses and draws and its score rate.
+fn score_line(records: &[GameRecord]) -> String {
     let (_, _, t) = engine_tallies(records, 1);
     format!(
-        "{} {}-{}-{} {} ({:.1}%)",
-        settings.names[0],
+        "engine 1: +{} -{} ={} ({:.1}%)",
         t.wins,
         t.losses,
         t.draws,
-        settings.names[1],
         100.0 * t.rate()
     )
 }

@@ -250,12 +250,25 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     if !settings.openings.is_empty() {
         let _ = writeln!(out, "Openings: {}", settings.openings.join(", "));
     }
-    let _ = writeln!(
-        out,
-        "Games: {} finished of {} planned",
-        records.len(),
-        settings.games
-    );
+    match settings.shard {
+        None => {
+            let _ = writeln!(
+                out,
+                "Games: {} finished of {} planned",
+                records.len(),
+                settings.games
+            );
+        }
+        Some((k, n)) => {
+            let share = (0..settings.games).filter(|i| i % n == k - 1).count();
+            let _ = writeln!(
+                out,
+                "Games: {} finished of {share} in shard {k}/{n} of a {}-game match",
+                records.len(),
+                settings.games
+            );
+        }
+    }
     let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(6) + 9;
     let _ = writeln!(
         out,

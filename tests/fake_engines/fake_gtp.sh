@@ -4,7 +4,7 @@
 # It answers the usual setup commands, plays MOVES (default 3) ordinary moves per game on
 # points it believes are empty, and then behaves according to MODE:
 #   passer    passes (a well-behaved, weak engine)
-#   slow      like passer, but sleeps 0.05 s before every move
+#   slow      like passer, but sleeps before every pass (FAKE_GTP_DELAY seconds, 0.05 s)
 #   crash     writes to stderr and exits with status 3
 #   hang      never answers
 #   garbage   answers with text that is not GTP
@@ -71,7 +71,7 @@ while IFS= read -r line; do
       fi
       case $mode in
         passer) reply "$id" pass ;;
-        slow) sleep 0.05; reply "$id" pass ;;
+        slow) sleep "${FAKE_GTP_DELAY:-0.05}"; reply "$id" pass ;;
         crash) echo "fake engine: simulated crash" >&2; exit 3 ;;
         hang) sleep 3600 ;;
         garbage) printf 'hello, this is not GTP\n\n' ;;
