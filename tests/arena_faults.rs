@@ -129,15 +129,16 @@ fn a_hanging_engine_loses_on_time() {
 
 #[test]
 fn a_slow_engine_loses_on_its_clock() {
-    // One second of sudden death; the engine spends 0.4 s on every pass after its third
-    // move, so its third pass runs out of time.
+    // One second of sudden death; the engine spends 0.4 s on every move, so its third move
+    // runs out of time. It plays ordinary moves (no passes), so the game cannot end on two
+    // passes before that, whatever hane's own pass decision.
     let dir = fresh_dir("clock");
     let output = hane()
         .env("FAKE_GTP_DELAY", "0.4")
         .args([
             "match",
             "--engine1",
-            &fake("slow"),
+            &format!("{} 10", fake("slow")),
             "--engine2",
             "hane:playouts=20",
         ])
@@ -154,8 +155,8 @@ fn a_slow_engine_loses_on_its_clock() {
     let record = &records[0];
     assert_eq!(record["end"], "timeout", "{record}");
     assert_eq!(record["result"], "W+T");
-    // Three quick moves and two slow passes were in time; the third pass was not.
-    assert_eq!(record["generated_moves"][0], 5, "{record}");
+    // Two moves were in time; the third was not.
+    assert_eq!(record["generated_moves"][0], 2, "{record}");
     assert!(
         record["think_seconds"][0].as_f64().unwrap() < 1.1,
         "{record}"
@@ -254,7 +255,9 @@ fn settings_reach_the_engine_over_gtp() {
         .args([
             "match",
             "--engine1",
-            &fake("passer"),
+            // Ordinary moves all the way to the cap, so that the game cannot end on two
+            // passes first, whatever hane's own pass decision.
+            &format!("{} 20", fake("passer")),
             "--engine2",
             "hane:playouts=10",
         ])

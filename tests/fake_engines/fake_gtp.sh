@@ -4,7 +4,8 @@
 # It answers the usual setup commands, plays MOVES (default 3) ordinary moves per game on
 # points it believes are empty, and then behaves according to MODE:
 #   passer    passes (a well-behaved, weak engine)
-#   slow      like passer, but sleeps before every pass (FAKE_GTP_DELAY seconds, 0.05 s)
+#   slow      like passer, but sleeps before every reply to genmove, ordinary moves
+#             included (FAKE_GTP_DELAY seconds, 0.05 s)
 #   crash     writes to stderr and exits with status 3
 #   hang      never answers
 #   garbage   answers with text that is not GTP
@@ -62,6 +63,7 @@ while IFS= read -r line; do
       v=${words[2]^^}; [[ $v != PASS ]] && taken[$v]=1 && last_opponent=$v
       reply "$id" "" ;;
     genmove)
+      [[ $mode == slow ]] && sleep "${FAKE_GTP_DELAY:-0.05}"
       if (( played < ordinary )); then
         v=$(next_point); [[ $v != pass ]] && taken[$v]=1
         played=$((played + 1))
@@ -71,7 +73,7 @@ while IFS= read -r line; do
       fi
       case $mode in
         passer) reply "$id" pass ;;
-        slow) sleep "${FAKE_GTP_DELAY:-0.05}"; reply "$id" pass ;;
+        slow) reply "$id" pass ;;
         crash) echo "fake engine: simulated crash" >&2; exit 3 ;;
         hang) sleep 3600 ;;
         garbage) printf 'hello, this is not GTP\n\n' ;;
