@@ -72,7 +72,7 @@ impl SharedSearch<'_> {
         };
         let (mut best, mut second) = (0u64, 0u64);
         for edge in edges {
-            let v = edge.child().map_or(0, |c| c.stats().visits as u64);
+            let v = edge.stats().visits as u64;
             if v > best {
                 second = best;
                 best = v;
@@ -116,7 +116,9 @@ struct Worker<'a, P> {
     amaf: AmafRecord,
     /// Nodes on the current path, root first.
     path: Vec<&'a Node>,
-    /// Virtual-loss guards for the nodes on the path.
+    /// Edges taken, `taken[k]` from `path[k]` (the last one may have no node yet).
+    taken: Vec<&'a Edge>,
+    /// Virtual-loss guards for the edges taken.
     guards: Vec<VirtualLoss<'a>>,
     /// Moves played in the tree, `moves[k]` from `path[k]`.
     moves: Vec<(Color, Move)>,
@@ -150,6 +152,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
             board: shared.root_board.clone(),
             amaf: AmafRecord::default(),
             path: Vec::with_capacity(PATH_CAPACITY),
+            taken: Vec::with_capacity(PATH_CAPACITY),
             guards: Vec::with_capacity(PATH_CAPACITY),
             moves: Vec::with_capacity(PATH_CAPACITY),
             hashes: Vec::with_capacity(PATH_CAPACITY),
@@ -210,6 +213,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
         let shared = self.shared;
         self.board.copy_from(shared.root_board);
         self.path.clear();
+        self.taken.clear();
         self.guards.clear();
         self.moves.clear();
         self.hashes.clear();
@@ -217,7 +221,6 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
 
         let mut node = shared.root;
         self.path.push(node);
-        self.guards.push(node.enter());
         self.hashes.push(self.board.hash());
         let mut color = shared.root_color;
         let mut passes = shared.root_passes.min(1);
@@ -260,10 +263,11 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                 }
             }
             self.moves.push((color, mv));
+            self.taken.push(edge);
+            self.guards.push(edge.enter());
             let Some(child) = edge.child_or_create(&shared.memory) else {
                 break;
             };
-            self.guards.push(child.enter());
             self.path.push(child);
             node = child;
             color = color.opponent();
@@ -304,6 +308,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
         self.guards.clear();
     }
 
+    #[inline(never)]
     fn sample_ownership(&mut self) {
         let owners = self.board.area_owners();
         for p in self.board.geometry().points() {
@@ -322,6 +327,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
 
     /// Creates the edges of `node` (claimed by `try_begin_expansion`) for `color` to move on
     /// the worker's board. False when memory is full (the node stays a leaf).
+    #[inline(never)]
     fn expand(&mut self, node: &Node, color: Color, last: Option<Point>) -> bool {
         let shared = self.shared;
         self.candidates.clear();
@@ -360,12 +366,16 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
     }
 
     /// Adds the result to every node on the path and the AMAF statistics to their edges.
+    #[inline(never)]
     fn backup(&mut self, black: u32) {
         let root_color = self.shared.root_color;
         let depth = self.path.len();
         let moves = self.moves.len();
-        // The last node on the path is where this playout ended.
-        self.path[depth - 1].add_own_playout();
+        // A playout that ended below the last node went through an edge without a node
+        // (memory full) and is counted in that edge; otherwise it ended at the last node.
+        if self.taken.len() < depth {
+            self.path[depth - 1].add_own_playout();
+        }
         for d in (0..depth.max(moves + 1)).rev() {
             if d < moves {
                 let (c, mv) = self.moves[d];
@@ -384,6 +394,9 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                 root_color.opponent()
             };
             node.add_result(half_wins_for(to_move.opponent(), black));
+            if let Some(edge) = self.taken.get(d) {
+                edge.add_result(half_wins_for(to_move, black));
+            }
             if let Some(edges) = node.edges() {
                 let wins = half_wins_for(to_move, black);
                 let code = to_move as u8;
@@ -411,9 +424,9 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
 }
 
 /// The index of the edge to descend, for the player to move at `node`.
-#[inline]
+#[inline(never)]
 fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
-    let parent = node.stats().visits as f32 + node.virtual_loss() as f32;
+    let parent = node.stats().visits as f32;
     let log_parent = (parent + 1.0).ln();
     let equivalence = config.rave_equivalence;
     let c = config.exploration;
@@ -421,12 +434,9 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
     let mut best_score = f32::NEG_INFINITY;
     for (k, edge) in edges.iter().enumerate() {
         let prior = edge.prior();
-        let (mut n, mut w) = (prior.visits, prior.wins);
-        if let Some(child) = edge.child() {
-            let stats = child.stats();
-            n += stats.visits as f32 + child.virtual_loss() as f32;
-            w += stats.wins;
-        }
+        let stats = edge.stats();
+        let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
+        let w = prior.wins + stats.wins;
         let amaf = edge.amaf();
         let value = if amaf.visits > 0 {
             let an = amaf.visits as f32;
