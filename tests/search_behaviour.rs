@@ -87,7 +87,10 @@ fn search_returns_within_the_time_budget() {
         elapsed < Duration::from_millis(300 + 150),
         "took {elapsed:?} for a 0.3 s budget"
     );
-    assert!(elapsed >= Duration::from_millis(290), "stopped early: {elapsed:?}");
+    assert!(
+        elapsed >= Duration::from_millis(290),
+        "stopped early: {elapsed:?}"
+    );
     assert!(analysis.playouts > 0);
 }
 
@@ -117,7 +120,11 @@ fn seeded_single_thread_search_is_reproducible() {
             &SearchControl::default(),
             &mut |_| {},
         );
-        (result.best, result.analysis.moves, result.analysis.ownership)
+        (
+            result.best,
+            result.analysis.moves,
+            result.analysis.ownership,
+        )
     };
     let a = run();
     let b = run();
@@ -144,7 +151,11 @@ fn memory_bound_is_respected_and_search_goes_on() {
     let analysis = search(&mut searcher, &state, &playouts(6_000));
     assert_eq!(analysis.playouts, 6_000, "kept searching when full");
     let tree = searcher.check_tree().expect("consistent tree");
-    assert!(tree.bytes <= limit, "{} bytes over the {limit} limit", tree.bytes);
+    assert!(
+        tree.bytes <= limit,
+        "{} bytes over the {limit} limit",
+        tree.bytes
+    );
     assert_eq!(tree.root_visits, 6_000);
     // Without the bound the same search grows far beyond it.
     let mut free = Searcher::new(SearchConfig {
@@ -255,7 +266,13 @@ fn passes_back_when_passing_wins() {
     let state = after_white_pass(0.5);
     let mut searcher = Searcher::new(config(1));
     let control = SearchControl::default();
-    let result = searcher.search(&state, Color::Black, &playouts(2_000), &control, &mut |_| {});
+    let result = searcher.search(
+        &state,
+        Color::Black,
+        &playouts(2_000),
+        &control,
+        &mut |_| {},
+    );
     assert_eq!(result.best, Move::Pass);
     assert!(!result.resign);
 }
@@ -268,7 +285,13 @@ fn does_not_pass_back_when_passing_loses() {
         ..config(1)
     });
     let control = SearchControl::default();
-    let result = searcher.search(&state, Color::Black, &playouts(2_000), &control, &mut |_| {});
+    let result = searcher.search(
+        &state,
+        Color::Black,
+        &playouts(2_000),
+        &control,
+        &mut |_| {},
+    );
     assert_ne!(result.best, Move::Pass);
     assert!(state.is_legal(Color::Black, result.best));
 }

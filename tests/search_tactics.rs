@@ -17,7 +17,13 @@ fn solve(diagram: &str, komi: f32, color: Color, playouts: u64) -> (Move, GameSt
         playouts: Some(playouts),
         ..SearchLimits::default()
     };
-    let result = searcher.search(&state, color, &limits, &SearchControl::default(), &mut |_| {});
+    let result = searcher.search(
+        &state,
+        color,
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
     eprintln!(
         "best {} after {} playouts; top: {:?}",
         result.best.to_gtp(state.geometry()),

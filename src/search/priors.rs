@@ -119,10 +119,10 @@ fn stone_within_two(board: &Board, p: Point) -> bool {
             if x < 0 || y < 0 || x >= n || y >= n {
                 continue;
             }
-            if let Some(q) = g.point(x as usize, y as usize) {
-                if board.cell(q) != Cell::Empty {
-                    return true;
-                }
+            if let Some(q) = g.point(x as usize, y as usize)
+                && board.cell(q) != Cell::Empty
+            {
+                return true;
             }
         }
     }
@@ -165,10 +165,10 @@ impl MovePriors for HeuristicPriors {
             if !shape.captures && shape.liberties <= 1 {
                 prior.add(self.self_atari, 0.0);
             }
-            if let Some(q) = last {
-                if g.distance(p, q) <= 2 {
-                    prior.add(self.near_last, 1.0);
-                }
+            if let Some(q) = last
+                && g.distance(p, q) <= 2
+            {
+                prior.add(self.near_last, 1.0);
             }
             if g.edge_distance(p) == 0 && g.size() >= 9 && !stone_within_two(board, p) {
                 prior.add(self.lonely_edge, 0.0);

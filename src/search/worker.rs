@@ -18,7 +18,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
-use crate::board::{Board, Color, MAX_CELLS, Move, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
 use crate::playout::{
     AmafRecord, LightPolicy, PlayoutPolicy, PlayoutRng, default_move_cap, playout_rng, run_playout,
 };
@@ -31,7 +31,10 @@ use super::{PlayoutKind, SearchConfig};
 const PATH_CAPACITY: usize = 256;
 
 /// Ownership is sampled from one playout in this many.
-const OWNERSHIP_SAMPLE_EVERY: u64 = 4;
+const OWNERSHIP_SAMPLE_EVERY: u64 = 8;
+
+/// Finished playouts are added to the shared count in batches of this many.
+const PLAYOUT_COUNT_BATCH: u64 = 8;
 
 /// Everything the workers of one search share.
 pub struct SharedSearch<'a> {
@@ -132,7 +135,10 @@ struct Worker<'a, P> {
     ownership: [i32; MAX_CELLS],
     ownership_samples: u32,
     cap: usize,
+    /// Playouts run by this worker.
     done: u64,
+    /// Finished playouts not yet added to the shared count.
+    unreported: u64,
 }
 
 /// Runs one worker until the search stops.
@@ -163,6 +169,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
             ownership_samples: 0,
             cap: default_move_cap(shared.root_board.size()),
             done: 0,
+            unreported: 0,
         }
     }
 
@@ -178,15 +185,27 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                     break;
                 }
                 // Stop early when the runner-up cannot catch up with the playouts left.
-                if shared.config.early_stop && claimed % 16 == 0 && shared.decided(limit - claimed)
+                if shared.config.early_stop
+                    && claimed.is_multiple_of(16)
+                    && shared.decided(limit - claimed)
                 {
                     shared.stop.store(true, Ordering::Relaxed);
                     break;
                 }
             }
             self.playout_once();
-            shared.playouts.fetch_add(1, Ordering::Relaxed);
+            self.unreported += 1;
+            if self.unreported >= PLAYOUT_COUNT_BATCH {
+                shared
+                    .playouts
+                    .fetch_add(self.unreported, Ordering::Relaxed);
+                self.unreported = 0;
+            }
         }
+        shared
+            .playouts
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
         self.flush_ownership();
     }
 
@@ -297,7 +316,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                     &mut self.amaf,
                 );
                 self.done += 1;
-                if self.done % OWNERSHIP_SAMPLE_EVERY == 0 {
+                if self.done.is_multiple_of(OWNERSHIP_SAMPLE_EVERY) {
                     self.sample_ownership();
                 }
                 black_half_wins(outcome.score, shared.komi)
@@ -331,15 +350,15 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
     fn expand(&mut self, node: &Node, color: Color, last: Option<Point>) -> bool {
         let shared = self.shared;
         self.candidates.clear();
-        for &index in self.board.empty_points() {
-            let p = Point::from_index(index as usize);
-            if !self.board.is_ko_retake(p, color) && !self.board.is_suicide(p, color) {
+        // Board order, whatever the order of the empty-point list.
+        for p in self.board.geometry().points() {
+            if self.board.cell(p) == Cell::Empty
+                && !self.board.is_ko_retake(p, color)
+                && !self.board.is_suicide(p, color)
+            {
                 self.candidates.push(Move::Play(p));
             }
         }
-        // Keep a deterministic order whatever the empty list's order is.
-        self.candidates
-            .sort_unstable_by_key(|m| m.point().map_or(0, Point::index));
         self.candidates.push(Move::Pass);
         let bytes = self.candidates.len() * super::tree::EDGE_BYTES;
         if !shared.memory.try_reserve(bytes) {
