@@ -322,3 +322,40 @@ fn resigns_only_after_several_hopeless_moves() {
         assert!(!r.resign);
     }
 }
+
+#[test]
+fn cleanup_phase_captures_dead_stones_before_passing() {
+    // A dead white stone on A3 inside black's area; with komi -10 black wins even if it
+    // passes now, so only the cleanup phase makes it play on.
+    let diagram = "
+. . X O .
+. . X O .
+O . X O .
+. . X O .
+. . X O .";
+    let board = Board::from_diagram(diagram).unwrap();
+    let mut state = GameState::from_board(board, Color::White, Rules::chinese(-10.0));
+    state.play(Color::White, Move::Pass).unwrap();
+    let control = SearchControl::default();
+    let mut normal = Searcher::new(config(1));
+    let r = normal.search(
+        &state,
+        Color::Black,
+        &playouts(3_000),
+        &control,
+        &mut |_| {},
+    );
+    assert_eq!(r.best, Move::Pass, "passing wins outside cleanup");
+    let mut cleanup = Searcher::new(config(1));
+    let limits = SearchLimits {
+        cleanup: true,
+        ..playouts(3_000)
+    };
+    let r = cleanup.search(&state, Color::Black, &limits, &control, &mut |_| {});
+    assert_ne!(
+        r.best,
+        Move::Pass,
+        "cleanup plays on while a dead stone is left"
+    );
+    assert!(state.is_legal(Color::Black, r.best));
+}
