@@ -30,7 +30,8 @@ const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
 /// Packs one result into the `(visits << 32) | half_wins` statistics word: a win counts two
-/// half-wins, a draw one.
+/// half-wins, a draw one. (The half-wins would overflow into the visits after 2^31 wins
+/// through one edge: some hours of playouts on one move.)
 #[inline]
 pub fn result_increment(half_wins: u32) -> u64 {
     (1u64 << 32) | half_wins as u64
@@ -227,10 +228,14 @@ impl Edge {
     }
 }
 
+/// What the allocator is assumed to add to every allocation (header and rounding).
+pub const ALLOCATION_OVERHEAD: usize = 16;
 /// Bytes one node costs (the boxed node).
-pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + ALLOCATION_OVERHEAD;
 /// Bytes one edge costs.
 pub const EDGE_BYTES: usize = std::mem::size_of::<Edge>();
+/// Bytes an edge list costs besides its edges.
+pub const EDGE_LIST_BYTES: usize = ALLOCATION_OVERHEAD;
 
 impl Node {
     #[inline]
@@ -308,7 +313,7 @@ impl Node {
         while let Some(node) = stack.pop() {
             total += NODE_BYTES;
             if let Some(edges) = node.edges.get() {
-                total += edges.len() * EDGE_BYTES;
+                total += EDGE_LIST_BYTES + edges.len() * EDGE_BYTES;
                 stack.extend(edges.iter().filter_map(Edge::child));
             }
         }

@@ -360,7 +360,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
             }
         }
         self.candidates.push(Move::Pass);
-        let bytes = self.candidates.len() * super::tree::EDGE_BYTES;
+        let bytes = super::tree::EDGE_LIST_BYTES + self.candidates.len() * super::tree::EDGE_BYTES;
         if !shared.memory.try_reserve(bytes) {
             node.abandon_expansion();
             return false;
