@@ -125,9 +125,6 @@ pub struct SearchLimits {
     /// With `time`: the search may run on up to this long while the best move is uncertain
     /// (the runner-up close in visits or ahead in winrate). `None`: never past `time`.
     pub max_time: Option<Duration>,
-    /// Cleanup phase (`kgs-genmove_cleanup`): never pass while the opponent has stones that
-    /// the playouts say are dead and a move that does not fill an own eye exists.
-    pub cleanup: bool,
 }
 
 /// A stop request shared with other threads (the GTP reader sets it on `# interrupt` or when
@@ -269,7 +266,7 @@ impl Searcher {
         progress: &mut dyn FnMut(&Analysis),
     ) -> SearchResult {
         let analysis = self.run(state, color, limits, control, progress);
-        let best = self.choose_move(state, color, &analysis, limits.cleanup);
+        let best = self.choose_move(state, color, &analysis);
         let threshold = self.config.resign_threshold;
         let winning_pass = best == Move::Pass && opponent_passed(state, color);
         if threshold > 0.0 && analysis.winrate < threshold && analysis.playouts > 0 && !winning_pass
@@ -450,18 +447,11 @@ impl Searcher {
     }
 
     /// The move to play: the most visited, with the pass rules applied.
-    fn choose_move(
-        &self,
-        state: &GameState,
-        color: Color,
-        analysis: &Analysis,
-        cleanup: bool,
-    ) -> Move {
+    fn choose_move(&self, state: &GameState, color: Color, analysis: &Analysis) -> Move {
         let sign = if color == Color::Black { 1.0 } else { -1.0 };
         // Area score with every stone counted alive: what passing now would give.
         let pass_margin = state.score() * sign;
-        let dead_enemies = cleanup && has_dead_stones(state, color.opponent(), analysis);
-        if opponent_passed(state, color) && pass_margin > 0.0 && !dead_enemies {
+        if opponent_passed(state, color) && pass_margin > 0.0 {
             return Move::Pass;
         }
         let most_visited = analysis.moves.first().map(|m| m.mv);
@@ -469,7 +459,7 @@ impl Searcher {
             Some(mv) => mv,
             None => self.best_prior_move(),
         };
-        if best == Move::Pass && (pass_margin <= 0.0 || dead_enemies) {
+        if best == Move::Pass && pass_margin <= 0.0 {
             // Passing would end (or let the opponent end) the game short of points: play the
             // best real move that does not fill an own eye, if there is one.
             let board = state.board();
@@ -498,18 +488,6 @@ impl Searcher {
             })
             .unwrap_or(Move::Pass)
     }
-}
-
-/// Whether some stone of `owner` sits on a point the playouts give to the other colour at
-/// least three times in four.
-fn has_dead_stones(state: &GameState, owner: Color, analysis: &Analysis) -> bool {
-    let sign = if owner == Color::Black { 1.0 } else { -1.0 };
-    let board = state.board();
-    state
-        .geometry()
-        .points()
-        .zip(&analysis.ownership)
-        .any(|(p, &o)| board.cell(p).is(owner) && o * sign < -0.5)
 }
 
 fn opponent_passed(state: &GameState, color: Color) -> bool {
