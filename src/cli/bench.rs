@@ -94,6 +94,20 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// CPU time this process has used (all threads, user and system), from `/proc/self/stat`;
+/// `None` where that file does not exist. On a machine shared with other work, playouts per
+/// CPU second show a thread's own speed better than wall-clock rates.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // The kernel reports clock ticks of USER_HZ, 100 on every Linux architecture hane runs on.
+    Some((utime + stime) / 100.0)
+}
+
 /// A reproducible middle-game position: the empty board after a seeded random game of
 /// `moves` light-policy moves (a quarter of the area on 9x9, a fifth on 19x19).
 fn middle_game(size: usize, seed: u64) -> Option<GameState> {
@@ -146,17 +160,23 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 };
                 let control = SearchControl::new();
                 let color: Color = state.to_move();
+                let cpu_before = process_cpu_seconds();
                 let result = searcher.search(state, color, &limits, &control, &mut |_| {});
+                let cpu = process_cpu_seconds()
+                    .zip(cpu_before)
+                    .map_or(f64::NAN, |(after, before)| after - before);
                 let a = &result.analysis;
                 let seconds = a.elapsed.as_secs_f64();
                 let tree = searcher.check_tree()?;
                 println!(
                     "case=search size={size} position={name} threads={threads} playouts={} \
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
+                     cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3}",
                     a.playouts,
                     a.playouts as f64 / seconds,
                     a.playouts as f64 / seconds / threads as f64,
+                    a.playouts as f64 / cpu,
                     tree.nodes,
                     tree.bytes as f64 / (1 << 20) as f64,
                     result.best.to_gtp(state.geometry()),

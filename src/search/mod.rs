@@ -594,9 +594,10 @@ fn uncertain(shared: &SharedSearch<'_>) -> bool {
     let mut first: Option<tree::Stats> = None;
     let mut second: Option<tree::Stats> = None;
     for edge in edges {
-        let Some(stats) = edge.child().map(Node::stats) else {
+        let stats = edge.stats();
+        if stats.visits == 0 {
             continue;
-        };
+        }
         if first.is_none_or(|f| stats.visits > f.visits) {
             second = first;
             first = Some(stats);
@@ -627,8 +628,7 @@ fn snapshot(
     if let Some(edges) = root.edges() {
         let prior_sum: f32 = edges.iter().map(|e| e.prior().mean()).sum();
         for edge in edges {
-            let Some(child) = edge.child() else { continue };
-            let stats = child.stats();
+            let stats = edge.stats();
             if stats.visits == 0 {
                 continue;
             }
@@ -636,13 +636,16 @@ fn snapshot(
             let winrate = stats.wins / n;
             let lcb = (winrate - 1.96 * (winrate * (1.0 - winrate) / n).sqrt()).clamp(0.0, 1.0);
             let mut pv = vec![edge.mv()];
-            let mut node = child;
-            while pv.len() < 24 {
-                let Some(next) = most_visited_edge(node) else {
+            let mut next = edge.child();
+            while let Some(node) = next {
+                let Some(edge) = most_visited_edge(node) else {
                     break;
                 };
-                pv.push(next.mv());
-                node = next.child().expect("visited edges have nodes");
+                if pv.len() >= 24 {
+                    break;
+                }
+                pv.push(edge.mv());
+                next = edge.child();
             }
             moves.push(MoveInfo {
                 mv: edge.mv(),
@@ -683,8 +686,8 @@ fn snapshot(
 fn most_visited_edge(node: &Node) -> Option<&Edge> {
     node.edges()?
         .iter()
-        .filter(|e| e.child().is_some_and(|c| c.stats().visits > 0))
-        .max_by_key(|e| e.child().map_or(0, |c| c.stats().visits))
+        .filter(|e| e.stats().visits > 0)
+        .max_by_key(|e| e.stats().visits)
 }
 
 /// Estimates who owns each point after `playouts` light playouts from `state` with

@@ -1,7 +1,7 @@
 //! Move priors: the hook through which a policy seeds new tree edges with virtual wins and
 //! visits ([`MovePriors`]), and the cheap default heuristic ([`HeuristicPriors`]): captures,
 //! atari escapes, no filling of one's own eyes, no self-atari, moves near the last one, and
-//! no lonely first-line moves. A learned policy (the pattern module) plugs in by implementing
+//! no lonely first- or second-line moves. A learned policy (the pattern module) plugs in by implementing
 //! the trait and being put in `SearchConfig::priors`.
 
 use std::fmt::Debug;
@@ -43,6 +43,9 @@ pub struct HeuristicPriors {
     pub near_last: f32,
     /// Virtual lost playouts for a first-line move with no stone within distance 2.
     pub lonely_edge: f32,
+    /// Virtual lost playouts for a second-line move with no stone within distance 2 (boards
+    /// from 9x9 up).
+    pub lonely_second_line: f32,
     /// Virtual lost playouts for passing while many points are empty.
     pub early_pass: f32,
 }
@@ -57,6 +60,7 @@ impl Default for HeuristicPriors {
             self_atari: 10.0,
             near_last: 3.0,
             lonely_edge: 6.0,
+            lonely_second_line: 3.0,
             early_pass: 20.0,
         }
     }
@@ -119,10 +123,10 @@ fn stone_within_two(board: &Board, p: Point) -> bool {
             if x < 0 || y < 0 || x >= n || y >= n {
                 continue;
             }
-            if let Some(q) = g.point(x as usize, y as usize) {
-                if board.cell(q) != Cell::Empty {
-                    return true;
-                }
+            if let Some(q) = g.point(x as usize, y as usize)
+                && board.cell(q) != Cell::Empty
+            {
+                return true;
             }
         }
     }
@@ -165,13 +169,19 @@ impl MovePriors for HeuristicPriors {
             if !shape.captures && shape.liberties <= 1 {
                 prior.add(self.self_atari, 0.0);
             }
-            if let Some(q) = last {
-                if g.distance(p, q) <= 2 {
-                    prior.add(self.near_last, 1.0);
-                }
+            if let Some(q) = last
+                && g.distance(p, q) <= 2
+            {
+                prior.add(self.near_last, 1.0);
             }
-            if g.edge_distance(p) == 0 && g.size() >= 9 && !stone_within_two(board, p) {
-                prior.add(self.lonely_edge, 0.0);
+            let line = g.edge_distance(p);
+            if line <= 1 && g.size() >= 9 && !stone_within_two(board, p) {
+                let weight = if line == 0 {
+                    self.lonely_edge
+                } else {
+                    self.lonely_second_line
+                };
+                prior.add(weight, 0.0);
             }
         }
     }

@@ -3,15 +3,19 @@
 //! one-shot expansion protocol, virtual loss with a guard that always undoes it, and the
 //! memory account that bounds the tree.
 //!
-//! Concurrency model: no global lock. A node's statistics (visits and wins packed in one
-//! `AtomicU64`), its virtual loss and its own-playout count are atomics; its edge list is a
+//! Concurrency model: no global lock. Statistics (visits and wins packed in one `AtomicU64`),
+//! virtual loss and own-playout counts are atomics. The statistics of a move live in its
+//! edge, so that selection reads one contiguous array and never chases child pointers; a
+//! node keeps its own total (the root's is the only one not mirrored by an edge). The edge list is a
 //! `OnceLock` filled exactly once by the thread that wins the `UNEXPANDED -> EXPANDING`
 //! compare-and-swap on `expansion`. Other threads that meet a node being expanded treat it as
 //! a leaf for that descent and keep working. A child node is created under the edge's own
 //! `OnceLock`, so two threads selecting the same new edge share one node.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 
 use crate::board::{Move, Point};
 
@@ -26,7 +30,8 @@ const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
 /// Packs one result into the `(visits << 32) | half_wins` statistics word: a win counts two
-/// half-wins, a draw one.
+/// half-wins, a draw one. (The half-wins would overflow into the visits after 2^31 wins
+/// through one edge: some hours of playouts on one move.)
 #[inline]
 pub fn result_increment(half_wins: u32) -> u64 {
     (1u64 << 32) | half_wins as u64
@@ -61,23 +66,25 @@ impl Stats {
 pub struct Node {
     /// `(visits << 32) | half_wins` of playouts through this node.
     stats: AtomicU64,
-    /// Descents currently under way through this node (each counts as a lost visit).
-    virtual_loss: AtomicU32,
-    /// Playouts that ended at this node itself: it was a leaf, a terminal position, or its
-    /// chosen child could not be created (memory full).
+    /// Playouts that ended at this node itself: it was a leaf or a terminal position.
     own_playouts: AtomicU32,
     expansion: AtomicU8,
     edges: OnceLock<Box<[Edge]>>,
 }
 
-/// A candidate move below a node: the move, its prior as virtual visits and wins, its AMAF
-/// statistics, and the child node once some descent has chosen it.
+/// A candidate move below a node: the move, its prior as virtual visits and wins, the
+/// statistics of the playouts through it and its AMAF statistics (both for the player
+/// choosing it), its virtual loss, and the child node once some descent has chosen it.
 #[derive(Debug)]
 pub struct Edge {
     mv: u16,
     prior_visits: u16,
     prior_wins: u16,
-    /// `(visits << 32) | half_wins` of AMAF updates, for the player choosing this edge.
+    /// Descents currently under way through this edge (each counts as a lost visit).
+    virtual_loss: AtomicU16,
+    /// `(visits << 32) | half_wins` of playouts through this edge.
+    stats: AtomicU64,
+    /// `(visits << 32) | half_wins` of AMAF updates.
     amaf: AtomicU64,
     child: OnceLock<Box<Node>>,
 }
@@ -123,6 +130,8 @@ impl Edge {
             },
             prior_visits,
             prior_wins: quantise(prior.wins).min(prior_visits),
+            virtual_loss: AtomicU16::new(0),
+            stats: AtomicU64::new(0),
             amaf: AtomicU64::new(0),
             child: OnceLock::new(),
         }
@@ -149,6 +158,30 @@ impl Edge {
             visits: self.prior_visits as f32 / PRIOR_SCALE,
             wins: self.prior_wins as f32 / PRIOR_SCALE,
         }
+    }
+
+    #[inline]
+    pub fn stats(&self) -> Stats {
+        Stats::unpack(self.stats.load(Ordering::Relaxed))
+    }
+
+    #[inline]
+    pub fn virtual_loss(&self) -> u32 {
+        self.virtual_loss.load(Ordering::Relaxed) as u32
+    }
+
+    /// Records one playout result through this edge.
+    #[inline]
+    pub fn add_result(&self, half_wins: u32) {
+        self.stats
+            .fetch_add(result_increment(half_wins), Ordering::Relaxed);
+    }
+
+    /// Adds virtual loss; the guard removes it again when dropped.
+    #[inline]
+    pub fn enter(&self) -> VirtualLoss<'_> {
+        self.virtual_loss.fetch_add(1, Ordering::Relaxed);
+        VirtualLoss(self)
     }
 
     #[inline]
@@ -195,20 +228,19 @@ impl Edge {
     }
 }
 
+/// What the allocator is assumed to add to every allocation (header and rounding).
+pub const ALLOCATION_OVERHEAD: usize = 16;
 /// Bytes one node costs (the boxed node).
-pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + ALLOCATION_OVERHEAD;
 /// Bytes one edge costs.
 pub const EDGE_BYTES: usize = std::mem::size_of::<Edge>();
+/// Bytes an edge list costs besides its edges.
+pub const EDGE_LIST_BYTES: usize = ALLOCATION_OVERHEAD;
 
 impl Node {
     #[inline]
     pub fn stats(&self) -> Stats {
         Stats::unpack(self.stats.load(Ordering::Relaxed))
-    }
-
-    #[inline]
-    pub fn virtual_loss(&self) -> u32 {
-        self.virtual_loss.load(Ordering::Relaxed)
     }
 
     #[inline]
@@ -274,13 +306,6 @@ impl Node {
         self.expansion.store(UNEXPANDED, Ordering::Release);
     }
 
-    /// Adds virtual loss; the guard removes it again when dropped.
-    #[inline]
-    pub fn enter(&self) -> VirtualLoss<'_> {
-        self.virtual_loss.fetch_add(1, Ordering::Relaxed);
-        VirtualLoss(self)
-    }
-
     /// Bytes this node and everything below it use.
     pub fn subtree_bytes(&self) -> usize {
         let mut total = 0;
@@ -288,15 +313,17 @@ impl Node {
         while let Some(node) = stack.pop() {
             total += NODE_BYTES;
             if let Some(edges) = node.edges.get() {
-                total += edges.len() * EDGE_BYTES;
+                total += EDGE_LIST_BYTES + edges.len() * EDGE_BYTES;
                 stack.extend(edges.iter().filter_map(Edge::child));
             }
         }
         total
     }
 
-    /// Checks that every node's visits equal its children's visits plus its own playouts
-    /// and that no virtual loss is left over; returns the number of nodes checked.
+    /// Checks that every node's visits equal the sum of its children's (its edges') visits
+    /// plus its own playouts, that a child node never has more visits than its edge (it
+    /// has fewer only when memory was full as the edge was first taken), and that no virtual
+    /// loss is left over; returns the number of nodes checked.
     pub fn check_consistency(&self) -> Result<usize, String> {
         let mut count = 0;
         let mut stack: Vec<(&Node, usize)> = vec![(self, 0)];
@@ -306,8 +333,22 @@ impl Node {
             let mut sum = node.own_playouts() as u64;
             if let Some(edges) = node.edges.get() {
                 for edge in edges.iter() {
+                    let stats = edge.stats();
+                    sum += stats.visits as u64;
+                    if edge.virtual_loss() != 0 {
+                        return Err(format!(
+                            "edge at depth {depth}: virtual loss {} left over",
+                            edge.virtual_loss()
+                        ));
+                    }
                     if let Some(child) = edge.child() {
-                        sum += child.stats().visits as u64;
+                        let child_stats = child.stats();
+                        if child_stats.visits > stats.visits || child_stats.wins > stats.wins {
+                            return Err(format!(
+                                "child at depth {}: {child_stats:?} but its edge has {stats:?}",
+                                depth + 1
+                            ));
+                        }
                         stack.push((child, depth + 1));
                     }
                 }
@@ -317,20 +358,14 @@ impl Node {
                     "node at depth {depth}: {visits} visits but children and own playouts sum to {sum}"
                 ));
             }
-            if node.virtual_loss() != 0 {
-                return Err(format!(
-                    "node at depth {depth}: virtual loss {} left over",
-                    node.virtual_loss()
-                ));
-            }
         }
         Ok(count)
     }
 }
 
-/// Virtual loss on one node for as long as the guard lives.
+/// Virtual loss on one edge for as long as the guard lives.
 #[derive(Debug)]
-pub struct VirtualLoss<'a>(&'a Node);
+pub struct VirtualLoss<'a>(&'a Edge);
 
 impl Drop for VirtualLoss<'_> {
     #[inline]

@@ -18,7 +18,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
-use crate::board::{Board, Color, MAX_CELLS, Move, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
 use crate::playout::{
     AmafRecord, LightPolicy, PlayoutPolicy, PlayoutRng, default_move_cap, playout_rng, run_playout,
 };
@@ -31,7 +31,10 @@ use super::{PlayoutKind, SearchConfig};
 const PATH_CAPACITY: usize = 256;
 
 /// Ownership is sampled from one playout in this many.
-const OWNERSHIP_SAMPLE_EVERY: u64 = 4;
+const OWNERSHIP_SAMPLE_EVERY: u64 = 8;
+
+/// Finished playouts are added to the shared count in batches of this many.
+const PLAYOUT_COUNT_BATCH: u64 = 8;
 
 /// Everything the workers of one search share.
 pub struct SharedSearch<'a> {
@@ -72,7 +75,7 @@ impl SharedSearch<'_> {
         };
         let (mut best, mut second) = (0u64, 0u64);
         for edge in edges {
-            let v = edge.child().map_or(0, |c| c.stats().visits as u64);
+            let v = edge.stats().visits as u64;
             if v > best {
                 second = best;
                 best = v;
@@ -116,7 +119,9 @@ struct Worker<'a, P> {
     amaf: AmafRecord,
     /// Nodes on the current path, root first.
     path: Vec<&'a Node>,
-    /// Virtual-loss guards for the nodes on the path.
+    /// Edges taken, `taken[k]` from `path[k]` (the last one may have no node yet).
+    taken: Vec<&'a Edge>,
+    /// Virtual-loss guards for the edges taken.
     guards: Vec<VirtualLoss<'a>>,
     /// Moves played in the tree, `moves[k]` from `path[k]`.
     moves: Vec<(Color, Move)>,
@@ -130,7 +135,10 @@ struct Worker<'a, P> {
     ownership: [i32; MAX_CELLS],
     ownership_samples: u32,
     cap: usize,
+    /// Playouts run by this worker.
     done: u64,
+    /// Finished playouts not yet added to the shared count.
+    unreported: u64,
 }
 
 /// Runs one worker until the search stops.
@@ -150,6 +158,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
             board: shared.root_board.clone(),
             amaf: AmafRecord::default(),
             path: Vec::with_capacity(PATH_CAPACITY),
+            taken: Vec::with_capacity(PATH_CAPACITY),
             guards: Vec::with_capacity(PATH_CAPACITY),
             moves: Vec::with_capacity(PATH_CAPACITY),
             hashes: Vec::with_capacity(PATH_CAPACITY),
@@ -160,6 +169,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
             ownership_samples: 0,
             cap: default_move_cap(shared.root_board.size()),
             done: 0,
+            unreported: 0,
         }
     }
 
@@ -175,15 +185,27 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                     break;
                 }
                 // Stop early when the runner-up cannot catch up with the playouts left.
-                if shared.config.early_stop && claimed % 16 == 0 && shared.decided(limit - claimed)
+                if shared.config.early_stop
+                    && claimed.is_multiple_of(16)
+                    && shared.decided(limit - claimed)
                 {
                     shared.stop.store(true, Ordering::Relaxed);
                     break;
                 }
             }
             self.playout_once();
-            shared.playouts.fetch_add(1, Ordering::Relaxed);
+            self.unreported += 1;
+            if self.unreported >= PLAYOUT_COUNT_BATCH {
+                shared
+                    .playouts
+                    .fetch_add(self.unreported, Ordering::Relaxed);
+                self.unreported = 0;
+            }
         }
+        shared
+            .playouts
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
         self.flush_ownership();
     }
 
@@ -210,6 +232,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
         let shared = self.shared;
         self.board.copy_from(shared.root_board);
         self.path.clear();
+        self.taken.clear();
         self.guards.clear();
         self.moves.clear();
         self.hashes.clear();
@@ -217,7 +240,6 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
 
         let mut node = shared.root;
         self.path.push(node);
-        self.guards.push(node.enter());
         self.hashes.push(self.board.hash());
         let mut color = shared.root_color;
         let mut passes = shared.root_passes.min(1);
@@ -260,10 +282,11 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                 }
             }
             self.moves.push((color, mv));
+            self.taken.push(edge);
+            self.guards.push(edge.enter());
             let Some(child) = edge.child_or_create(&shared.memory) else {
                 break;
             };
-            self.guards.push(child.enter());
             self.path.push(child);
             node = child;
             color = color.opponent();
@@ -293,7 +316,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                     &mut self.amaf,
                 );
                 self.done += 1;
-                if self.done % OWNERSHIP_SAMPLE_EVERY == 0 {
+                if self.done.is_multiple_of(OWNERSHIP_SAMPLE_EVERY) {
                     self.sample_ownership();
                 }
                 black_half_wins(outcome.score, shared.komi)
@@ -304,6 +327,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
         self.guards.clear();
     }
 
+    #[inline(never)]
     fn sample_ownership(&mut self) {
         let owners = self.board.area_owners();
         for p in self.board.geometry().points() {
@@ -322,20 +346,21 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
 
     /// Creates the edges of `node` (claimed by `try_begin_expansion`) for `color` to move on
     /// the worker's board. False when memory is full (the node stays a leaf).
+    #[inline(never)]
     fn expand(&mut self, node: &Node, color: Color, last: Option<Point>) -> bool {
         let shared = self.shared;
         self.candidates.clear();
-        for &index in self.board.empty_points() {
-            let p = Point::from_index(index as usize);
-            if !self.board.is_ko_retake(p, color) && !self.board.is_suicide(p, color) {
+        // Board order, whatever the order of the empty-point list.
+        for p in self.board.geometry().points() {
+            if self.board.cell(p) == Cell::Empty
+                && !self.board.is_ko_retake(p, color)
+                && !self.board.is_suicide(p, color)
+            {
                 self.candidates.push(Move::Play(p));
             }
         }
-        // Keep a deterministic order whatever the empty list's order is.
-        self.candidates
-            .sort_unstable_by_key(|m| m.point().map_or(0, Point::index));
         self.candidates.push(Move::Pass);
-        let bytes = self.candidates.len() * super::tree::EDGE_BYTES;
+        let bytes = super::tree::EDGE_LIST_BYTES + self.candidates.len() * super::tree::EDGE_BYTES;
         if !shared.memory.try_reserve(bytes) {
             node.abandon_expansion();
             return false;
@@ -360,12 +385,16 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
     }
 
     /// Adds the result to every node on the path and the AMAF statistics to their edges.
+    #[inline(never)]
     fn backup(&mut self, black: u32) {
         let root_color = self.shared.root_color;
         let depth = self.path.len();
         let moves = self.moves.len();
-        // The last node on the path is where this playout ended.
-        self.path[depth - 1].add_own_playout();
+        // A playout that ended below the last node went through an edge without a node
+        // (memory full) and is counted in that edge; otherwise it ended at the last node.
+        if self.taken.len() < depth {
+            self.path[depth - 1].add_own_playout();
+        }
         for d in (0..depth.max(moves + 1)).rev() {
             if d < moves {
                 let (c, mv) = self.moves[d];
@@ -384,6 +413,9 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                 root_color.opponent()
             };
             node.add_result(half_wins_for(to_move.opponent(), black));
+            if let Some(edge) = self.taken.get(d) {
+                edge.add_result(half_wins_for(to_move, black));
+            }
             if let Some(edges) = node.edges() {
                 let wins = half_wins_for(to_move, black);
                 let code = to_move as u8;
@@ -411,9 +443,9 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
 }
 
 /// The index of the edge to descend, for the player to move at `node`.
-#[inline]
+#[inline(never)]
 fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
-    let parent = node.stats().visits as f32 + node.virtual_loss() as f32;
+    let parent = node.stats().visits as f32;
     let log_parent = (parent + 1.0).ln();
     let equivalence = config.rave_equivalence;
     let c = config.exploration;
@@ -421,12 +453,9 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
     let mut best_score = f32::NEG_INFINITY;
     for (k, edge) in edges.iter().enumerate() {
         let prior = edge.prior();
-        let (mut n, mut w) = (prior.visits, prior.wins);
-        if let Some(child) = edge.child() {
-            let stats = child.stats();
-            n += stats.visits as f32 + child.virtual_loss() as f32;
-            w += stats.wins;
-        }
+        let stats = edge.stats();
+        let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
+        let w = prior.wins + stats.wins;
         let amaf = edge.amaf();
         let value = if amaf.visits > 0 {
             let an = amaf.visits as f32;

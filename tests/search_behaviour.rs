@@ -1,0 +1,324 @@
+//! The search's contracts: consistent statistics under many threads, the time budget, seeded
+//! reproducibility, the memory bound, tree reuse, stopping, analysis snapshots, passing and
+//! resigning.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hane::board::{Board, Color, GameState, Move, Rules};
+use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
+use hane::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
+
+fn config(threads: usize) -> SearchConfig {
+    SearchConfig {
+        threads,
+        seed: 11,
+        ..SearchConfig::default()
+    }
+}
+
+fn playouts(n: u64) -> SearchLimits {
+    SearchLimits {
+        playouts: Some(n),
+        ..SearchLimits::default()
+    }
+}
+
+/// A reproducible middle-game position: `moves` random legal moves from the empty board.
+fn middle_game(size: usize, moves: usize) -> GameState {
+    let mut state = GameState::new(size, Rules::default()).unwrap();
+    let mut rng = playout_rng(3, 0);
+    let mut scratch = state.board().clone();
+    for _ in 0..moves {
+        let color = state.to_move();
+        scratch.copy_from(state.board());
+        let mv = LightPolicy
+            .choose(&mut scratch, color, &mut rng)
+            .map_or(Move::Pass, Move::Play);
+        if state.play(color, mv).is_err() {
+            state.play(color, Move::Pass).unwrap();
+        }
+    }
+    state
+}
+
+fn search(searcher: &mut Searcher, state: &GameState, limits: &SearchLimits) -> Analysis {
+    let control = SearchControl::default();
+    searcher
+        .search(state, state.to_move(), limits, &control, &mut |_| {})
+        .analysis
+}
+
+#[test]
+fn statistics_stay_consistent_under_many_threads() {
+    let mut state = middle_game(9, 20);
+    let mut searcher = Searcher::new(SearchConfig {
+        early_stop: false,
+        ..config(8)
+    });
+    let first = search(&mut searcher, &state, &playouts(12_000));
+    let tree = searcher.check_tree().expect("consistent tree");
+    assert_eq!(first.playouts, 12_000);
+    assert_eq!(tree.root_visits, 12_000, "one root visit per playout");
+    assert!(tree.nodes > 100, "the tree grew: {tree:?}");
+    // Play the best move and search again on the reused subtree.
+    let best = first.moves[0].mv;
+    state.play(state.to_move(), best).unwrap();
+    let second = search(&mut searcher, &state, &playouts(6_000));
+    let tree = searcher.check_tree().expect("consistent tree after reuse");
+    assert!(tree.root_visits >= second.playouts);
+}
+
+#[test]
+fn search_returns_within_the_time_budget() {
+    let state = GameState::new(19, Rules::default()).unwrap();
+    let mut searcher = Searcher::new(SearchConfig {
+        early_stop: false,
+        ..config(2)
+    });
+    let limits = SearchLimits {
+        time: Some(Duration::from_millis(300)),
+        ..SearchLimits::default()
+    };
+    let clock = Instant::now();
+    let analysis = search(&mut searcher, &state, &limits);
+    let elapsed = clock.elapsed();
+    assert!(
+        elapsed < Duration::from_millis(300 + 150),
+        "took {elapsed:?} for a 0.3 s budget"
+    );
+    assert!(
+        elapsed >= Duration::from_millis(290),
+        "stopped early: {elapsed:?}"
+    );
+    assert!(analysis.playouts > 0);
+}
+
+#[test]
+fn time_extension_never_passes_max_time() {
+    let state = middle_game(9, 10);
+    let mut searcher = Searcher::new(config(2));
+    let limits = SearchLimits {
+        time: Some(Duration::from_millis(100)),
+        max_time: Some(Duration::from_millis(250)),
+        ..SearchLimits::default()
+    };
+    let clock = Instant::now();
+    search(&mut searcher, &state, &limits);
+    assert!(clock.elapsed() < Duration::from_millis(250 + 150));
+}
+
+#[test]
+fn seeded_single_thread_search_is_reproducible() {
+    let state = middle_game(9, 16);
+    let run = || {
+        let mut searcher = Searcher::new(config(1));
+        let result = searcher.search(
+            &state,
+            state.to_move(),
+            &playouts(4_000),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        (
+            result.best,
+            result.analysis.moves,
+            result.analysis.ownership,
+        )
+    };
+    let a = run();
+    let b = run();
+    assert!(!a.1.is_empty());
+    assert_eq!(a, b);
+    // A different seed explores differently.
+    let mut other = Searcher::new(SearchConfig {
+        seed: 12,
+        ..config(1)
+    });
+    let c = search(&mut other, &state, &playouts(4_000));
+    assert_ne!(a.1, c.moves);
+}
+
+#[test]
+fn memory_bound_is_respected_and_search_goes_on() {
+    let state = GameState::new(9, Rules::default()).unwrap();
+    let limit = 48 * 1024;
+    let mut searcher = Searcher::new(SearchConfig {
+        max_memory: limit,
+        early_stop: false,
+        ..config(2)
+    });
+    let analysis = search(&mut searcher, &state, &playouts(6_000));
+    assert_eq!(analysis.playouts, 6_000, "kept searching when full");
+    let tree = searcher.check_tree().expect("consistent tree");
+    assert!(
+        tree.bytes <= limit,
+        "{} bytes over the {limit} limit",
+        tree.bytes
+    );
+    assert_eq!(tree.root_visits, 6_000);
+    // Without the bound the same search grows far beyond it.
+    let mut free = Searcher::new(SearchConfig {
+        early_stop: false,
+        ..config(2)
+    });
+    search(&mut free, &state, &playouts(6_000));
+    assert!(free.check_tree().unwrap().bytes > 4 * limit);
+}
+
+#[test]
+fn tree_is_reused_after_both_players_move() {
+    let mut state = GameState::new(9, Rules::default()).unwrap();
+    let mut searcher = Searcher::new(config(1));
+    let first = search(&mut searcher, &state, &playouts(8_000));
+    let pv = &first.moves[0].pv;
+    assert!(pv.len() >= 2, "a principal variation of two moves: {pv:?}");
+    state.play(Color::Black, pv[0]).unwrap();
+    state.play(Color::White, pv[1]).unwrap();
+    let second = search(&mut searcher, &state, &playouts(100));
+    let tree = searcher.check_tree().unwrap();
+    assert!(
+        tree.root_visits > second.playouts,
+        "root kept earlier visits: {tree:?}"
+    );
+    // A position the tree does not know starts from scratch.
+    let mut elsewhere = GameState::new(9, Rules::default()).unwrap();
+    elsewhere.play(Color::Black, Move::Pass).unwrap();
+    elsewhere.play(Color::White, Move::Pass).unwrap();
+    elsewhere.reset_consecutive_passes();
+    let mut fresh = Searcher::new(config(1));
+    search(&mut fresh, &state, &playouts(500));
+    let third = search(&mut fresh, &elsewhere, &playouts(300));
+    assert_eq!(fresh.check_tree().unwrap().root_visits, third.playouts);
+}
+
+#[test]
+fn stop_request_ends_an_unlimited_search_and_keeps_the_work() {
+    let state = GameState::new(9, Rules::default()).unwrap();
+    let mut searcher = Searcher::new(config(2));
+    let control = Arc::new(SearchControl::default());
+    let stopper = {
+        let control = Arc::clone(&control);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(150));
+            control.stop();
+        })
+    };
+    let clock = Instant::now();
+    let pondered = searcher.ponder(&state, &control);
+    stopper.join().unwrap();
+    assert!(clock.elapsed() < Duration::from_millis(150 + 200));
+    assert!(pondered.playouts > 0);
+    control.reset();
+    let next = search(&mut searcher, &state, &playouts(50));
+    assert!(searcher.check_tree().unwrap().root_visits >= pondered.playouts + next.playouts);
+}
+
+#[test]
+fn analysis_snapshots_are_well_formed() {
+    let state = middle_game(9, 24);
+    let mut searcher = Searcher::new(config(2));
+    let limits = SearchLimits {
+        time: Some(Duration::from_millis(250)),
+        report_interval: Some(Duration::from_millis(50)),
+        ..SearchLimits::default()
+    };
+    let mut reports = Vec::new();
+    let control = SearchControl::default();
+    let result = searcher.search(&state, state.to_move(), &limits, &control, &mut |a| {
+        reports.push(a.clone())
+    });
+    assert!(reports.len() >= 2, "{} progress reports", reports.len());
+    for a in reports.iter().chain([&result.analysis]) {
+        assert_eq!(a.ownership.len(), 81);
+        assert!(a.ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+        assert!(a.moves.windows(2).all(|w| w[0].visits >= w[1].visits));
+        for m in &a.moves {
+            assert!(state.is_legal(state.to_move(), m.mv), "illegal root move");
+            assert!((0.0..=1.0).contains(&m.winrate));
+            assert!((0.0..=1.0).contains(&m.prior));
+            assert!(m.lcb <= m.winrate);
+            assert_eq!(m.pv[0], m.mv);
+        }
+    }
+    assert_eq!(result.best, result.analysis.moves[0].mv);
+    let total_prior: f32 = result.analysis.moves.iter().map(|m| m.prior).sum();
+    assert!(total_prior <= 1.0 + 1e-4);
+}
+
+/// Black owns columns A-C, white D-E: black is 5 points ahead on the board.
+const SPLIT: &str = "
+. . X O .
+. . X O .
+. . X O .
+. . X O .
+. . X O .";
+
+fn after_white_pass(komi: f32) -> GameState {
+    let board = Board::from_diagram(SPLIT).unwrap();
+    let mut state = GameState::from_board(board, Color::White, Rules::chinese(komi));
+    state.play(Color::White, Move::Pass).unwrap();
+    state
+}
+
+#[test]
+fn passes_back_when_passing_wins() {
+    let state = after_white_pass(0.5);
+    let mut searcher = Searcher::new(config(1));
+    let control = SearchControl::default();
+    let result = searcher.search(
+        &state,
+        Color::Black,
+        &playouts(2_000),
+        &control,
+        &mut |_| {},
+    );
+    assert_eq!(result.best, Move::Pass);
+    assert!(!result.resign);
+}
+
+#[test]
+fn does_not_pass_back_when_passing_loses() {
+    let state = after_white_pass(7.5);
+    let mut searcher = Searcher::new(SearchConfig {
+        resign_threshold: 0.0,
+        ..config(1)
+    });
+    let control = SearchControl::default();
+    let result = searcher.search(
+        &state,
+        Color::Black,
+        &playouts(2_000),
+        &control,
+        &mut |_| {},
+    );
+    assert_ne!(result.best, Move::Pass);
+    assert!(state.is_legal(Color::Black, result.best));
+}
+
+#[test]
+fn resigns_only_after_several_hopeless_moves() {
+    // Komi 30 on 5x5: black cannot win.
+    let state = GameState::new(5, Rules::chinese(30.0)).unwrap();
+    let mut searcher = Searcher::new(SearchConfig {
+        resign_threshold: 0.1,
+        resign_moves: 3,
+        ..config(1)
+    });
+    let control = SearchControl::default();
+    let mut verdicts = Vec::new();
+    for _ in 0..3 {
+        let r = searcher.search(&state, Color::Black, &playouts(500), &control, &mut |_| {});
+        assert!(r.analysis.winrate < 0.1);
+        verdicts.push(r.resign);
+    }
+    assert_eq!(verdicts, [false, false, true]);
+    let mut never = Searcher::new(SearchConfig {
+        resign_threshold: 0.0,
+        ..config(1)
+    });
+    for _ in 0..4 {
+        let r = never.search(&state, Color::Black, &playouts(200), &control, &mut |_| {});
+        assert!(!r.resign);
+    }
+}
