@@ -552,14 +552,22 @@ impl Board {
                 }
             }
         }
-        self.chains[i] = info;
-
         let mut head = i;
-        if count_of(counts, own_cell) > 0 {
+        if count_of(counts, own_cell) == 0 {
+            self.chains[i] = info;
+        } else {
+            // The stone joins its first friendly neighbour's chain directly; any further
+            // friendly chains are merged into that one.
             for n in neighbors {
                 if self.cells[n] == own_cell {
                     let other = self.head(n);
-                    if other != head {
+                    if head == i {
+                        self.chain_head[i] = other as u16;
+                        self.next_stone[i] = self.next_stone[other];
+                        self.next_stone[other] = i as u16;
+                        self.chains[other].absorb(info);
+                        head = other;
+                    } else if other != head {
                         head = self.merge_chains(head, other);
                     }
                 }
