@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod pattern;
 pub mod playout;
 pub mod search;
 pub mod sgf;

@@ -6,7 +6,8 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::board::Board;
-use crate::playout::run_light_playouts;
+use crate::pattern;
+use crate::playout::{run_light_playouts, run_pattern_playouts};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -25,7 +26,7 @@ pub struct BenchArgs {
     /// Seed of the playout generators.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Cases to run, comma separated (`light`).
+    /// Cases to run, comma separated (`light`, `pattern`).
     #[arg(long, default_value = "light", value_delimiter = ',')]
     case: Vec<String>,
 }
@@ -43,8 +44,8 @@ fn thread_count(spec: &str) -> Result<usize, String> {
 
 pub fn run(args: &BenchArgs) -> ExitCode {
     for case in &args.case {
-        if case != "light" {
-            eprintln!("hane bench: unknown case {case:?} (known: light)");
+        if case != "light" && case != "pattern" {
+            eprintln!("hane bench: unknown case {case:?} (known: light, pattern)");
             return ExitCode::FAILURE;
         }
         for &size in &args.size {
@@ -63,11 +64,19 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 let playouts = args
                     .playouts
                     .unwrap_or(if size <= 9 { 200_000 } else { 40_000 });
+                let table = pattern::default_table();
+                if case == "pattern" {
+                    table.playout_3x3_gammas();
+                }
                 let clock = Instant::now();
-                let stats = run_light_playouts(&start, playouts, threads, args.seed);
+                let stats = if case == "pattern" {
+                    run_pattern_playouts(&start, table, playouts, threads, args.seed)
+                } else {
+                    run_light_playouts(&start, playouts, threads, args.seed)
+                };
                 let seconds = clock.elapsed().as_secs_f64();
                 println!(
-                    "case=light size={size} threads={threads} playouts={} seconds={seconds:.3} \
+                    "case={case} size={size} threads={threads} playouts={} seconds={seconds:.3} \
                      playouts_per_s={:.0} playouts_per_s_per_thread={:.0} moves_per_playout={:.2} \
                      black_winrate={:.4} komi={}",
                     stats.playouts,

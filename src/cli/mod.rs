@@ -1,6 +1,7 @@
 //! The command line: `clap` subcommands and their dispatch. `gtp` is the default.
 
 mod bench;
+mod patterns_cmd;
 
 use std::process::ExitCode;
 
@@ -18,6 +19,10 @@ pub struct Cli {
 enum Command {
     /// Measure playout (and search) speed; prints one `key=value` line per case.
     Bench(bench::BenchArgs),
+    /// Fit the move-pattern table on SGF game records.
+    TrainPatterns(patterns_cmd::TrainPatternsArgs),
+    /// Move-pattern tools (`patterns eval FILES...`).
+    Patterns(patterns_cmd::PatternsArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -25,6 +30,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
+        Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
         None => {
             eprintln!("hane: the GTP front end is not built yet; try `hane bench`");
             ExitCode::FAILURE
