@@ -265,10 +265,21 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
 #[inline]
 pub fn is_self_atari(board: &Board, p: Point, color: Color, min_size: usize) -> bool {
     let mut empty = 0;
-    for n in board.geometry().neighbors(p) {
-        empty += (board.cell_at(n) == Cell::Empty) as u32;
+    let mut size = 1;
+    let mut seen = [usize::MAX; 4];
+    for (k, n) in board.geometry().neighbors(p).into_iter().enumerate() {
+        let cell = board.cell_at(n);
+        if cell == Cell::Empty {
+            empty += 1;
+        } else if cell.is(color) {
+            let id = board.chain_id(Point::from_index(n));
+            if !seen.contains(&id) {
+                seen[k] = id;
+                size += board.chain_len(Point::from_index(n));
+            }
+        }
     }
-    if empty >= 2 {
+    if empty >= 2 || size < min_size {
         return false;
     }
     let after = liberties_after(board, p, color);
@@ -345,10 +356,10 @@ pub fn extract_tactical(
     }
     let after = liberties_after(board, p, color);
     levels[Group::Capture.slot()] = capture;
-    if let Some(chain) = escape_chain {
-        if after.liberties >= 2 {
-            levels[Group::Escape.slot()] = if touches_last(chain) { 2 } else { 1 };
-        }
+    if let Some(chain) = escape_chain
+        && after.liberties >= 2
+    {
+        levels[Group::Escape.slot()] = if touches_last(chain) { 2 } else { 1 };
     }
     if !after.captures && after.liberties <= 1 {
         levels[Group::SelfAtari.slot()] = if after.chain_size <= 2 { 1 } else { 2 };

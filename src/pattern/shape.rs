@@ -20,8 +20,11 @@ pub const ENEMY: u64 = 2;
 /// Cell state: off the board.
 pub const OFF: u64 = 3;
 
+/// A map of an offset `(dx, dy)` to another.
+pub type OffsetMap = fn(i32, i32) -> (i32, i32);
+
 /// The 8 symmetries of the square as maps of an offset `(dx, dy)`.
-pub const SYMMETRIES: [fn(i32, i32) -> (i32, i32); 8] = [
+pub const SYMMETRIES: [OffsetMap; 8] = [
     |x, y| (x, y),
     |x, y| (-x, y),
     |x, y| (x, -y),
@@ -168,15 +171,16 @@ impl ShapeKind {
     }
 }
 
+/// `STATES[color as usize - 1][cell as usize]`: the 2-bit state of a cell.
+const STATES: [[u8; 4]; 2] = [
+    [EMPTY as u8, OWN as u8, ENEMY as u8, OFF as u8],
+    [EMPTY as u8, ENEMY as u8, OWN as u8, OFF as u8],
+];
+
 /// The 2-bit state of a cell for `color` to move.
 #[inline]
 pub fn cell_state(cell: Cell, color: Color) -> u64 {
-    match cell {
-        Cell::Empty => EMPTY,
-        Cell::Border => OFF,
-        c if c.is(color) => OWN,
-        _ => ENEMY,
-    }
+    STATES[color.index()][cell as usize] as u64
 }
 
 /// The 4 atari bits of the orthogonal neighbours of `p` (north, west, east, south).
@@ -211,9 +215,10 @@ pub fn raw_code_3x3(board: &Board, p: Point, color: Color) -> u32 {
         i - stride,
         i - stride + 1,
     ];
+    let states = &STATES[color.index()];
     let mut code = 0u32;
     for (k, &c) in cells.iter().enumerate() {
-        code |= (cell_state(board.cell_at(c), color) as u32) << (2 * k);
+        code |= (states[board.cell_at(c) as usize] as u32) << (2 * k);
     }
     code | (atari_bits(board, p) as u32) << 16
 }

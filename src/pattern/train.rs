@@ -204,10 +204,10 @@ impl Dataset {
         let mut gammas: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![1.0; n]).collect();
         let mut wins: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![0.0; n]).collect();
         for &w in &self.winners {
-            for g in 0..groups {
-                let f = self.team_features[w as usize * groups + g];
+            let row = &self.team_features[w as usize * groups..(w as usize + 1) * groups];
+            for (group_wins, &f) in wins.iter_mut().zip(row) {
                 if f != ABSENT {
-                    wins[g][f as usize] += 1.0;
+                    group_wins[f as usize] += 1.0;
                 }
             }
         }

@@ -9,6 +9,7 @@ use crate::board::{Board, Cell, Color, Point};
 use crate::pattern::PatternTable;
 use crate::pattern::features::{is_self_atari, liberties_after};
 use crate::pattern::shape::raw_code_3x3;
+use crate::pattern::table::PlayoutShapes;
 
 use super::{
     MoveSink, PlayoutPolicy, PlayoutRng, PlayoutStats, default_move_cap, playout_rng,
@@ -25,7 +26,7 @@ const BIG_CHAIN: usize = 3;
 #[derive(Clone, Debug)]
 pub struct PatternPolicy<'t> {
     /// Gamma of every raw 3x3 code.
-    gammas: &'t [f32],
+    gammas: &'t PlayoutShapes,
     /// Last move (by the opponent of the player to move) and the one before; 0 for none.
     last: [u16; 2],
     /// Weight of "no local shape move": the local shapes are chosen with probability
@@ -83,11 +84,9 @@ impl<'t> PatternPolicy<'t> {
         let mut found = [Point::from_index(0); 8];
         let mut count = 0;
         let enemy = color.opponent();
-        if board.in_atari(last) {
-            if let Some(lib) = board.atari_liberty(last) {
-                found[count] = lib;
-                count += 1;
-            }
+        if let Some(lib) = board.atari_liberty(last) {
+            found[count] = lib;
+            count += 1;
         }
         for n in board.geometry().neighbors(last) {
             let cell = board.cell_at(n);
@@ -100,11 +99,11 @@ impl<'t> PatternPolicy<'t> {
                         count += 1;
                     }
                 }
-            } else if cell.is(enemy) && n != last.index() {
-                if let Some(lib) = board.atari_liberty(np) {
-                    found[count] = lib;
-                    count += 1;
-                }
+            } else if cell.is(enemy)
+                && let Some(lib) = board.atari_liberty(np)
+            {
+                found[count] = lib;
+                count += 1;
             }
         }
         while count > 0 {
@@ -139,7 +138,9 @@ impl<'t> PatternPolicy<'t> {
             if board.cell_at(n) != Cell::Empty {
                 continue;
             }
-            let w = self.gammas[raw_code_3x3(board, Point::from_index(n), color) as usize];
+            let w = self
+                .gammas
+                .gamma(raw_code_3x3(board, Point::from_index(n), color));
             points[count] = n as u16;
             weights[count] = w;
             total += w;
