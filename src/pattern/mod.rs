@@ -5,6 +5,12 @@
 //!
 //! The table trained on professional games is compiled in ([`default_table`]); [`load`]
 //! reads another one (`--patterns FILE`).
+//!
+//! Priors for the tree search: [`PatternTable::game_move_probabilities`] (from a
+//! `GameState`) or [`PatternTable::move_probabilities`] (from a `Board` and a [`Context`]
+//! holding the colour to move and the last two moves) fill a `MAX_CELLS`-long slice indexed
+//! by `Point::index()` with the model's probability of each move and return the probability
+//! of passing. Playouts: `playout::PatternPolicy`.
 
 pub mod features;
 pub mod shape;
