@@ -97,7 +97,7 @@ fn escape_self_atari_and_atari_given() {
         . . . . . . .",
     )
     .unwrap();
-    // Black D4 has one liberty, D3, after white's C4... (the last move was E4).
+    // Black D4 has one liberty, D3; white's last move was E4.
     let d4 = at(&board, "D4");
     assert!(board.in_atari(d4));
     let last = at(&board, "E4");
@@ -111,7 +111,7 @@ fn escape_self_atari_and_atari_given() {
     // White D3 captures the stone.
     let white = ctx(Color::White, None, None);
     assert_eq!(level(&board, "D3", &white, Group::Capture), 1);
-    // White C5 / E5: next to nothing black; white E3 puts nothing in atari (D4 already is).
+    // White C6 touches no black chain: no atari.
     assert_eq!(level(&board, "C6", &white, Group::Atari), 0);
 
     let board = Board::from_diagram(
@@ -132,7 +132,7 @@ fn escape_self_atari_and_atari_given() {
     assert_eq!(level(&board, "D3", &white, Group::Atari), 1);
     assert_eq!(level(&board, "B4", &white, Group::Atari), 0);
 
-    // Self-atari: black playing into a spot with one liberty.
+    // Self-atari of one stone: black A3 (between white A4 and B3) has only A2.
     let board = Board::from_diagram(
         "
         . O . . .
@@ -143,11 +143,14 @@ fn escape_self_atari_and_atari_given() {
     )
     .unwrap();
     let black = ctx(Color::Black, None, None);
-    // B4 is surrounded by white on three sides: black B4 has 0 liberties... it is suicide,
-    // so take A5: neighbours A4 (white), B5 (white): also suicide. Use a real self-atari:
-    // black A4? Neighbours A5 (empty), A3 (empty), B4 (empty): not a self-atari.
-    assert!(!is_self_atari(&board, at(&board, "A4"), Color::Black, 1));
-    assert_eq!(level(&board, "A4", &black, Group::SelfAtari), 0);
+    assert!(is_self_atari(&board, at(&board, "A3"), Color::Black, 1));
+    assert!(
+        !is_self_atari(&board, at(&board, "A3"), Color::Black, 3),
+        "one stone is small"
+    );
+    assert_eq!(level(&board, "A3", &black, Group::SelfAtari), 1);
+    // Black A2 has liberties A1 and B2 (A3 too): no self-atari.
+    assert_eq!(level(&board, "A2", &black, Group::SelfAtari), 0);
     let board = Board::from_diagram(
         "
         . . . . .
@@ -157,9 +160,7 @@ fn escape_self_atari_and_atari_given() {
         . O . . .",
     )
     .unwrap();
-    // Black A1 joins A2-B2: the chain's only liberty is then... A1's neighbours: A2 (X),
-    // B1 (O); A2-B2's liberties: A1 only (A3 O, B3 O, C2 O, B1 O). Black A1 would be
-    // suicide; white A1 captures two stones.
+    // Black A2-B2's only liberty is A1: white A1 captures two stones.
     let white = ctx(Color::White, None, None);
     assert_eq!(level(&board, "A1", &white, Group::Capture), 1);
     assert!(liberties_after(&board, at(&board, "A1"), Color::White).captures);
