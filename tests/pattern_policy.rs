@@ -1,44 +1,10 @@
 //! The pattern playout policy plays only legal moves that do not fill its own eye, plays
-//! tactically urgent answers, and allocates nothing per move (a counting allocator).
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell as StdCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+//! tactically urgent answers, and allocates nothing per move (the `allocation-counter`
+//! crate counts).
 
 use hane::board::{Board, Color};
 use hane::pattern::{self, PatternTable};
 use hane::playout::{PatternPolicy, PlayoutPolicy, default_move_cap, playout_rng, run_playout};
-
-struct CountingAllocator;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-thread_local! {
-    static COUNTING: StdCell<bool> = const { StdCell::new(false) };
-}
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(|c| c.get()) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.with(|c| c.get()) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
 
 fn check_games(table: &PatternTable, size: usize, games: usize, seed: u64) -> u64 {
     let mut rng = playout_rng(seed, 0);
@@ -128,28 +94,29 @@ fn allocates_nothing_per_playout() {
         cap,
         &mut (),
     );
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
     let mut moves = 0;
-    for _ in 0..20 {
-        board.copy_from(&start);
-        policy.start(None, None);
-        moves += run_playout(
-            &mut board,
-            Color::Black,
-            &mut policy,
-            &mut rng,
-            cap,
-            &mut (),
-        )
-        .moves;
-    }
-    COUNTING.with(|c| c.set(false));
+    let allocations = allocation_counter::measure(|| {
+        for _ in 0..20 {
+            board.copy_from(&start);
+            policy.start(None, None);
+            moves += run_playout(
+                &mut board,
+                Color::Black,
+                &mut policy,
+                &mut rng,
+                cap,
+                &mut (),
+            )
+            .moves;
+        }
+    })
+    .count_total;
     assert!(moves > 20 * 300);
-    assert_eq!(ALLOCATIONS.load(Ordering::Relaxed) - before, 0);
+    assert_eq!(allocations, 0);
     // The counter does see allocations.
-    COUNTING.with(|c| c.set(true));
-    let v = std::hint::black_box(vec![1u8; 10]);
-    COUNTING.with(|c| c.set(false));
-    assert!(ALLOCATIONS.load(Ordering::Relaxed) > before, "{}", v.len());
+    let seen = allocation_counter::measure(|| {
+        std::hint::black_box(vec![1u8; 10]);
+    })
+    .count_total;
+    assert!(seen > 0);
 }

@@ -41,6 +41,56 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Slots of every per-cell array: a power of two above `MAX_CELLS`, so that indexing with a
+/// mask needs no bounds check and cannot go out of range.
+const CELL_SLOTS: usize = 1024;
+const _: () =
+    assert!(CELL_SLOTS >= MAX_CELLS && CELL_SLOTS >= MAX_POINTS && CELL_SLOTS.is_power_of_two());
+
+/// A per-cell array indexed through a mask. Every index the board uses is below
+/// `MAX_CELLS`; the mask only lets the compiler drop the bounds checks on the hot path
+/// (`check_consistency` and the tests verify the indices themselves).
+#[derive(Clone)]
+struct CellArray<T>([T; CELL_SLOTS]);
+
+impl<T: Copy> CellArray<T> {
+    fn filled(value: T) -> CellArray<T> {
+        CellArray([value; CELL_SLOTS])
+    }
+
+    /// Copies the first `n` slots of `other`.
+    #[inline]
+    fn copy_prefix(&mut self, other: &CellArray<T>, n: usize) {
+        self.0[..n].copy_from_slice(&other.0[..n]);
+    }
+
+    #[inline]
+    fn prefix(&self, n: usize) -> &[T] {
+        &self.0[..n]
+    }
+
+    #[inline]
+    fn swap(&mut self, a: usize, b: usize) {
+        self.0.swap(a & (CELL_SLOTS - 1), b & (CELL_SLOTS - 1));
+    }
+}
+
+impl<T> std::ops::Index<usize> for CellArray<T> {
+    type Output = T;
+
+    #[inline]
+    fn index(&self, index: usize) -> &T {
+        &self.0[index & (CELL_SLOTS - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for CellArray<T> {
+    #[inline]
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        &mut self.0[index & (CELL_SLOTS - 1)]
+    }
+}
+
 /// Statistics of one chain, stored at the chain's head cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct ChainInfo {
@@ -89,17 +139,17 @@ impl ChainInfo {
 #[derive(Clone)]
 pub struct Board {
     geometry: Geometry,
-    cells: [Cell; MAX_CELLS],
+    cells: CellArray<Cell>,
     /// Head cell of the chain a stone belongs to.
-    chain_head: [u16; MAX_CELLS],
+    chain_head: CellArray<u16>,
     /// Next stone of the same chain (a circular list).
-    next_stone: [u16; MAX_CELLS],
+    next_stone: CellArray<u16>,
     /// Chain statistics, valid at head cells.
-    chains: [ChainInfo; MAX_CELLS],
+    chains: CellArray<ChainInfo>,
     /// The empty points, in no particular order.
-    empties: [u16; MAX_POINTS],
+    empties: CellArray<u16>,
     /// Slot of each empty point in `empties`.
-    empty_slot: [u16; MAX_CELLS],
+    empty_slot: CellArray<u16>,
     empty_count: u16,
     /// The point that may not be played next because it would retake a ko (0: none).
     ko_point: u16,
@@ -108,6 +158,23 @@ pub struct Board {
     hash: u64,
     /// Stones captured by black and by white.
     captures: [u32; 2],
+    /// Per cell, how many orthogonal neighbours are empty, black, white and border: four
+    /// 4-bit fields at bit offsets `4 * (Cell as u8)`. Border cells hold harmless garbage.
+    neighbor_counts: CellArray<u16>,
+    /// Stones on the board, black and white.
+    stones: [u16; 2],
+}
+
+/// One neighbour of kind `cell` in a neighbour-count word.
+#[inline]
+const fn count_unit(cell: Cell) -> u16 {
+    1 << (4 * cell as u16)
+}
+
+/// The number of neighbours of kind `cell` in a neighbour-count word.
+#[inline]
+const fn count_of(counts: u16, cell: Cell) -> u16 {
+    (counts >> (4 * cell as u16)) & 0xF
 }
 
 impl Board {
@@ -120,21 +187,31 @@ impl Board {
     pub fn with_geometry(geometry: Geometry) -> Board {
         let mut board = Board {
             geometry,
-            cells: [Cell::Border; MAX_CELLS],
-            chain_head: [0; MAX_CELLS],
-            next_stone: [0; MAX_CELLS],
-            chains: [ChainInfo::default(); MAX_CELLS],
-            empties: [0; MAX_POINTS],
-            empty_slot: [0; MAX_CELLS],
+            cells: CellArray::filled(Cell::Border),
+            chain_head: CellArray::filled(0),
+            next_stone: CellArray::filled(0),
+            chains: CellArray::filled(ChainInfo::default()),
+            empties: CellArray::filled(0),
+            empty_slot: CellArray::filled(0),
             empty_count: 0,
             ko_point: 0,
             ko_color: Color::Black,
             hash: 0,
             captures: [0; 2],
+            // Border cells start with four "empty" neighbours so that updates never borrow.
+            neighbor_counts: CellArray::filled(4 * count_unit(Cell::Empty)),
+            stones: [0; 2],
         };
         for p in geometry.points() {
             board.cells[p.index()] = Cell::Empty;
             board.add_empty(p.index());
+        }
+        for p in geometry.points() {
+            let mut counts = 0;
+            for n in geometry.neighbors(p) {
+                counts += count_unit(board.cells[n]);
+            }
+            board.neighbor_counts[p.index()] = counts;
         }
         board
     }
@@ -144,18 +221,20 @@ impl Board {
     pub fn copy_from(&mut self, other: &Board) {
         let n = other.geometry.cells();
         self.geometry = other.geometry;
-        self.cells[..n].copy_from_slice(&other.cells[..n]);
-        self.chain_head[..n].copy_from_slice(&other.chain_head[..n]);
-        self.next_stone[..n].copy_from_slice(&other.next_stone[..n]);
-        self.chains[..n].copy_from_slice(&other.chains[..n]);
-        self.empty_slot[..n].copy_from_slice(&other.empty_slot[..n]);
+        self.cells.copy_prefix(&other.cells, n);
+        self.chain_head.copy_prefix(&other.chain_head, n);
+        self.next_stone.copy_prefix(&other.next_stone, n);
+        self.chains.copy_prefix(&other.chains, n);
+        self.empty_slot.copy_prefix(&other.empty_slot, n);
         let e = other.empty_count as usize;
-        self.empties[..e].copy_from_slice(&other.empties[..e]);
+        self.empties.copy_prefix(&other.empties, e);
         self.empty_count = other.empty_count;
         self.ko_point = other.ko_point;
         self.ko_color = other.ko_color;
         self.hash = other.hash;
         self.captures = other.captures;
+        self.neighbor_counts.copy_prefix(&other.neighbor_counts, n);
+        self.stones = other.stones;
     }
 
     #[inline]
@@ -199,7 +278,7 @@ impl Board {
     /// The empty points, in an unspecified order.
     #[inline]
     pub fn empty_points(&self) -> &[u16] {
-        &self.empties[..self.empty_count as usize]
+        self.empties.prefix(self.empty_count as usize)
     }
 
     /// Number of empty points.
@@ -226,11 +305,15 @@ impl Board {
     }
 
     /// Number of stones of `color` on the board.
+    #[inline]
     pub fn stone_count(&self, color: Color) -> usize {
-        self.geometry
-            .points()
-            .filter(|&p| self.cell(p).is(color))
-            .count()
+        self.stones[color.index()] as usize
+    }
+
+    /// How many orthogonal neighbours of `p` hold `cell` (empty, a colour, or the edge).
+    #[inline]
+    pub fn neighbor_count(&self, p: Point, cell: Cell) -> usize {
+        count_of(self.neighbor_counts[p.index()], cell) as usize
     }
 
     #[inline]
@@ -304,15 +387,12 @@ impl Board {
     /// an enemy stone (none when `p` is on the edge).
     #[inline]
     pub fn is_eye(&self, p: Point, color: Color) -> bool {
-        let mut on_edge = false;
-        for n in self.geometry.neighbors(p) {
-            let cell = self.cells[n];
-            if cell == Cell::Border {
-                on_edge = true;
-            } else if !cell.is(color) {
-                return false;
-            }
+        let counts = self.neighbor_counts[p.index()];
+        let border = count_of(counts, Cell::Border);
+        if count_of(counts, Cell::from(color)) + border != 4 {
+            return false;
         }
+        let on_edge = border > 0;
         let enemy = color.opponent();
         let mut enemy_diagonals = 0;
         for d in self.geometry.diagonals(p) {
@@ -325,6 +405,9 @@ impl Board {
     /// own chain without liberties.
     #[inline]
     pub fn is_suicide(&self, p: Point, color: Color) -> bool {
+        if count_of(self.neighbor_counts[p.index()], Cell::Empty) > 0 {
+            return false;
+        }
         for n in self.geometry.neighbors(p) {
             match self.cells[n] {
                 Cell::Empty => return false,
@@ -443,17 +526,23 @@ impl Board {
         let i = p.index();
         debug_assert_eq!(self.cells[i], Cell::Empty);
         let neighbors = self.geometry.neighbors(p);
+        let counts = self.neighbor_counts[i];
+        let own_cell = Cell::from(color);
+        let enemy = color.opponent();
         self.ko_point = 0;
         self.remove_empty(i);
-        self.cells[i] = Cell::from(color);
+        self.cells[i] = own_cell;
         self.hash ^= stone_key(color, i);
+        self.stones[color.index()] += 1;
         self.chain_head[i] = i as u16;
         self.next_stone[i] = i as u16;
+        let placed = count_unit(own_cell) - count_unit(Cell::Empty);
         let mut info = ChainInfo {
             stones: 1,
             ..ChainInfo::default()
         };
         for n in neighbors {
+            self.neighbor_counts[n] += placed;
             match self.cells[n] {
                 Cell::Empty => info.add_lib(n),
                 Cell::Border => {}
@@ -466,28 +555,31 @@ impl Board {
         self.chains[i] = info;
 
         let mut head = i;
-        for n in neighbors {
-            if self.cells[n].is(color) {
-                let other = self.head(n);
-                if other != head {
-                    head = self.merge_chains(head, other);
+        if count_of(counts, own_cell) > 0 {
+            for n in neighbors {
+                if self.cells[n] == own_cell {
+                    let other = self.head(n);
+                    if other != head {
+                        head = self.merge_chains(head, other);
+                    }
                 }
             }
         }
 
-        let enemy = color.opponent();
         let mut captured = 0;
         let mut captured_at = 0;
-        for n in neighbors {
-            if self.cells[n].is(enemy) {
-                let h = self.head(n);
-                if self.chains[h].libs == 0 {
-                    captured += self.remove_chain(h);
-                    captured_at = n;
+        if count_of(counts, Cell::from(enemy)) > 0 {
+            for n in neighbors {
+                if self.cells[n].is(enemy) {
+                    let h = self.head(n);
+                    if self.chains[h].libs == 0 {
+                        captured += self.remove_chain(h);
+                        captured_at = n;
+                    }
                 }
             }
+            self.captures[color.index()] += captured as u32;
         }
-        self.captures[color.index()] += captured as u32;
 
         let own = self.chains[head];
         if own.libs == 0 {
@@ -530,6 +622,7 @@ impl Board {
             .expect("a chain head holds a stone");
         let enemy = color.opponent();
         let key_color = color;
+        let removed = count_unit(Cell::Empty).wrapping_sub(count_unit(Cell::from(color)));
         let mut count = 0;
         let mut s = head;
         loop {
@@ -537,6 +630,7 @@ impl Board {
             self.hash ^= stone_key(key_color, s);
             self.add_empty(s);
             for n in self.geometry.neighbors(Point::from_index(s)) {
+                self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(removed);
                 if self.cells[n].is(enemy) {
                     let h = self.head(n);
                     self.chains[h].add_lib(s);
@@ -548,6 +642,7 @@ impl Board {
                 break;
             }
         }
+        self.stones[color.index()] -= count as u16;
         count
     }
 
@@ -570,6 +665,23 @@ impl Board {
     /// Tromp-Taylor area score, black minus white, without komi: stones plus empty regions
     /// that reach only one colour.
     pub fn area_score(&self) -> i32 {
+        // Fast path, which covers finished playouts: when no empty point touches another,
+        // each one is its own region, owned when its neighbours are of one colour.
+        let mut score = self.stones[0] as i32 - self.stones[1] as i32;
+        let mut isolated = true;
+        for &e in self.empty_points() {
+            let counts = self.neighbor_counts[e as usize];
+            if count_of(counts, Cell::Empty) > 0 {
+                isolated = false;
+                break;
+            }
+            let black = count_of(counts, Cell::Black);
+            let white = count_of(counts, Cell::White);
+            score += (white == 0 && black > 0) as i32 - (black == 0 && white > 0) as i32;
+        }
+        if isolated {
+            return score;
+        }
         let owners = self.area_owners();
         let mut score = 0;
         for p in self.geometry.points() {
@@ -718,6 +830,30 @@ impl Board {
                         ));
                     }
                 }
+            }
+        }
+        for color in Color::ALL {
+            let count = g
+                .points()
+                .filter(|&p| self.cells[p.index()].is(color))
+                .count();
+            if count != self.stones[color.index()] as usize {
+                return Err(format!(
+                    "{color} has {count} stones, counter says {}",
+                    self.stones[color.index()]
+                ));
+            }
+        }
+        for p in g.points() {
+            let mut counts = 0;
+            for n in g.neighbors(p) {
+                counts += count_unit(self.cells[n]);
+            }
+            if counts != self.neighbor_counts[p.index()] {
+                return Err(format!(
+                    "neighbour counts of {} are stale",
+                    g.format_point(p)
+                ));
             }
         }
         if empties != self.empty_count() {

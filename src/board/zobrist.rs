@@ -10,13 +10,13 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (next, z ^ (z >> 31))
 }
 
-const fn make_table() -> [[u64; MAX_CELLS]; 2] {
-    let mut table = [[0u64; MAX_CELLS]; 2];
+const fn make_table() -> [[u64; KEY_SLOTS]; 2] {
+    let mut table = [[0u64; KEY_SLOTS]; 2];
     let mut state = 0x6861_6E65_5A6F_6272; // "haneZobr"
     let mut color = 0;
     while color < 2 {
         let mut cell = 0;
-        while cell < MAX_CELLS {
+        while cell < KEY_SLOTS {
             let (next, value) = splitmix64(state);
             state = next;
             table[color][cell] = value;
@@ -27,10 +27,14 @@ const fn make_table() -> [[u64; MAX_CELLS]; 2] {
     table
 }
 
-static STONE_KEYS: [[u64; MAX_CELLS]; 2] = make_table();
+static STONE_KEYS: [[u64; KEY_SLOTS]; 2] = make_table();
 
-/// Key of a stone of `color` on padded cell `index`.
+/// Table width: a power of two at least `MAX_CELLS`, so a masked index needs no bounds check.
+const KEY_SLOTS: usize = 1024;
+const _: () = assert!(KEY_SLOTS >= MAX_CELLS && KEY_SLOTS.is_power_of_two());
+
+/// Key of a stone of `color` on padded cell `index` (`index < MAX_CELLS`).
 #[inline]
 pub fn stone_key(color: Color, index: usize) -> u64 {
-    STONE_KEYS[color.index()][index]
+    STONE_KEYS[(color as usize - 1) & 1][index & (KEY_SLOTS - 1)]
 }

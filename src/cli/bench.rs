@@ -5,9 +5,12 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::board::Board;
+use crate::board::{Board, Color, GameState, Move, Rules};
 use crate::pattern;
-use crate::playout::{run_light_playouts, run_pattern_playouts};
+use crate::playout::{
+    LightPolicy, PlayoutPolicy, playout_rng, run_light_playouts, run_pattern_playouts,
+};
+use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -26,9 +29,12 @@ pub struct BenchArgs {
     /// Seed of the playout generators.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Cases to run, comma separated (`light`, `pattern`).
+    /// Cases to run, comma separated (`light`, `pattern`, `search`).
     #[arg(long, default_value = "light", value_delimiter = ',')]
     case: Vec<String>,
+    /// Seconds per search case (each position and thread count).
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
 }
 
 fn thread_count(spec: &str) -> Result<usize, String> {
@@ -44,8 +50,15 @@ fn thread_count(spec: &str) -> Result<usize, String> {
 
 pub fn run(args: &BenchArgs) -> ExitCode {
     for case in &args.case {
+        if case == "search" {
+            if let Err(e) = run_search_cases(args) {
+                eprintln!("hane bench: {e}");
+                return ExitCode::FAILURE;
+            }
+            continue;
+        }
         if case != "light" && case != "pattern" {
-            eprintln!("hane bench: unknown case {case:?} (known: light, pattern)");
+            eprintln!("hane bench: unknown case {case:?} (known: light, pattern, search)");
             return ExitCode::FAILURE;
         }
         for &size in &args.size {
@@ -90,4 +103,78 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// A reproducible middle-game position: the empty board after a seeded random game of
+/// `moves` light-policy moves (a quarter of the area on 9x9, a fifth on 19x19).
+fn middle_game(size: usize, seed: u64) -> Option<GameState> {
+    let mut state = GameState::new(size, Rules::default())?;
+    let moves = if size <= 9 {
+        size * size / 4
+    } else {
+        size * size / 5
+    };
+    let mut rng = playout_rng(seed, 99);
+    let mut board = state.board().clone();
+    let mut policy = LightPolicy;
+    for _ in 0..moves {
+        let color = state.to_move();
+        board.copy_from(state.board());
+        let mv = policy
+            .choose(&mut board, color, &mut rng)
+            .map_or(Move::Pass, Move::Play);
+        if state.play(color, mv).is_err() {
+            state.play(color, Move::Pass).ok()?;
+        }
+    }
+    Some(state)
+}
+
+/// `case=search`: full searches (tree, RAVE, priors, light playouts) for `--seconds` from the
+/// empty board and from a middle-game position, early stopping off.
+fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
+    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+        return Err(format!("bad --seconds {}", args.seconds));
+    }
+    for &size in &args.size {
+        let empty = GameState::new(size, Rules::default())
+            .ok_or_else(|| format!("unsupported board size {size}"))?;
+        let middle = middle_game(size, args.seed).ok_or("cannot build the middle game")?;
+        for (name, state) in [("empty", &empty), ("middle", &middle)] {
+            for spec in &args.threads {
+                let threads = thread_count(spec)?;
+                let config = SearchConfig {
+                    threads,
+                    seed: args.seed,
+                    early_stop: false,
+                    ..SearchConfig::default()
+                };
+                let mut searcher = Searcher::new(config);
+                let limits = SearchLimits {
+                    playouts: args.playouts,
+                    time: Some(std::time::Duration::from_secs_f64(args.seconds)),
+                    ..SearchLimits::default()
+                };
+                let control = SearchControl::new();
+                let color: Color = state.to_move();
+                let result = searcher.search(state, color, &limits, &control, &mut |_| {});
+                let a = &result.analysis;
+                let seconds = a.elapsed.as_secs_f64();
+                let tree = searcher.check_tree()?;
+                println!(
+                    "case=search size={size} position={name} threads={threads} playouts={} \
+                     seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
+                     nodes={} tree_mib={:.1} best={} winrate={:.3}",
+                    a.playouts,
+                    a.playouts as f64 / seconds,
+                    a.playouts as f64 / seconds / threads as f64,
+                    tree.nodes,
+                    tree.bytes as f64 / (1 << 20) as f64,
+                    result.best.to_gtp(state.geometry()),
+                    a.winrate,
+                );
+            }
+        }
+    }
+    Ok(())
 }

@@ -1,6 +1,8 @@
 //! The command line: `clap` subcommands and their dispatch. `gtp` is the default.
 
 mod bench;
+mod gtp_options;
+mod match_cmd;
 mod patterns_cmd;
 
 use std::process::ExitCode;
@@ -8,33 +10,45 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// hane: a Monte-Carlo tree search Go engine that speaks GTP.
+///
+/// Without a subcommand hane runs the GTP engine on stdin/stdout (`hane gtp`), taking the
+/// engine options below.
 #[derive(Parser, Debug)]
-#[command(name = "hane", version, about, long_about = None)]
+#[command(name = "hane", version, about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    gtp: gtp_options::GtpArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Speak GTP version 2 on stdin/stdout (the default).
+    Gtp(gtp_options::GtpArgs),
     /// Measure playout (and search) speed; prints one `key=value` line per case.
     Bench(bench::BenchArgs),
     /// Fit the move-pattern table on SGF game records.
     TrainPatterns(patterns_cmd::TrainPatternsArgs),
     /// Move-pattern tools (`patterns eval FILES...`).
     Patterns(patterns_cmd::PatternsArgs),
+    /// Play a match between two engines (GTP command lines or hane in-process), or merge
+    /// result folders with `hane match report DIR...`.
+    Match(match_cmd::MatchArgs),
+    /// Play hane against hane with different settings, in-process.
+    Selfplay(match_cmd::SelfplayArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Some(Command::Gtp(args)) => gtp_options::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Match(args)) => match_cmd::run_match_command(&args),
+        Some(Command::Selfplay(args)) => match_cmd::run_selfplay_command(&args),
         Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
         Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
-        None => {
-            eprintln!("hane: the GTP front end is not built yet; try `hane bench`");
-            ExitCode::FAILURE
-        }
+        None => gtp_options::run(&cli.gtp),
     }
 }

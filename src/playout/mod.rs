@@ -6,12 +6,12 @@ mod pattern_policy;
 pub use pattern_policy::{PatternPolicy, run_pattern_playout, run_pattern_playouts};
 
 use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use rand_pcg::Pcg32;
 
 use crate::board::{Board, Color, MAX_CELLS, Point};
 
 /// The random generator every playout worker owns.
-pub type PlayoutRng = Pcg64Mcg;
+pub type PlayoutRng = Pcg32;
 
 /// A generator for worker `worker` of a run seeded with `seed`: the same pair always gives
 /// the same stream, so a one-thread run with a fixed seed is reproducible.
@@ -20,7 +20,7 @@ pub fn playout_rng(seed: u64, worker: u64) -> PlayoutRng {
         ^ worker
             .wrapping_mul(0xD1B5_4A32_D192_ED03)
             .wrapping_add(0x632B_E59B_D9B4_E019);
-    Pcg64Mcg::seed_from_u64(mixed)
+    Pcg32::seed_from_u64(mixed)
 }
 
 /// A uniformly distributed integer in `0..bound` (`bound > 0`), by multiply-shift: the bias

@@ -1,17 +1,56 @@
-//! Move search. This file fixes the API that the GTP front end and the match runner use:
-//! [`Searcher`] (owns whatever it keeps between moves), [`SearchLimits`], [`SearchControl`]
-//! (a stop flag other threads may set), [`Analysis`] snapshots, and the clock model in
-//! [`time`]. The implementation here is a placeholder: flat Monte-Carlo over light playouts
-//! on one thread, to be replaced by the multithreaded UCT tree search.
+//! Move search: a multithreaded Monte-Carlo tree search (UCT with RAVE/AMAF and priors) over
+//! one shared tree. This file holds the API that the GTP front end and the match runner use:
+//! [`Searcher`] (owns the tree kept between moves), [`SearchConfig`], [`SearchLimits`],
+//! [`SearchControl`] (a stop flag other threads may set), [`Analysis`] snapshots, and the
+//! clock model in [`time`]. The tree lives in `tree`, the workers in `worker`, the prior hook
+//! in [`priors`].
+//!
+//! # How the front end calls it
+//!
+//! * **genmove**: compute the time with [`time::move_time`] (or [`time::move_budget`]) and call
+//!   [`Searcher::search`] with `SearchLimits { time: Some(t.budget), max_time: Some(t.max),
+//!   .. }` (or `playouts: Some(n)` for `--playouts`), the game's [`GameState`] and the colour
+//!   to move. Play `result.best` unless `result.resign`. The search keeps its tree; the next
+//!   call finds the moves played since (hane's and the opponent's) in the game history and
+//!   reuses the matching subtree, so call it with the real game state, not a copy that lost
+//!   its history.
+//! * **analysis** (`lz-analyze`, `kgs-genmove_cleanup`-free analysis commands): call
+//!   [`Searcher::analyze`] with `report_interval` set and no other limit, from a thread of
+//!   its own; `progress` receives [`Analysis`] snapshots; the GTP reader calls
+//!   [`SearchControl::stop`] when the next command arrives. It neither counts towards
+//!   resigning nor decides passes.
+//! * **pondering**: after answering `genmove`, call [`Searcher::ponder`] (the opponent to
+//!   move, no limits) on a background thread and stop it with [`SearchControl::stop`] when
+//!   the next command arrives; the work stays in the tree for the next `genmove`.
+//! * `clear_board` / `boardsize` / `komi` changes: call [`Searcher::clear`] (a changed komi,
+//!   size or setup is also detected and the tree dropped).
+//!
+//! The search never prints to stdout; the only stderr line is the note that the tree's
+//! memory is full.
 
+pub mod priors;
 pub mod time;
+mod tree;
+mod worker;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point};
-use crate::playout::{LightPolicy, PlayoutRng, default_move_cap, playout_rng, run_playout};
+use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Rules};
+use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
+
+use priors::{HeuristicPriors, MovePriors};
+use tree::{Edge, MemoryBudget, Node, Prior};
+use worker::{SharedSearch, run_worker};
+
+/// The playout policy the workers run (the pattern module adds its own here).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlayoutKind {
+    /// Uniformly random among the legal moves that do not fill one's own eye.
+    #[default]
+    Light,
+}
 
 /// Settings that stay fixed for a session (from the command line).
 #[derive(Clone, Debug)]
@@ -24,6 +63,25 @@ pub struct SearchConfig {
     pub max_memory: usize,
     /// Resign when the winrate stays below this for several moves (0 disables resigning).
     pub resign_threshold: f32,
+    /// Moves in a row under the threshold before resigning.
+    pub resign_moves: u32,
+    /// Playout policy.
+    pub playout: PlayoutKind,
+    /// Priors of new edges, as virtual wins and visits.
+    pub priors: Arc<dyn MovePriors>,
+    /// UCT exploration constant `c` (see `worker` for the formula).
+    pub exploration: f32,
+    /// RAVE equivalence parameter `K`: real visits at which AMAF and real statistics weigh the
+    /// same.
+    pub rave_equivalence: f32,
+    /// Value of an edge with no statistics and no prior at all (first-play urgency).
+    pub first_play_urgency: f32,
+    /// Visits a node needs before it gets children; `None`: 2 up to 13x13, 8 above.
+    pub expand_visits: Option<u32>,
+    /// Stop early when the runner-up cannot overtake the best move with the playouts left.
+    pub early_stop: bool,
+    /// Keep the subtree of the moves played between searches.
+    pub reuse_tree: bool,
 }
 
 impl Default for SearchConfig {
@@ -33,19 +91,40 @@ impl Default for SearchConfig {
             seed: 0x68616e65,
             max_memory: 1 << 30,
             resign_threshold: 0.1,
+            resign_moves: 3,
+            playout: PlayoutKind::Light,
+            priors: Arc::new(HeuristicPriors::default()),
+            exploration: 0.2,
+            rave_equivalence: 3000.0,
+            first_play_urgency: 1.0,
+            expand_visits: None,
+            early_stop: true,
+            reuse_tree: true,
         }
+    }
+}
+
+impl SearchConfig {
+    /// Visits before expansion on a board of `size`.
+    pub fn expand_visits_for(&self, size: usize) -> u32 {
+        self.expand_visits
+            .unwrap_or(if size <= 13 { 2 } else { 8 })
+            .max(1)
     }
 }
 
 /// When one search stops: the first limit reached wins; no limit means "until stopped".
 #[derive(Clone, Debug, Default)]
 pub struct SearchLimits {
-    /// Stop after this many playouts.
+    /// Stop after this many playouts (counted in this search, not the reused tree's).
     pub playouts: Option<u64>,
     /// Stop after this much wall-clock time.
     pub time: Option<Duration>,
     /// Call the progress callback about this often.
     pub report_interval: Option<Duration>,
+    /// With `time`: the search may run on up to this long while the best move is uncertain
+    /// (the runner-up close in visits or ahead in winrate). `None`: never past `time`.
+    pub max_time: Option<Duration>,
 }
 
 /// A stop request shared with other threads (the GTP reader sets it on `# interrupt` or when
@@ -118,10 +197,32 @@ pub struct SearchResult {
     pub analysis: Analysis,
 }
 
-/// The search engine. Keeps its state between moves.
+/// Size and node count of the tree, from [`Searcher::check_tree`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeSummary {
+    pub nodes: usize,
+    pub bytes: usize,
+    pub root_visits: u64,
+}
+
+/// The tree kept between searches, with what identifies the position at its root.
+struct KeptTree {
+    root: Box<Node>,
+    color: Color,
+    size: usize,
+    rules: Rules,
+    handicap: usize,
+    setup: Vec<(Color, Point)>,
+    moves: Vec<(Color, Move)>,
+}
+
+/// The search engine. Keeps its tree between moves.
 pub struct Searcher {
     config: SearchConfig,
     low_winrate_streak: u32,
+    kept: Option<KeptTree>,
+    memory_warned: bool,
+    searches: u64,
 }
 
 impl Searcher {
@@ -129,6 +230,9 @@ impl Searcher {
         Searcher {
             config,
             low_winrate_streak: 0,
+            kept: None,
+            memory_warned: false,
+            searches: 0,
         }
     }
 
@@ -143,10 +247,16 @@ impl Searcher {
     /// Forgets everything kept from earlier moves (a new game).
     pub fn clear(&mut self) {
         self.low_winrate_streak = 0;
+        self.memory_warned = false;
+        self.searches = 0;
+        if let Some(kept) = self.kept.take() {
+            free_in_background(kept.root);
+        }
     }
 
     /// Searches for `color` to move in `state` until a limit is reached or `control` is
-    /// stopped, calling `progress` every `limits.report_interval`.
+    /// stopped, calling `progress` every `limits.report_interval`; chooses the move to play
+    /// and whether to resign.
     pub fn search(
         &mut self,
         state: &GameState,
@@ -155,141 +265,426 @@ impl Searcher {
         control: &SearchControl,
         progress: &mut dyn FnMut(&Analysis),
     ) -> SearchResult {
-        let clock = Instant::now();
-        let board = state.board();
-        let candidates: Vec<Point> = state.legal_points(color);
-        let cells = board.geometry().cells();
-        let mut wins = vec![0u64; cells];
-        let mut visits = vec![0u64; cells];
-        let mut owner_sum = vec![0i64; cells];
-        let mut rng: PlayoutRng = playout_rng(self.config.seed, 0);
-        let mut scratch = board.clone();
-        let cap = default_move_cap(board.size());
-        let mut playouts = 0u64;
-        let mut last_report = clock;
-        let komi = state.komi() + state.rules().handicap_points(state.handicap());
-        let snapshot = |playouts: u64, wins: &[u64], visits: &[u64], owner_sum: &[i64]| {
-            analysis_from(
-                state,
-                color,
-                &candidates,
-                playouts,
-                clock.elapsed(),
-                wins,
-                visits,
-                owner_sum,
-            )
-        };
-        loop {
-            if control.is_stopped()
-                || limits.playouts.is_some_and(|n| playouts >= n)
-                || limits.time.is_some_and(|t| clock.elapsed() >= t)
-            {
-                break;
-            }
-            scratch.copy_from(board);
-            let first = if candidates.is_empty() {
-                None
-            } else {
-                Some(candidates[playouts as usize % candidates.len()])
-            };
-            if let Some(p) = first {
-                scratch.play_unchecked(p, color);
-            } else {
-                scratch.pass();
-            }
-            let outcome = run_playout(
-                &mut scratch,
-                color.opponent(),
-                &mut LightPolicy,
-                &mut rng,
-                cap,
-                &mut (),
-            );
-            let black_wins = outcome.score as f32 - komi > 0.0;
-            if let Some(p) = first {
-                visits[p.index()] += 1;
-                wins[p.index()] += (black_wins == (color == Color::Black)) as u64;
-            }
-            let owners = scratch.area_owners();
-            for q in board.geometry().points() {
-                owner_sum[q.index()] += match owners[q.index()] {
-                    Some(Color::Black) => 1,
-                    Some(Color::White) => -1,
-                    None => 0,
-                };
-            }
-            playouts += 1;
-            if let Some(interval) = limits.report_interval {
-                if last_report.elapsed() >= interval {
-                    last_report = Instant::now();
-                    progress(&snapshot(playouts, &wins, &visits, &owner_sum));
-                }
-            }
-        }
-        let analysis = snapshot(playouts, &wins, &visits, &owner_sum);
-        let best = analysis.moves.first().map_or(Move::Pass, |m| m.mv);
+        let analysis = self.run(state, color, limits, control, progress);
+        let best = self.choose_move(state, color, &analysis);
         let threshold = self.config.resign_threshold;
-        if threshold > 0.0 && analysis.winrate < threshold && !analysis.moves.is_empty() {
+        let winning_pass = best == Move::Pass && opponent_passed(state, color);
+        if threshold > 0.0 && analysis.winrate < threshold && analysis.playouts > 0 && !winning_pass
+        {
             self.low_winrate_streak += 1;
         } else {
             self.low_winrate_streak = 0;
         }
         SearchResult {
             best,
-            resign: self.low_winrate_streak >= 3,
+            resign: threshold > 0.0 && self.low_winrate_streak >= self.config.resign_moves.max(1),
             analysis,
         }
     }
+
+    /// Searches like [`Searcher::search`] but only reports: no move choice, no resign count.
+    pub fn analyze(
+        &mut self,
+        state: &GameState,
+        color: Color,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        progress: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        self.run(state, color, limits, control, progress)
+    }
+
+    /// Searches for the player to move in `state` (the opponent, after hane's move) until
+    /// `control` is stopped; the tree is kept for the next search.
+    pub fn ponder(&mut self, state: &GameState, control: &SearchControl) -> Analysis {
+        self.run(
+            state,
+            state.to_move(),
+            &SearchLimits::default(),
+            control,
+            &mut |_| {},
+        )
+    }
+
+    /// Walks the kept tree and checks that every node's visits equal its children's plus its
+    /// own playouts, with no virtual loss left (a debugging aid for tests).
+    pub fn check_tree(&self) -> Result<TreeSummary, String> {
+        match &self.kept {
+            None => Ok(TreeSummary {
+                nodes: 0,
+                bytes: 0,
+                root_visits: 0,
+            }),
+            Some(kept) => {
+                let nodes = kept.root.check_consistency()?;
+                Ok(TreeSummary {
+                    nodes,
+                    bytes: kept.root.subtree_bytes(),
+                    root_visits: kept.root.stats().visits as u64,
+                })
+            }
+        }
+    }
+
+    /// The kept tree's root for `state` and `color`: the subtree reached by the moves
+    /// played since the last search, or a fresh node.
+    fn take_root(&mut self, state: &GameState, color: Color) -> Box<Node> {
+        let Some(kept) = self.kept.take() else {
+            return Box::default();
+        };
+        if !self.config.reuse_tree {
+            free_in_background(kept.root);
+            return Box::default();
+        }
+        let history = state.moves();
+        let same_game = kept.size == state.size()
+            && kept.rules == *state.rules()
+            && kept.handicap == state.handicap()
+            && kept.setup == state.setup_stones()
+            && history.len() >= kept.moves.len()
+            && history[..kept.moves.len()] == kept.moves[..];
+        if !same_game {
+            free_in_background(kept.root);
+            return Box::default();
+        }
+        let mut root = kept.root;
+        let mut to_move = kept.color;
+        let mut garbage: Vec<Box<Node>> = Vec::new();
+        for &(c, mv) in &history[kept.moves.len()..] {
+            let child = if c == to_move {
+                root.edges_mut()
+                    .and_then(|edges| edges.iter_mut().find(|e| e.mv() == mv))
+                    .and_then(Edge::take_child)
+            } else {
+                None
+            };
+            garbage.push(root);
+            match child {
+                Some(child) => {
+                    root = child;
+                    to_move = c.opponent();
+                }
+                None => {
+                    free_in_background(garbage);
+                    return Box::default();
+                }
+            }
+        }
+        if to_move != color {
+            garbage.push(root);
+            free_in_background(garbage);
+            return Box::default();
+        }
+        free_in_background(garbage);
+        root
+    }
+
+    /// Runs the workers and returns the final snapshot; the tree is kept afterwards.
+    fn run(
+        &mut self,
+        state: &GameState,
+        color: Color,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        progress: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        let clock = Instant::now();
+        let mut root = self.take_root(state, color);
+        let board = state.board();
+        let last = state.last_move().and_then(|(_, mv)| mv.point());
+        prepare_root(&mut root, state, color, last, &*self.config.priors);
+        let used = root.subtree_bytes();
+        self.searches += 1;
+        let seed = self
+            .config
+            .seed
+            .wrapping_add(self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let threads = self.config.threads.max(1);
+        let shared = SharedSearch {
+            root: &root,
+            root_board: board,
+            root_color: color,
+            root_passes: state.consecutive_passes(),
+            root_last: last,
+            komi: state.komi() + state.rules().handicap_points(state.handicap()),
+            config: &self.config,
+            priors: &*self.config.priors,
+            expand_visits: self.config.expand_visits_for(state.size()),
+            memory: MemoryBudget::new(used, self.config.max_memory, self.memory_warned),
+            stop: AtomicBool::new(false),
+            playouts: AtomicU64::new(0),
+            claimed: AtomicU64::new(0),
+            playout_limit: limits.playouts,
+            running: AtomicUsize::new(threads),
+            ownership: (0..MAX_CELLS).map(|_| AtomicI32::new(0)).collect(),
+            ownership_samples: AtomicU32::new(0),
+            seed,
+        };
+        let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);
+        if !nothing_to_do && !control.is_stopped() {
+            std::thread::scope(|scope| {
+                for k in 0..threads {
+                    let shared = &shared;
+                    scope.spawn(move || run_worker(shared, k));
+                }
+                monitor(&shared, state, color, limits, control, clock, progress);
+                shared.stop.store(true, Ordering::Relaxed);
+            });
+        }
+        let analysis = snapshot(&shared, state, color, clock.elapsed());
+        self.memory_warned = shared.memory.warned();
+        drop(shared);
+        self.kept = Some(KeptTree {
+            root,
+            color,
+            size: state.size(),
+            rules: *state.rules(),
+            handicap: state.handicap(),
+            setup: state.setup_stones().to_vec(),
+            moves: state.moves().to_vec(),
+        });
+        analysis
+    }
+
+    /// The move to play: the most visited, with the pass rules applied.
+    fn choose_move(&self, state: &GameState, color: Color, analysis: &Analysis) -> Move {
+        let sign = if color == Color::Black { 1.0 } else { -1.0 };
+        // Area score with every stone counted alive: what passing now would give.
+        let pass_margin = state.score() * sign;
+        if opponent_passed(state, color) && pass_margin > 0.0 {
+            return Move::Pass;
+        }
+        let most_visited = analysis.moves.first().map(|m| m.mv);
+        let best = match most_visited {
+            Some(mv) => mv,
+            None => self.best_prior_move(),
+        };
+        if best == Move::Pass && pass_margin <= 0.0 {
+            // Passing would end (or let the opponent end) the game short of points: play the
+            // best real move that does not fill an own eye, if there is one.
+            let board = state.board();
+            if let Some(m) = analysis.moves.iter().find(|m| match m.mv {
+                Move::Play(p) => !board.is_eye(p, color),
+                Move::Pass => false,
+            }) {
+                return m.mv;
+            }
+        }
+        best
+    }
+
+    /// Without any playout: the root edge with the best prior.
+    fn best_prior_move(&self) -> Move {
+        let Some(kept) = &self.kept else {
+            return Move::Pass;
+        };
+        kept.root
+            .edges()
+            .and_then(|edges| {
+                edges
+                    .iter()
+                    .max_by(|a, b| a.prior().mean().total_cmp(&b.prior().mean()))
+                    .map(Edge::mv)
+            })
+            .unwrap_or(Move::Pass)
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn analysis_from(
+fn opponent_passed(state: &GameState, color: Color) -> bool {
+    state
+        .last_move()
+        .is_some_and(|(c, mv)| c != color && mv == Move::Pass)
+}
+
+/// Frees trees on a background thread so that the next move does not wait for it.
+fn free_in_background<T: Send + 'static>(garbage: T) {
+    let spawned = std::thread::Builder::new()
+        .name("hane-free-tree".into())
+        .spawn(move || drop(garbage));
+    // If no thread can be started the closure (and the garbage) is dropped right here.
+    let _ = spawned;
+}
+
+/// Gives the root its edges (the game's legal moves, superko included) or removes edges a
+/// reused tree brought that the game's ko rule forbids.
+fn prepare_root(
+    root: &mut Node,
     state: &GameState,
     color: Color,
-    candidates: &[Point],
-    playouts: u64,
-    elapsed: Duration,
-    wins: &[u64],
-    visits: &[u64],
-    owner_sum: &[i64],
-) -> Analysis {
-    let mut moves: Vec<MoveInfo> = candidates
-        .iter()
-        .filter(|p| visits[p.index()] > 0)
-        .map(|&p| {
-            let n = visits[p.index()] as f32;
-            let winrate = wins[p.index()] as f32 / n;
-            let lcb = (winrate - 1.96 * (winrate * (1.0 - winrate) / n).sqrt()).max(0.0);
-            MoveInfo {
-                mv: Move::Play(p),
-                visits: n as u64,
-                winrate,
-                prior: 1.0 / candidates.len() as f32,
-                lcb,
-                pv: vec![Move::Play(p)],
-            }
-        })
+    last: Option<Point>,
+    priors: &dyn MovePriors,
+) {
+    if root.edges().is_some() {
+        root.retain_edges(|e| state.is_legal(color, e.mv()));
+        return;
+    }
+    if !root.try_begin_expansion() {
+        return;
+    }
+    let mut moves: Vec<Move> = state
+        .legal_points(color)
+        .into_iter()
+        .filter(|&p| !state.board().is_suicide(p, color))
+        .map(Move::Play)
         .collect();
+    moves.push(Move::Pass);
+    let mut out = vec![Prior::NONE; moves.len()];
+    priors.priors(state.board(), color, last, &moves, &mut out);
+    let edges: Box<[Edge]> = moves
+        .iter()
+        .zip(&out)
+        .map(|(&mv, &prior)| Edge::new(mv, prior))
+        .collect();
+    root.finish_expansion(edges);
+}
+
+/// The calling thread's part of a search: watches the clock, the stop flag and the early-stop
+/// rule, and calls `progress`, until the search should end.
+fn monitor(
+    shared: &SharedSearch<'_>,
+    state: &GameState,
+    color: Color,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    clock: Instant,
+    progress: &mut dyn FnMut(&Analysis),
+) {
+    let mut last_report = clock;
+    loop {
+        if shared.running.load(Ordering::Acquire) == 0 || control.is_stopped() {
+            return;
+        }
+        let elapsed = clock.elapsed();
+        let mut wake = Duration::from_millis(2);
+        if let Some(budget) = limits.time {
+            let max = limits.max_time.map_or(budget, |m| m.max(budget));
+            if elapsed >= max || (elapsed >= budget && !uncertain(shared)) {
+                return;
+            }
+            if shared.config.early_stop && elapsed < budget && elapsed > Duration::from_millis(20) {
+                let done = shared.playouts.load(Ordering::Relaxed) as f64;
+                let rate = done / elapsed.as_secs_f64();
+                let left = rate * (budget - elapsed).as_secs_f64();
+                if shared.decided(left.ceil() as u64) {
+                    return;
+                }
+            }
+            let until = if elapsed < budget { budget } else { max };
+            wake = wake.min(until - elapsed);
+        }
+        if let Some(interval) = limits.report_interval {
+            let since = last_report.elapsed();
+            if since >= interval {
+                progress(&snapshot(shared, state, color, elapsed));
+                last_report = Instant::now();
+            } else {
+                wake = wake.min(interval - since);
+            }
+        }
+        std::thread::sleep(wake.max(Duration::from_micros(100)));
+    }
+}
+
+/// Whether the best root move is still in doubt: the runner-up has at least 60% of its
+/// visits, or has a third of them and a better winrate.
+fn uncertain(shared: &SharedSearch<'_>) -> bool {
+    let Some(edges) = shared.root.edges() else {
+        return false;
+    };
+    let mut first: Option<tree::Stats> = None;
+    let mut second: Option<tree::Stats> = None;
+    for edge in edges {
+        let Some(stats) = edge.child().map(Node::stats) else {
+            continue;
+        };
+        if first.is_none_or(|f| stats.visits > f.visits) {
+            second = first;
+            first = Some(stats);
+        } else if second.is_none_or(|s| stats.visits > s.visits) {
+            second = Some(stats);
+        }
+    }
+    match (first, second) {
+        (Some(a), Some(b)) if a.visits > 0 && b.visits > 0 => {
+            let close = b.visits as f32 >= 0.6 * a.visits as f32;
+            let better = b.visits as f32 >= 0.33 * a.visits as f32
+                && b.mean().unwrap_or(0.0) > a.mean().unwrap_or(0.0) + 0.01;
+            close || better
+        }
+        _ => false,
+    }
+}
+
+/// A snapshot of the search: root children by visits, with PVs and ownership.
+fn snapshot(
+    shared: &SharedSearch<'_>,
+    state: &GameState,
+    color: Color,
+    elapsed: Duration,
+) -> Analysis {
+    let root = shared.root;
+    let mut moves = Vec::new();
+    if let Some(edges) = root.edges() {
+        let prior_sum: f32 = edges.iter().map(|e| e.prior().mean()).sum();
+        for edge in edges {
+            let Some(child) = edge.child() else { continue };
+            let stats = child.stats();
+            if stats.visits == 0 {
+                continue;
+            }
+            let n = stats.visits as f32;
+            let winrate = stats.wins / n;
+            let lcb = (winrate - 1.96 * (winrate * (1.0 - winrate) / n).sqrt()).clamp(0.0, 1.0);
+            let mut pv = vec![edge.mv()];
+            let mut node = child;
+            while pv.len() < 24 {
+                let Some(next) = most_visited_edge(node) else {
+                    break;
+                };
+                pv.push(next.mv());
+                node = next.child().expect("visited edges have nodes");
+            }
+            moves.push(MoveInfo {
+                mv: edge.mv(),
+                visits: stats.visits as u64,
+                winrate,
+                prior: if prior_sum > 0.0 {
+                    edge.prior().mean() / prior_sum
+                } else {
+                    0.0
+                },
+                lcb,
+                pv,
+            });
+        }
+    }
     moves.sort_by(|a, b| {
-        b.winrate
-            .total_cmp(&a.winrate)
-            .then(b.visits.cmp(&a.visits))
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
     });
     let winrate = moves.first().map_or(0.5, |m| m.winrate);
+    let samples = shared.ownership_samples.load(Ordering::Relaxed).max(1) as f32;
     let ownership = state
         .geometry()
         .points()
-        .map(|p| owner_sum[p.index()] as f32 / playouts.max(1) as f32)
+        .map(|p| shared.ownership[p.index()].load(Ordering::Relaxed) as f32 / samples)
         .collect();
     Analysis {
         color,
-        playouts,
+        playouts: shared.playouts.load(Ordering::Relaxed),
         elapsed,
         winrate,
         moves,
         ownership,
     }
+}
+
+fn most_visited_edge(node: &Node) -> Option<&Edge> {
+    node.edges()?
+        .iter()
+        .filter(|e| e.child().is_some_and(|c| c.stats().visits > 0))
+        .max_by_key(|e| e.child().map_or(0, |c| c.stats().visits))
 }
 
 /// Estimates who owns each point after `playouts` light playouts from `state` with

@@ -91,3 +91,101 @@ pub fn move_budget(
     };
     Some(Duration::from_secs_f64((seconds - margin).max(0.05)))
 }
+
+/// Time for one move: the planned `budget`, and the most the search may take (`max`) when
+/// the best move is still uncertain at the end of the budget. Both already keep the margin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveTime {
+    pub budget: Duration,
+    pub max: Duration,
+}
+
+/// Like [`move_budget`], with the extension allowed for an uncertain position: up to twice the
+/// budget while main time runs (never more than a fifth of what is left), half again in a
+/// Canadian period with stones to spare, and nothing extra in a byo-yomi period (overrunning
+/// one loses it). `None` means no limit.
+pub fn move_time(
+    system: TimeSystem,
+    left: Option<TimeLeft>,
+    moves_played: usize,
+    board_size: usize,
+    margin: f64,
+) -> Option<MoveTime> {
+    let budget = move_budget(system, left, moves_played, board_size, margin)?;
+    let b = budget.as_secs_f64();
+    let max = match system {
+        TimeSystem::None => return None,
+        TimeSystem::Absolute { main } => {
+            let remaining = left.map_or(main, |l| l.seconds);
+            (2.0 * b).min(remaining * 0.2 - margin)
+        }
+        TimeSystem::Byoyomi { main, period, .. } => match left {
+            Some(l) if l.stones_or_periods > 0 => b,
+            Some(l) => (2.0 * b).min(l.seconds * 0.2 + period * 0.9 - margin),
+            None if main > 0.0 => (2.0 * b).min(main * 0.2 + period * 0.9 - margin),
+            None => b,
+        },
+        TimeSystem::Canadian { main, .. } => match left {
+            Some(l) if l.stones_or_periods > 1 => 1.5 * b,
+            Some(l) if l.stones_or_periods == 1 => b,
+            Some(l) => (2.0 * b).min(l.seconds * 0.2 - margin),
+            None if main > 0.0 => (2.0 * b).min(main * 0.2 - margin),
+            None => b,
+        },
+    };
+    Some(MoveTime {
+        budget,
+        max: Duration::from_secs_f64(max.max(b)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byoyomi_period_never_extends() {
+        let system = TimeSystem::Byoyomi {
+            main: 0.0,
+            period: 10.0,
+            periods: 3,
+        };
+        let left = TimeLeft {
+            seconds: 10.0,
+            stones_or_periods: 3,
+        };
+        let t = move_time(system, Some(left), 40, 9, 1.0).unwrap();
+        assert_eq!(t.budget, t.max);
+        assert!(t.max.as_secs_f64() <= 9.0 + 1e-9);
+    }
+
+    #[test]
+    fn absolute_extension_is_bounded_by_what_is_left() {
+        let system = TimeSystem::Absolute { main: 60.0 };
+        let left = TimeLeft {
+            seconds: 5.0,
+            stones_or_periods: 0,
+        };
+        let t = move_time(system, Some(left), 10, 9, 0.5).unwrap();
+        assert!(t.max >= t.budget);
+        assert!(t.max.as_secs_f64() <= 5.0 * 0.2 + 1e-9 || t.max == t.budget);
+        assert!(t.max.as_secs_f64() < 5.0);
+    }
+
+    #[test]
+    fn canadian_last_stone_uses_only_its_budget() {
+        let system = TimeSystem::Canadian {
+            main: 0.0,
+            period: 30.0,
+            stones: 5,
+        };
+        let left = TimeLeft {
+            seconds: 4.0,
+            stones_or_periods: 1,
+        };
+        let t = move_time(system, Some(left), 100, 19, 0.5).unwrap();
+        assert_eq!(t.budget, t.max);
+        assert!((t.budget.as_secs_f64() - 3.5).abs() < 1e-9);
+        assert!(move_time(TimeSystem::None, None, 0, 19, 0.5).is_none());
+    }
+}

@@ -1,0 +1,613 @@
+//! A GTP engine run as a subprocess. Commands are built and responses parsed with the `gtp`
+//! crate (`gtp::Command`, `gtp::ResponseParser`); the process itself is driven here, because
+//! the crate's `controller::Engine` cannot serve a referee: it prints the engine's stderr on
+//! our stdout, polls by sleeping a quarter of the timeout between looks, never reaps the
+//! process it kills, and cannot tell a crash from silence. So a reader thread forwards the
+//! engine's stdout lines over a channel, and the referee waits with `recv_timeout` until the
+//! deadline; a second thread keeps the tail of stderr for fault reports and move comments.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam::channel::{Receiver, RecvTimeoutError, unbounded};
+use parking_lot::Mutex;
+
+use super::player::{
+    DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, Reply, TimeControl,
+};
+use crate::board::{Color, GameState, Move};
+
+/// Lines of stderr kept for fault reports.
+const STDERR_TAIL: usize = 12;
+/// Longest move comment taken from stderr, in bytes.
+const MAX_COMMENT: usize = 600;
+
+/// Splits a command line the way a POSIX shell would (quotes, backslashes), without a shell.
+pub fn split_command_line(command_line: &str) -> Result<Vec<String>, String> {
+    match shlex::split(command_line) {
+        Some(words) if !words.is_empty() => Ok(words),
+        Some(_) => Err("the engine command line is empty".to_string()),
+        None => Err(format!(
+            "cannot split the engine command line {command_line:?} (unbalanced quotes?)"
+        )),
+    }
+}
+
+/// What the stderr thread collects.
+#[derive(Default)]
+struct StderrLog {
+    /// The last lines, for fault reports.
+    tail: VecDeque<String>,
+    /// Lines since the last `genmove` began, for move comments.
+    fresh: Vec<String>,
+    /// Whether stderr reached its end (the process closed it or exited).
+    closed: bool,
+}
+
+/// One running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    /// Stdout lines; `None` marks the end of output.
+    lines: Receiver<Option<String>>,
+    stderr: Arc<Mutex<StderrLog>>,
+    next_id: u32,
+}
+
+impl Process {
+    fn start(words: &[String]) -> Result<Process, Fault> {
+        let mut child = Command::new(&words[0])
+            .args(&words[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                Fault::new(
+                    FaultKind::Crash,
+                    format!("cannot start {:?}: {e}", words[0]),
+                )
+            })?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (sender, lines) = unbounded();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => {
+                        let _ = sender.send(None);
+                        break;
+                    }
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&line)
+                            .trim_end_matches(['\n', '\r'])
+                            .to_string();
+                        if sender.send(Some(text)).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let log = Arc::new(Mutex::new(StderrLog::default()));
+        let log_writer = Arc::clone(&log);
+        std::thread::spawn(move || {
+            let reader = BufReader::new(stderr);
+            for line in reader.split(b'\n') {
+                let Ok(line) = line else { break };
+                let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                let mut log = log_writer.lock();
+                if log.tail.len() == STDERR_TAIL {
+                    log.tail.pop_front();
+                }
+                log.tail.push_back(text.clone());
+                if log.fresh.len() < 64 {
+                    log.fresh.push(text);
+                }
+            }
+            log_writer.lock().closed = true;
+        });
+        Ok(Process {
+            child,
+            stdin,
+            lines,
+            stderr: log,
+            next_id: 0,
+        })
+    }
+
+    /// Why the process stopped answering: its exit status (if it has exited) and the tail of
+    /// its stderr.
+    fn crash_detail(&mut self, what: &str) -> String {
+        let mut status = None;
+        let waited = Instant::now();
+        while waited.elapsed() < Duration::from_millis(300) {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Let the stderr thread read what the process wrote before it went.
+        while status.is_some()
+            && !self.stderr.lock().closed
+            && waited.elapsed() < Duration::from_millis(600)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let tail: Vec<String> = self.stderr.lock().tail.iter().cloned().collect();
+        let mut detail = match status {
+            Some(s) => format!("{what}; the engine exited ({s})"),
+            None => format!("{what}; the engine closed its output"),
+        };
+        if !tail.is_empty() {
+            detail.push_str("; stderr: ");
+            detail.push_str(&tail.join(" | "));
+        }
+        detail
+    }
+
+    /// Sends one command and waits for its response until `timeout`. The inner result is
+    /// the engine's answer: `Ok` for `=`, `Err` for `?`.
+    fn command(
+        &mut self,
+        name: &str,
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<Result<String, String>, Fault> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut command = if args.is_empty() {
+            gtp::Command::new(name)
+        } else {
+            gtp::Command::new_with_args(name, |builder| {
+                for arg in args {
+                    builder.s(arg);
+                }
+                builder.list()
+            })
+        };
+        command.set_id(id);
+        let text = command.to_string();
+        if let Err(e) = self
+            .stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| self.stdin.flush())
+        {
+            let what = format!("cannot send `{}`: {e}", text.trim_end());
+            return Err(Fault::new(FaultKind::Crash, self.crash_detail(&what)));
+        }
+        let deadline = Instant::now() + timeout;
+        let mut parser = gtp::ResponseParser::new();
+        let mut started = false;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(Some(line)) => line,
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                    let what = format!("no answer to `{}`", text.trim_end());
+                    return Err(Fault::new(FaultKind::Crash, self.crash_detail(&what)));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Fault::new(
+                        FaultKind::Timeout,
+                        format!(
+                            "no answer to `{}` within {:.1} s",
+                            text.trim_end(),
+                            timeout.as_secs_f64()
+                        ),
+                    ));
+                }
+            };
+            if !started {
+                let trimmed = line.trim();
+                if trimmed.is_empty() {
+                    continue;
+                }
+                if !(trimmed.starts_with('=') || trimmed.starts_with('?')) {
+                    return Err(Fault::new(
+                        FaultKind::BadReply,
+                        format!("answered `{}` with {trimmed:?}", text.trim_end()),
+                    ));
+                }
+                started = true;
+                // GTP allows `=` or `=12` alone on the line for an empty answer; the
+                // crate's parser wants the separating space.
+                let head_len = 1 + trimmed[1..].bytes().take_while(u8::is_ascii_digit).count();
+                if trimmed.len() == head_len {
+                    parser.feed(&format!("{trimmed} \n"));
+                    continue;
+                }
+            }
+            parser.feed(&line);
+            parser.feed("\n");
+            if !line.trim().is_empty() {
+                continue;
+            }
+            match parser.get_response() {
+                Ok(response) => {
+                    let answered_id = response.id_0();
+                    if answered_id != 0 && answered_id != id {
+                        return Err(Fault::new(
+                            FaultKind::BadReply,
+                            format!("answered id {answered_id} to command id {id}"),
+                        ));
+                    }
+                    return Ok(match response {
+                        gtp::Response::Result((_, text)) => Ok(text),
+                        gtp::Response::Error((_, text)) => Err(text),
+                    });
+                }
+                Err(gtp::ResponseError::IncompleteResponse) => continue,
+                Err(gtp::ResponseError::BadResponse(bad)) => {
+                    return Err(Fault::new(
+                        FaultKind::BadReply,
+                        format!("malformed answer to `{}`: {bad:?}", text.trim_end()),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Sends `quit`, waits a moment, then makes sure the process is gone and reaped.
+    fn stop(mut self, politely: bool) {
+        if politely {
+            let _ = self.command("quit", &[], Duration::from_millis(500));
+            let waited = Instant::now();
+            while waited.elapsed() < Duration::from_millis(300) {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// A GTP engine given as a command line. `{seed}` in the command line is replaced by the
+/// game's seed, and the engine is then restarted for every game.
+pub struct EngineProcess {
+    name: String,
+    command_line: String,
+    process: Option<Process>,
+    /// The seed the running process was started with (when the command line uses `{seed}`).
+    running_seed: Option<u64>,
+    /// Time allowed for commands other than `genmove`.
+    command_timeout: Duration,
+}
+
+impl EngineProcess {
+    /// Starts the engine. `name` overrides the name the engine gives (`name` and `version`).
+    pub fn start(
+        command_line: &str,
+        name: Option<&str>,
+        command_timeout: Duration,
+    ) -> Result<EngineProcess, Fault> {
+        let mut engine = EngineProcess {
+            name: name.unwrap_or("").to_string(),
+            command_line: command_line.to_string(),
+            process: None,
+            running_seed: None,
+            command_timeout,
+        };
+        engine.launch(0)?;
+        if engine.name.is_empty() {
+            engine.name = engine.ask_name();
+        }
+        Ok(engine)
+    }
+
+    /// An engine that starts when first needed (a failure to start is then a fault of
+    /// the game that needed it).
+    pub fn idle(command_line: &str, name: &str, command_timeout: Duration) -> EngineProcess {
+        EngineProcess {
+            name: name.to_string(),
+            command_line: command_line.to_string(),
+            process: None,
+            running_seed: None,
+            command_timeout,
+        }
+    }
+
+    fn uses_seed(&self) -> bool {
+        self.command_line.contains("{seed}")
+    }
+
+    fn launch(&mut self, seed: u64) -> Result<(), Fault> {
+        if let Some(old) = self.process.take() {
+            old.stop(false);
+        }
+        let line = self.command_line.replace("{seed}", &seed.to_string());
+        let words = split_command_line(&line).map_err(|e| Fault::new(FaultKind::Crash, e))?;
+        self.process = Some(Process::start(&words)?);
+        self.running_seed = Some(seed);
+        Ok(())
+    }
+
+    /// The engine's `name` and `version`, or the program's file name.
+    fn ask_name(&mut self) -> String {
+        let timeout = self.command_timeout;
+        let fallback = || {
+            let words = split_command_line(&self.command_line).unwrap_or_default();
+            words
+                .first()
+                .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
+                .unwrap_or_else(|| "engine".to_string())
+        };
+        let Some(process) = self.process.as_mut() else {
+            return fallback();
+        };
+        let name = match process.command("name", &[], timeout) {
+            Ok(Ok(n)) if !n.trim().is_empty() => n.trim().to_string(),
+            _ => return fallback(),
+        };
+        match process.command("version", &[], timeout) {
+            Ok(Ok(v)) if !v.trim().is_empty() => format!("{name} {}", v.trim()),
+            _ => name,
+        }
+    }
+
+    fn process(&mut self) -> Result<&mut Process, Fault> {
+        if self.process.is_none() {
+            self.launch(self.running_seed.unwrap_or(0))?;
+        }
+        Ok(self.process.as_mut().expect("launched"))
+    }
+
+    /// Sends a command that must succeed; an error answer is a bad reply.
+    fn require(&mut self, name: &str, args: &[String]) -> Result<String, Fault> {
+        let timeout = self.command_timeout;
+        match self.process()?.command(name, args, timeout)? {
+            Ok(text) => Ok(text),
+            Err(message) => Err(Fault::new(
+                FaultKind::BadReply,
+                format!("refused `{name} {}`: {message}", args.join(" ")),
+            )),
+        }
+    }
+
+    pub fn set_name(&mut self, name: String) {
+        self.name = name;
+    }
+}
+
+impl Player for EngineProcess {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(
+        &mut self,
+        state: &GameState,
+        time_control: TimeControl,
+        seed: u64,
+    ) -> Result<(), Fault> {
+        if self.uses_seed() && self.running_seed != Some(seed) {
+            self.launch(seed)?;
+        }
+        let geometry = state.geometry();
+        self.require("boardsize", &[state.size().to_string()])?;
+        self.require("clear_board", &[])?;
+        self.require("komi", &[state.komi().to_string()])?;
+        let setup = state.setup_stones();
+        if state.handicap() > 0 && setup.len() == state.handicap() {
+            let points: Vec<String> = setup
+                .iter()
+                .map(|&(_, p)| geometry.format_point(p))
+                .collect();
+            self.require("set_free_handicap", &points)?;
+        } else {
+            for &(color, p) in setup {
+                self.require("play", &[color_word(color), geometry.format_point(p)])?;
+            }
+        }
+        for &(color, mv) in state.moves() {
+            self.require("play", &[color_word(color), mv.to_gtp(geometry)])?;
+        }
+        match time_control {
+            TimeControl::None { .. } => {}
+            TimeControl::PerMove { seconds } => {
+                let per_move = (seconds.ceil() as u64).max(1).to_string();
+                self.require("time_settings", &["0".into(), per_move, "1".into()])?;
+            }
+            TimeControl::Clock {
+                main,
+                byo_yomi,
+                stones,
+            } => {
+                let args = [
+                    (main as u64).to_string(),
+                    (byo_yomi as u64).to_string(),
+                    stones.to_string(),
+                ];
+                self.require("time_settings", &args)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, state: &GameState, color: Color, mv: Move) -> Result<(), Fault> {
+        self.require("play", &[color_word(color), mv.to_gtp(state.geometry())])?;
+        Ok(())
+    }
+
+    fn genmove(&mut self, state: &GameState, request: &MoveRequest) -> Result<Reply, Fault> {
+        let color = color_word(request.color);
+        if let Some(left) = request.time_left {
+            let seconds = (left.seconds.max(0.0) as u64).to_string();
+            self.require(
+                "time_left",
+                &[color.clone(), seconds, left.stones_or_periods.to_string()],
+            )?;
+        }
+        let process = self.process()?;
+        process.stderr.lock().fresh.clear();
+        let limit = request.allowed + request.margin;
+        let answer = match process.command("genmove", std::slice::from_ref(&color), limit)? {
+            Ok(text) => text,
+            Err(message) => {
+                return Err(Fault::new(
+                    FaultKind::BadReply,
+                    format!("refused `genmove {color}`: {message}"),
+                ));
+            }
+        };
+        let fresh: Vec<String> = std::mem::take(&mut process.stderr.lock().fresh);
+        let comment = comment_from(&fresh);
+        let word = answer.trim();
+        let decision = if word.eq_ignore_ascii_case("resign") {
+            Decision::Resign
+        } else {
+            match Move::parse(state.geometry(), word) {
+                Some(mv) => Decision::Play(mv),
+                None => {
+                    return Err(Fault::new(
+                        FaultKind::BadReply,
+                        format!("`genmove {color}` answered {word:?}, not a move"),
+                    ));
+                }
+            }
+        };
+        Ok(Reply { decision, comment })
+    }
+
+    fn dead_stones(&mut self, state: &GameState) -> DeadStones {
+        let timeout = self.command_timeout;
+        let process = match self.process() {
+            Ok(p) => p,
+            Err(fault) => return DeadStones::Unknown(fault.to_string()),
+        };
+        let text = match process.command("final_status_list", &["dead".to_string()], timeout) {
+            Ok(Ok(text)) => text,
+            Ok(Err(message)) => return DeadStones::Unknown(format!("refused: {message}")),
+            Err(fault) => {
+                // The process is hung or gone: the next game starts a fresh one.
+                if let Some(process) = self.process.take() {
+                    process.stop(false);
+                }
+                return DeadStones::Unknown(fault.to_string());
+            }
+        };
+        let mut points = Vec::new();
+        for word in text.split_whitespace() {
+            match state.geometry().parse_point(word) {
+                Some(p) if state.board().cell(p).color().is_some() => points.push(p),
+                _ => return DeadStones::Unknown(format!("listed {word:?}, not a stone")),
+            }
+        }
+        points.sort_unstable();
+        points.dedup();
+        DeadStones::Listed(points)
+    }
+
+    fn restart(&mut self) -> Result<(), Fault> {
+        self.launch(self.running_seed.unwrap_or(0))
+    }
+
+    fn shut_down(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.stop(true);
+        }
+    }
+}
+
+fn color_word(color: Color) -> String {
+    match color {
+        Color::Black => "b".to_string(),
+        Color::White => "w".to_string(),
+    }
+}
+
+/// A move comment from what the engine wrote to stderr while thinking: the last few
+/// non-empty lines, shortened.
+fn comment_from(lines: &[String]) -> Option<String> {
+    let kept: Vec<&str> = lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    if kept.is_empty() {
+        return None;
+    }
+    let start = kept.len().saturating_sub(4);
+    let mut comment = kept[start..].join("\n");
+    if comment.len() > MAX_COMMENT {
+        let mut cut = MAX_COMMENT;
+        while !comment.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        comment.truncate(cut);
+    }
+    Some(comment)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny engine in bash that answers in the spellings GTP allows but the `gtp` crate's
+    /// parser alone would reject (`=5` with no text), without ids, or with a wrong id.
+    const SCRIPT: &str = r#"while read -r id cmd rest; do
+      case $cmd in
+        genmove) printf '= D4\n\n' ;;
+        name) printf '=%s Fake\nEngine\n\n' "$id" ;;
+        wrongid) printf '=999 x\n\n' ;;
+        fail) printf '?%s no such thing\n\n' "$id" ;;
+        *) printf '=%s\n\n' "$id" ;;
+      esac
+    done"#;
+
+    #[test]
+    fn answers_are_framed_and_checked() {
+        let words = ["bash".to_string(), "-c".to_string(), SCRIPT.to_string()];
+        let mut p = Process::start(&words).unwrap();
+        let t = Duration::from_secs(10);
+        assert_eq!(
+            p.command("boardsize", &["9".into()], t),
+            Ok(Ok(String::new()))
+        );
+        assert_eq!(
+            p.command("name", &[], t),
+            Ok(Ok("Fake\nEngine".to_string()))
+        );
+        assert_eq!(
+            p.command("genmove", &["b".into()], t),
+            Ok(Ok("D4".to_string()))
+        );
+        assert_eq!(
+            p.command("fail", &[], t),
+            Ok(Err("no such thing".to_string()))
+        );
+        let fault = p.command("wrongid", &[], t).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::BadReply);
+        p.stop(true);
+    }
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        assert_eq!(
+            split_command_line("gnugo --mode gtp 'a b'").unwrap(),
+            ["gnugo", "--mode", "gtp", "a b"]
+        );
+        assert!(split_command_line("  ").is_err());
+        assert!(split_command_line("x \"open").is_err());
+    }
+}

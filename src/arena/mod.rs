@@ -1,0 +1,669 @@
+//! The match runner: plays a list of games between two players (GTP engines run as
+//! subprocesses, or hane in-process), with the [`referee`] owning every game, on `--jobs`
+//! worker threads; writes one SGF and one JSON line per finished game into a result folder,
+//! resumes an interrupted match from that folder, plays only a shard of the game list when
+//! asked, stops early on an SPRT verdict, and reports (text and an SVG chart).
+
+pub mod chart;
+pub mod engine_process;
+pub mod hane_player;
+pub mod player;
+pub mod referee;
+pub mod results;
+pub mod stats;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crossbeam::channel::unbounded;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::board::{Color, GameState, Rules};
+use crate::sgf::{GameInfo, SgfGame, parse_collection, write_game};
+use engine_process::EngineProcess;
+use hane_player::{HanePlayer, HaneSettings};
+use player::{DeadStones, Player, TimeControl};
+use referee::{GameEnd, GameOutcome, RefereeSettings, play_game};
+use results::{EndKind, GameRecord, MatchSettings, ResultsWriter};
+use stats::{Sprt, SprtVerdict, engine_tallies};
+
+/// How one side of a match is played.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineSpec {
+    /// A GTP engine's command line.
+    Command(String),
+    /// hane in-process with these settings.
+    Hane(HaneSettings),
+}
+
+impl EngineSpec {
+    /// `hane` or `hane:key=value,...` is hane in-process; anything else is a command line.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let trimmed = text.trim();
+        if trimmed == "hane" {
+            return Ok(EngineSpec::Hane(HaneSettings::default()));
+        }
+        if let Some(settings) = trimmed.strip_prefix("hane:") {
+            return HaneSettings::parse(settings).map(EngineSpec::Hane);
+        }
+        engine_process::split_command_line(trimmed)?;
+        Ok(EngineSpec::Command(trimmed.to_string()))
+    }
+
+    /// The name to use when none is given: the engine's own (`name` + `version`) for a
+    /// command, the settings for hane.
+    pub fn default_name(&self, command_timeout: Duration) -> Result<String, String> {
+        match self {
+            EngineSpec::Hane(settings) => Ok(settings.describe()),
+            EngineSpec::Command(line) => {
+                let mut engine = EngineProcess::start(line, None, command_timeout)
+                    .map_err(|f| format!("engine {line:?} does not start: {f}"))?;
+                let name = engine.name().to_string();
+                engine.shut_down();
+                Ok(name)
+            }
+        }
+    }
+
+    fn make(&self, name: &str, command_timeout: Duration) -> Box<dyn Player> {
+        match self {
+            EngineSpec::Hane(settings) => {
+                Box::new(HanePlayer::new(name.to_string(), settings.clone()))
+            }
+            EngineSpec::Command(line) => Box::new(EngineProcess::idle(line, name, command_timeout)),
+        }
+    }
+}
+
+/// One opening: the start of a game record.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// `file#n` (n counts games in the file from 1).
+    pub label: String,
+    pub game: SgfGame,
+}
+
+/// Reads openings from SGF files and folders (every `.sgf` inside, sorted by name), checking
+/// that each replays legally on a board of `size`.
+pub fn load_openings(paths: &[PathBuf], size: usize, rules: Rules) -> Result<Vec<Opening>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| format!("cannot list {}: {e}", path.display()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")))
+                .collect();
+            inside.sort();
+            if inside.is_empty() {
+                return Err(format!("{} holds no .sgf files", path.display()));
+            }
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let mut openings = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("cannot read opening {}: {e}", file.display()))?;
+        let games =
+            parse_collection(&text).map_err(|e| format!("opening {}: {e}", file.display()))?;
+        for (k, game) in games.into_iter().enumerate() {
+            let label = format!("{}#{}", file.display(), k + 1);
+            let game = game.map_err(|e| format!("opening {label}: {e}"))?;
+            if game.size != size {
+                return Err(format!(
+                    "opening {label} is for {0}x{0}, the match is {size}x{size}",
+                    game.size
+                ));
+            }
+            game.replay(rules, None)
+                .map_err(|e| format!("opening {label}: {e}"))?;
+            openings.push(Opening { label, game });
+        }
+    }
+    Ok(openings)
+}
+
+/// One game of the match's game list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    pub index: usize,
+    pub seed: u64,
+    /// Whether engine 1 plays black.
+    pub engine1_black: bool,
+    /// Index into the openings.
+    pub opening: Option<usize>,
+}
+
+/// SplitMix64: a fixed, well-mixed seed per game from the match seed.
+fn game_seed(match_seed: u64, index: usize) -> u64 {
+    let mut z = match_seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(index as u64 + 1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The match's game list, or a shard's part of it (`K/N`: games with index % N == K-1).
+/// Colours alternate; with openings, each opening is played twice in a row with colours
+/// swapped, and the openings repeat in order.
+pub fn game_list(
+    games: usize,
+    seed: u64,
+    openings: usize,
+    shard: Option<(usize, usize)>,
+) -> Vec<GameSpec> {
+    (0..games)
+        .filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .map(|index| GameSpec {
+            index,
+            seed: game_seed(seed, index),
+            engine1_black: index % 2 == 0,
+            opening: (openings > 0).then(|| (index / 2) % openings),
+        })
+        .collect()
+}
+
+/// Parses `K/N` with 1 <= K <= N.
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard wants K/N with 1 <= K <= N, got {text:?}");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Everything needed to run a match.
+pub struct MatchPlan {
+    pub settings: MatchSettings,
+    pub engines: [EngineSpec; 2],
+    pub rules: Rules,
+    pub openings: Vec<Opening>,
+    pub out_dir: PathBuf,
+    pub jobs: usize,
+    pub sprt: Option<Sprt>,
+    /// Time allowed for commands other than `genmove`.
+    pub command_timeout: Duration,
+    /// Playouts to settle disputed dead stones.
+    pub dead_playouts: u64,
+    /// Print a line per finished game on stderr.
+    pub log_games: bool,
+}
+
+/// What a finished (or stopped) match leaves.
+pub struct MatchSummary {
+    pub records: Vec<GameRecord>,
+    pub report: String,
+    /// Whether the SPRT stopped the match before its game list was done.
+    pub stopped_by_sprt: bool,
+}
+
+/// The start position of a game: handicap or opening, with the match's komi.
+pub fn start_position(plan: &MatchPlan, spec: &GameSpec) -> Result<GameState, String> {
+    let mut rules = plan.rules;
+    rules.komi = plan.settings.komi;
+    let mut state = match spec.opening {
+        Some(k) => {
+            let opening = &plan.openings[k];
+            let until = plan.settings.opening_moves.map(|n| n + 1);
+            opening
+                .game
+                .replay(rules, until)
+                .map_err(|e| format!("opening {}: {e}", opening.label))?
+        }
+        None => {
+            let mut state = GameState::new(plan.settings.size, rules)
+                .ok_or_else(|| format!("unsupported board size {}", plan.settings.size))?;
+            if plan.settings.handicap > 0 {
+                state
+                    .place_fixed_handicap(plan.settings.handicap)
+                    .map_err(|e| format!("handicap {}: {e}", plan.settings.handicap))?;
+            }
+            state
+        }
+    };
+    state.set_komi(plan.settings.komi);
+    Ok(state)
+}
+
+/// Opens (or resumes) the result folder and plays the games still missing.
+pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
+    let dir = &plan.out_dir;
+    std::fs::create_dir_all(dir.join(results::GAMES_DIR))
+        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if let Some(existing) = results::read_settings(dir)? {
+        let differences = existing.differences(&plan.settings);
+        if !differences.is_empty() {
+            return Err(format!(
+                "{} holds a different match (it differs in: {}); use another folder",
+                dir.display(),
+                differences.join(", ")
+            ));
+        }
+        if existing.shard != plan.settings.shard {
+            return Err(format!(
+                "{} holds shard {:?} of this match, not {:?}",
+                dir.display(),
+                existing.shard,
+                plan.settings.shard
+            ));
+        }
+    }
+    results::write_settings(dir, &plan.settings)?;
+    let mut records = results::read_records(dir)?;
+    let list = game_list(
+        plan.settings.games,
+        plan.settings.seed,
+        plan.openings.len(),
+        plan.settings.shard,
+    );
+    let pending: Vec<GameSpec> = list
+        .iter()
+        .filter(|spec| !records.iter().any(|r| r.game == spec.index))
+        .copied()
+        .collect();
+    for spec in &pending {
+        start_position(plan, spec)?;
+    }
+    let mut writer = ResultsWriter::open(dir)?;
+    if plan.log_games {
+        eprintln!(
+            "hane: engine 1 is {}, engine 2 is {}; {} games to play in {}",
+            plan.settings.names[0],
+            plan.settings.names[1],
+            pending.len(),
+            dir.display()
+        );
+    }
+    let bar = ProgressBar::with_draw_target(Some(list.len() as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:25}] {pos}/{len} games, {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_position((list.len() - pending.len()) as u64);
+    bar.set_message(score_line(&records));
+    let decided = |records: &[GameRecord]| {
+        plan.sprt.as_ref().is_some_and(|sprt| {
+            let (_, _, tally) = engine_tallies(records, 1);
+            sprt.verdict(&tally) != SprtVerdict::Continue
+        })
+    };
+    let stop = AtomicBool::new(decided(&records));
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = unbounded::<Result<GameRecord, String>>();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..plan.jobs.max(1).min(pending.len().max(1)) {
+            let sender = sender.clone();
+            let (stop, next, pending) = (&stop, &next, &pending);
+            scope.spawn(move || {
+                let mut players: Vec<Box<dyn Player>> = (0..2)
+                    .map(|e| plan.engines[e].make(&plan.settings.names[e], plan.command_timeout))
+                    .collect();
+                loop {
+                    if stop.load(Ordering::Acquire) {
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::AcqRel);
+                    let Some(spec) = pending.get(k) else { break };
+                    let record = play_one(plan, spec, &mut players);
+                    if sender.send(record).is_err() {
+                        break;
+                    }
+                }
+                for player in &mut players {
+                    player.shut_down();
+                }
+            });
+        }
+        drop(sender);
+        for message in receiver {
+            match message {
+                Ok(record) => {
+                    if let Err(e) = writer.append(&record) {
+                        failure.get_or_insert(e);
+                        stop.store(true, Ordering::Release);
+                        continue;
+                    }
+                    if plan.log_games {
+                        bar.suspend(|| eprintln!("{}", game_line(&record)));
+                    }
+                    records.push(record);
+                    bar.inc(1);
+                    bar.set_message(score_line(&records));
+                    if decided(&records) {
+                        stop.store(true, Ordering::Release);
+                    }
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    stop.store(true, Ordering::Release);
+                }
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    records.sort_by_key(|r| r.game);
+    let stopped_by_sprt = decided(&records) && records.len() < list.len();
+    let report = stats::report(&plan.settings, &records, plan.sprt.as_ref());
+    results::write_atomically(&dir.join("report.txt"), report.as_bytes())?;
+    results::write_atomically(
+        &dir.join("winrate.svg"),
+        chart::winrate_svg(&plan.settings, &records).as_bytes(),
+    )?;
+    Ok(MatchSummary {
+        records,
+        report,
+        stopped_by_sprt,
+    })
+}
+
+/// The running score for the progress bar, short enough for one terminal line: engine 1's
+/// wins, losses and draws and its score rate.
+fn score_line(records: &[GameRecord]) -> String {
+    let (_, _, t) = engine_tallies(records, 1);
+    format!(
+        "engine 1: +{} -{} ={} ({:.1}%)",
+        t.wins,
+        t.losses,
+        t.draws,
+        100.0 * t.rate()
+    )
+}
+
+fn game_line(r: &GameRecord) -> String {
+    let fault = r
+        .fault
+        .as_deref()
+        .map(|f| format!(" [{f}]"))
+        .unwrap_or_default();
+    format!(
+        "game {}: {} (B) vs {} (W): {} by {}, {} moves{fault}",
+        r.game + 1,
+        r.black,
+        r.white,
+        r.result,
+        r.end.name(),
+        r.moves,
+    )
+}
+
+/// Plays one game with the worker's players and writes its SGF; returns its record.
+fn play_one(
+    plan: &MatchPlan,
+    spec: &GameSpec,
+    players: &mut [Box<dyn Player>],
+) -> Result<GameRecord, String> {
+    let start = start_position(plan, spec)?;
+    let (black_engine, white_engine) = if spec.engine1_black { (0, 1) } else { (1, 0) };
+    let referee = RefereeSettings {
+        time_control: plan.settings.time_control,
+        margin: Duration::from_secs_f64(plan.settings.margin_seconds),
+        move_cap: plan.settings.move_cap,
+        dead_playouts: plan.dead_playouts,
+    };
+    let outcome: GameOutcome = {
+        let (first, second) = players.split_at_mut(1);
+        let (black, white) = if spec.engine1_black {
+            (&mut first[0], &mut second[0])
+        } else {
+            (&mut second[0], &mut first[0])
+        };
+        play_game(start, black.as_mut(), white.as_mut(), &referee, spec.seed)
+    };
+    for (colour, engine) in [(Color::Black, black_engine), (Color::White, white_engine)] {
+        if outcome.faulted[colour.index()] {
+            // A failed restart is retried when the next game needs the engine.
+            let _ = players[engine].restart();
+        }
+    }
+    let names = &plan.settings.names;
+    let date = results::today();
+    let engine_number = |colour: Color| -> u8 {
+        if (colour == Color::Black) == spec.engine1_black {
+            1
+        } else {
+            2
+        }
+    };
+    let (end, fault) = match &outcome.end {
+        GameEnd::TwoPasses => (EndKind::TwoPasses, None),
+        GameEnd::MoveCap => (EndKind::MoveCap, None),
+        GameEnd::Resignation(_) => (EndKind::Resignation, None),
+        GameEnd::Fault(colour, f) => (
+            EndKind::from(f.kind),
+            Some(format!(
+                "{} ({}): {f}",
+                names[engine_number(*colour) as usize - 1],
+                colour
+            )),
+        ),
+    };
+    let geometry = outcome.state.geometry();
+    let listed = |answer: &DeadStones| match answer {
+        DeadStones::Listed(points) => {
+            Some(points.iter().map(|&p| geometry.format_point(p)).collect())
+        }
+        DeadStones::Unknown(_) => None,
+    };
+    let settlement = outcome.settlement.as_ref();
+    let opening = spec.opening.map(|k| plan.openings[k].label.clone());
+    let sgf = results::sgf_path(spec.index);
+    let mut comment = format!(
+        "Game {} of a hane match, seed {}. Ended by {}.",
+        spec.index + 1,
+        spec.seed,
+        end.name()
+    );
+    if let Some(f) = &fault {
+        comment.push_str(&format!(" Fault: {f}."));
+    }
+    if let Some(o) = &opening {
+        comment.push_str(&format!(" Opening: {o}."));
+    }
+    if let Some(s) = settlement {
+        let removed: Vec<String> = s.dead.iter().map(|&p| geometry.format_point(p)).collect();
+        comment.push_str(&format!(
+            " Dead stones {} ({}): {}.",
+            if s.agreed {
+                "agreed"
+            } else {
+                "disputed, settled by playouts"
+            },
+            removed.len(),
+            if removed.is_empty() {
+                "none".to_string()
+            } else {
+                removed.join(" ")
+            }
+        ));
+    }
+    let info = GameInfo {
+        black_player: Some(names[black_engine].clone()),
+        white_player: Some(names[white_engine].clone()),
+        result: Some(outcome.result.clone()),
+        date: Some(date.clone()),
+        game_comment: Some(comment),
+        move_comments: outcome.comments.clone(),
+    };
+    let text = write_game(&outcome.state, &info);
+    results::write_atomically(&plan.out_dir.join(&sgf), text.as_bytes())?;
+    Ok(GameRecord {
+        game: spec.index,
+        seed: spec.seed,
+        black_engine: black_engine as u8 + 1,
+        black: names[black_engine].clone(),
+        white: names[white_engine].clone(),
+        opening,
+        result: outcome.result.clone(),
+        winner_engine: outcome.winner.map(engine_number),
+        end,
+        fault,
+        score: outcome.score,
+        moves: outcome.state.moves().len(),
+        think_seconds: outcome.think_seconds,
+        generated_moves: outcome.generated_moves,
+        dead_black_says: settlement.and_then(|s| listed(&s.answers[0])),
+        dead_white_says: settlement.and_then(|s| listed(&s.answers[1])),
+        dead_agreed: settlement.map(|s| s.agreed),
+        dead_removed: settlement
+            .map(|s| s.dead.iter().map(|&p| geometry.format_point(p)).collect()),
+        sgf: sgf.to_string_lossy().into_owned(),
+        date,
+    })
+}
+
+/// Merges the result folders of shards (or of whole matches) into one list of records and
+/// their common settings; the folders must hold the same match.
+pub fn merge_folders(dirs: &[PathBuf]) -> Result<(MatchSettings, Vec<GameRecord>), String> {
+    let mut settings: Option<MatchSettings> = None;
+    let mut merged: std::collections::BTreeMap<usize, GameRecord> = Default::default();
+    for dir in dirs {
+        let here = results::read_settings(dir)?
+            .ok_or_else(|| format!("{} holds no {}", dir.display(), results::SETTINGS_FILE))?;
+        match &mut settings {
+            None => settings = Some(here.clone()),
+            Some(first) => {
+                let differences = first.differences(&here);
+                if !differences.is_empty() {
+                    return Err(format!(
+                        "{} holds a different match (it differs in: {})",
+                        dir.display(),
+                        differences.join(", ")
+                    ));
+                }
+                first.games = first.games.max(here.games);
+            }
+        }
+        for record in results::read_records(dir)? {
+            if let Some(previous) = merged.get(&record.game) {
+                if previous.result != record.result || previous.moves != record.moves {
+                    eprintln!(
+                        "hane: game {} appears twice with different results; keeping the first",
+                        record.game + 1
+                    );
+                }
+                continue;
+            }
+            merged.insert(record.game, record);
+        }
+    }
+    let mut settings = settings.ok_or("no result folders given")?;
+    settings.shard = None;
+    Ok((settings, merged.into_values().collect()))
+}
+
+/// Checks that a folder path can be used for results.
+pub fn check_out_dir(dir: &Path) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!("{} exists and is not a folder", dir.display()));
+    }
+    Ok(())
+}
+
+/// Time control from the command-line options.
+pub fn time_control(
+    main: Option<f64>,
+    byo_yomi: f64,
+    stones: u32,
+    per_move: Option<f64>,
+    max_move: f64,
+) -> Result<TimeControl, String> {
+    let positive = |v: f64, what: &str| {
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(format!("{what} must be a non-negative number of seconds"))
+        }
+    };
+    match (main, per_move) {
+        (Some(_), Some(_)) => Err("give either --time or --move-time, not both".to_string()),
+        (None, Some(s)) => {
+            if !(s > 0.0 && s.is_finite()) {
+                return Err("--move-time must be positive".to_string());
+            }
+            Ok(TimeControl::PerMove { seconds: s })
+        }
+        (Some(m), None) => {
+            let main = positive(m, "--time")?;
+            let byo_yomi = positive(byo_yomi, "--byo-yomi")?;
+            if main <= 0.0 && byo_yomi <= 0.0 {
+                return Err("--time 0 needs --byo-yomi".to_string());
+            }
+            if byo_yomi > 0.0 && stones == 0 {
+                return Err("--byo-yomi-stones must be at least 1".to_string());
+            }
+            Ok(TimeControl::Clock {
+                main,
+                byo_yomi,
+                stones,
+            })
+        }
+        (None, None) => {
+            if !(max_move > 0.0 && max_move.is_finite()) {
+                return Err("--max-move-time must be positive".to_string());
+            }
+            Ok(TimeControl::None { max_move })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_list_alternates_colours_and_pairs_openings() {
+        let list = game_list(8, 7, 3, None);
+        let colours: Vec<bool> = list.iter().map(|g| g.engine1_black).collect();
+        assert_eq!(
+            colours,
+            [true, false, true, false, true, false, true, false]
+        );
+        let openings: Vec<Option<usize>> = list.iter().map(|g| g.opening).collect();
+        assert_eq!(
+            openings,
+            [
+                Some(0),
+                Some(0),
+                Some(1),
+                Some(1),
+                Some(2),
+                Some(2),
+                Some(0),
+                Some(0)
+            ]
+        );
+        let first = game_list(8, 7, 3, Some((1, 3)));
+        let second = game_list(8, 7, 3, Some((2, 3)));
+        let third = game_list(8, 7, 3, Some((3, 3)));
+        let mut union: Vec<GameSpec> = [first, second, third].concat();
+        union.sort_by_key(|g| g.index);
+        assert_eq!(union, list);
+        assert_ne!(list[0].seed, list[1].seed);
+    }
+
+    #[test]
+    fn shard_and_engine_specs_parse() {
+        assert_eq!(parse_shard("2/5"), Ok((2, 5)));
+        assert!(parse_shard("0/5").is_err());
+        assert!(parse_shard("6/5").is_err());
+        assert!(parse_shard("x").is_err());
+        assert!(matches!(EngineSpec::parse("hane"), Ok(EngineSpec::Hane(_))));
+        assert!(matches!(
+            EngineSpec::parse("gnugo --mode gtp"),
+            Ok(EngineSpec::Command(_))
+        ));
+        assert!(EngineSpec::parse("hane:bogus=1").is_err());
+        assert!(EngineSpec::parse("gnugo 'unclosed").is_err());
+    }
+}

@@ -1,0 +1,385 @@
+//! The referee: plays one game between two players on an authoritative `GameState` with
+//! hane's rules, runs the clocks, turns every fault into a loss, and scores the end position
+//! by area after settling the dead stones (both players are asked; when they disagree, light
+//! playouts decide).
+
+use std::time::{Duration, Instant};
+
+use super::player::{DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, TimeControl};
+use crate::board::{Color, GameState, Point, format_score};
+use crate::search::estimate_ownership;
+use crate::search::time::TimeLeft;
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameEnd {
+    /// Two passes in a row; scored.
+    TwoPasses,
+    /// The move cap was reached; scored.
+    MoveCap,
+    /// A player resigned.
+    Resignation(Color),
+    /// A player broke the rules or the protocol.
+    Fault(Color, Fault),
+}
+
+/// How the dead stones were settled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeadSettlement {
+    /// Each player's answer, black's first.
+    pub answers: [DeadStones; 2],
+    /// Whether both listed the same stones.
+    pub agreed: bool,
+    /// The stones removed before counting.
+    pub dead: Vec<Point>,
+}
+
+/// Everything the referee saw in one game.
+pub struct GameOutcome {
+    /// The final position with its full history.
+    pub state: GameState,
+    pub end: GameEnd,
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    /// The SGF `RE` value: `B+3.5`, `W+R`, `B+T`, `W+F`, `0`.
+    pub result: String,
+    /// Black minus white, when the game was counted.
+    pub score: Option<f32>,
+    pub settlement: Option<DeadSettlement>,
+    /// The players' comments, one slot per move of `state.moves()`.
+    pub comments: Vec<Option<String>>,
+    /// Seconds each colour spent in `genmove`, and how many moves it generated.
+    pub think_seconds: [f64; 2],
+    pub generated_moves: [usize; 2],
+    /// Which colours faulted (their players need a restart).
+    pub faulted: [bool; 2],
+}
+
+/// The referee's settings for every game of a match.
+#[derive(Clone, Debug)]
+pub struct RefereeSettings {
+    pub time_control: TimeControl,
+    /// Grace beyond the allowed time before a move counts as late.
+    pub margin: Duration,
+    /// Moves (after the opening) after which the game is stopped and counted.
+    pub move_cap: usize,
+    /// Playouts used to settle disputed dead stones.
+    pub dead_playouts: u64,
+}
+
+/// One colour's clock.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    main_left: f64,
+    /// Time left in the current byo-yomi period, once main time is spent.
+    period_left: f64,
+    stones_left: u32,
+    in_byo_yomi: bool,
+}
+
+impl Clock {
+    fn new(control: TimeControl) -> Clock {
+        match control {
+            TimeControl::Clock {
+                main,
+                byo_yomi,
+                stones,
+            } => Clock {
+                main_left: main,
+                period_left: byo_yomi,
+                stones_left: stones,
+                in_byo_yomi: main <= 0.0 && byo_yomi > 0.0,
+            },
+            _ => Clock {
+                main_left: 0.0,
+                period_left: 0.0,
+                stones_left: 0,
+                in_byo_yomi: false,
+            },
+        }
+    }
+
+    /// The time this move may take and what `time_left` says.
+    fn allowance(&self, control: TimeControl) -> (f64, Option<TimeLeft>) {
+        match control {
+            TimeControl::None { max_move } => (max_move, None),
+            TimeControl::PerMove { seconds } => (
+                seconds,
+                Some(TimeLeft {
+                    seconds: seconds.ceil().max(1.0),
+                    stones_or_periods: 1,
+                }),
+            ),
+            TimeControl::Clock { byo_yomi, .. } => {
+                if self.in_byo_yomi {
+                    (
+                        self.period_left,
+                        Some(TimeLeft {
+                            seconds: self.period_left,
+                            stones_or_periods: self.stones_left,
+                        }),
+                    )
+                } else {
+                    // Main time may run over into the first period.
+                    (
+                        self.main_left + byo_yomi,
+                        Some(TimeLeft {
+                            seconds: self.main_left,
+                            stones_or_periods: 0,
+                        }),
+                    )
+                }
+            }
+        }
+    }
+
+    /// Charges `used` seconds (already known to be within the allowance plus margin; an
+    /// overrun inside the margin is forgiven).
+    fn charge(&mut self, control: TimeControl, used: f64) {
+        let TimeControl::Clock {
+            byo_yomi, stones, ..
+        } = control
+        else {
+            return;
+        };
+        let mut used = used;
+        if !self.in_byo_yomi {
+            if used <= self.main_left || byo_yomi <= 0.0 {
+                self.main_left = (self.main_left - used).max(0.0);
+                return;
+            }
+            used -= self.main_left;
+            self.main_left = 0.0;
+            self.in_byo_yomi = true;
+            self.period_left = byo_yomi;
+            self.stones_left = stones;
+        }
+        self.period_left = (self.period_left - used).max(0.0);
+        self.stones_left = self.stones_left.saturating_sub(1);
+        if self.stones_left == 0 {
+            self.period_left = byo_yomi;
+            self.stones_left = stones;
+        }
+    }
+}
+
+/// Plays one game from `start` (opening, handicap and setup stones already there) between
+/// `black` and `white`.
+pub fn play_game<'p>(
+    start: GameState,
+    black: &mut (dyn Player + 'p),
+    white: &mut (dyn Player + 'p),
+    settings: &RefereeSettings,
+    seed: u64,
+) -> GameOutcome {
+    let mut outcome = GameOutcome {
+        state: start,
+        end: GameEnd::TwoPasses,
+        winner: None,
+        result: String::new(),
+        score: None,
+        settlement: None,
+        comments: Vec::new(),
+        think_seconds: [0.0; 2],
+        generated_moves: [0; 2],
+        faulted: [false; 2],
+    };
+    outcome.comments = vec![None; outcome.state.moves().len()];
+    let control = settings.time_control;
+    let end = 'game: {
+        for (color, player) in [(Color::Black, &mut *black), (Color::White, &mut *white)] {
+            if let Err(fault) = player.new_game(&outcome.state, control, seed) {
+                break 'game GameEnd::Fault(color, fault);
+            }
+        }
+        let mut clocks = [Clock::new(control); 2];
+        let opening_moves = outcome.state.moves().len();
+        loop {
+            if outcome.state.is_over() {
+                break 'game GameEnd::TwoPasses;
+            }
+            if outcome.state.moves().len() - opening_moves >= settings.move_cap {
+                break 'game GameEnd::MoveCap;
+            }
+            let color = outcome.state.to_move();
+            let (mover, other): (&mut (dyn Player + 'p), &mut (dyn Player + 'p)) = match color {
+                Color::Black => (&mut *black, &mut *white),
+                Color::White => (&mut *white, &mut *black),
+            };
+            let clock = &mut clocks[color.index()];
+            let (allowed, time_left) = clock.allowance(control);
+            let request = MoveRequest {
+                color,
+                allowed: Duration::from_secs_f64(allowed.max(0.0)),
+                time_left,
+                time_control: control,
+                margin: settings.margin,
+            };
+            let asked = Instant::now();
+            let reply = mover.genmove(&outcome.state, &request);
+            let used = asked.elapsed().as_secs_f64();
+            let reply = match reply {
+                Ok(reply) => reply,
+                Err(fault) => break 'game GameEnd::Fault(color, fault),
+            };
+            outcome.think_seconds[color.index()] += used;
+            outcome.generated_moves[color.index()] += 1;
+            if used > allowed + settings.margin.as_secs_f64() {
+                break 'game GameEnd::Fault(
+                    color,
+                    Fault::new(
+                        FaultKind::Timeout,
+                        format!("took {used:.2} s for a move; {allowed:.2} s were left"),
+                    ),
+                );
+            }
+            clock.charge(control, used);
+            let mv = match reply.decision {
+                Decision::Resign => break 'game GameEnd::Resignation(color),
+                Decision::Play(mv) => mv,
+            };
+            if let Err(why) = outcome.state.play(color, mv) {
+                break 'game GameEnd::Fault(
+                    color,
+                    Fault::new(
+                        FaultKind::IllegalMove,
+                        format!(
+                            "{} {}: {why}",
+                            color.letter(),
+                            mv.to_gtp(outcome.state.geometry())
+                        ),
+                    ),
+                );
+            }
+            outcome.comments.push(reply.comment);
+            if let Err(fault) = other.play(&outcome.state, color, mv) {
+                break 'game GameEnd::Fault(color.opponent(), fault);
+            }
+        }
+    };
+    match &end {
+        GameEnd::Fault(color, fault) => {
+            outcome.faulted[color.index()] = true;
+            outcome.winner = Some(color.opponent());
+            let letter = if fault.kind == FaultKind::Timeout {
+                'T'
+            } else {
+                'F'
+            };
+            outcome.result = format!("{}+{letter}", color.opponent().letter());
+        }
+        GameEnd::Resignation(color) => {
+            outcome.winner = Some(color.opponent());
+            outcome.result = format!("{}+R", color.opponent().letter());
+        }
+        GameEnd::TwoPasses | GameEnd::MoveCap => {
+            let answers = [
+                black.dead_stones(&outcome.state),
+                white.dead_stones(&outcome.state),
+            ];
+            let agreed =
+                matches!(&answers, [DeadStones::Listed(a), DeadStones::Listed(b)] if a == b);
+            let dead = match (&answers[0], agreed) {
+                (DeadStones::Listed(list), true) => list.clone(),
+                _ => dead_stones_by_playouts(
+                    &outcome.state,
+                    settings.dead_playouts,
+                    seed ^ 0x7365_7474,
+                ),
+            };
+            let score = outcome.state.score_with_dead(&dead);
+            outcome.score = Some(score);
+            outcome.winner = if score > 0.0 {
+                Some(Color::Black)
+            } else if score < 0.0 {
+                Some(Color::White)
+            } else {
+                None
+            };
+            outcome.result = format_score(score);
+            outcome.settlement = Some(DeadSettlement {
+                answers,
+                agreed,
+                dead,
+            });
+        }
+    }
+    outcome.comments.resize(outcome.state.moves().len(), None);
+    outcome.end = end;
+    outcome
+}
+
+/// The stones that light playouts from `state` say are dead: whole chains whose points end
+/// up owned by the opponent in most playouts.
+pub fn dead_stones_by_playouts(state: &GameState, playouts: u64, seed: u64) -> Vec<Point> {
+    let board = state.board();
+    let ownership = estimate_ownership(state, playouts.max(1), seed);
+    let geometry = board.geometry();
+    let mut seen = vec![false; geometry.cells()];
+    let mut dead = Vec::new();
+    for p in geometry.points() {
+        let Some(color) = board.cell(p).color() else {
+            continue;
+        };
+        if seen[p.index()] {
+            continue;
+        }
+        let stones: Vec<Point> = board.chain_stones(p).collect();
+        let sign = if color == Color::Black { 1.0 } else { -1.0 };
+        let mut own = 0.0;
+        for &s in &stones {
+            seen[s.index()] = true;
+            own += sign * ownership[s.index()];
+        }
+        if own / (stones.len() as f32) < 0.0 {
+            dead.extend(stones);
+        }
+    }
+    dead.sort_unstable();
+    dead
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Rules};
+
+    #[test]
+    fn clock_runs_main_time_then_periods() {
+        let control = TimeControl::Clock {
+            main: 10.0,
+            byo_yomi: 5.0,
+            stones: 2,
+        };
+        let mut clock = Clock::new(control);
+        assert_eq!(clock.allowance(control).0, 15.0);
+        clock.charge(control, 4.0);
+        assert_eq!(clock.main_left, 6.0);
+        clock.charge(control, 8.0); // 6 s of main time, 2 s of the first period
+        assert!(clock.in_byo_yomi);
+        assert_eq!((clock.period_left, clock.stones_left), (3.0, 1));
+        let (allowed, left) = clock.allowance(control);
+        assert_eq!(allowed, 3.0);
+        assert_eq!(left.unwrap().stones_or_periods, 1);
+        clock.charge(control, 1.0); // the period's last stone: a fresh period
+        assert_eq!((clock.period_left, clock.stones_left), (5.0, 2));
+    }
+
+    #[test]
+    fn playouts_find_a_dead_stone_in_the_opponents_area() {
+        // A lone white stone inside a black wall on 5x5: dead by any reasonable count.
+        let board = Board::from_diagram(
+            ". X . . .\n\
+             X X X X X\n\
+             . . O . .\n\
+             X X X X X\n\
+             . X . . .",
+        )
+        .unwrap();
+        let state = GameState::from_board(board, Color::Black, Rules::default());
+        let dead = dead_stones_by_playouts(&state, 200, 1);
+        let g = state.geometry();
+        assert_eq!(dead, vec![g.parse_point("C3").unwrap()]);
+        assert!(state.score_with_dead(&dead) > 0.0);
+    }
+}

@@ -1,0 +1,282 @@
+//! The result folder of a match: `match.json` (what the match is, so that a rerun can check
+//! it resumes the same match), `results.jsonl` (one JSON line per finished game, appended
+//! and flushed when the game ends) and `games/` (one SGF per game). JSON goes through
+//! `serde_json`, because engine names, comments and fault details are arbitrary text that
+//! must be escaped exactly and read back without a hand-written parser.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::player::{FaultKind, TimeControl};
+
+pub const SETTINGS_FILE: &str = "match.json";
+pub const RESULTS_FILE: &str = "results.jsonl";
+pub const GAMES_DIR: &str = "games";
+
+/// What defines a match: a rerun must agree on all of it to resume (the number of games may
+/// grow, and the shard is the folder's own).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchSettings {
+    /// How each engine is run: a command line, or `hane:settings` in-process.
+    pub engines: [String; 2],
+    /// The names used in records and reports.
+    pub names: [String; 2],
+    pub size: usize,
+    pub komi: f32,
+    pub rules: String,
+    pub handicap: usize,
+    /// The opening files, as given.
+    pub openings: Vec<String>,
+    /// How many moves of each opening are played before the engines take over.
+    pub opening_moves: Option<usize>,
+    pub time_control: TimeControl,
+    pub margin_seconds: f64,
+    pub move_cap: usize,
+    pub seed: u64,
+    pub games: usize,
+    /// `K/N`, or `None` for a whole match.
+    pub shard: Option<(usize, usize)>,
+}
+
+impl MatchSettings {
+    /// The fields in which `self` and `other` describe different matches (games and shard
+    /// aside).
+    pub fn differences(&self, other: &MatchSettings) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let mut check = |name: &'static str, same: bool| {
+            if !same {
+                out.push(name);
+            }
+        };
+        check("engines", self.engines == other.engines);
+        check("names", self.names == other.names);
+        check("size", self.size == other.size);
+        check("komi", self.komi == other.komi);
+        check("rules", self.rules == other.rules);
+        check("handicap", self.handicap == other.handicap);
+        check("openings", self.openings == other.openings);
+        check("opening-moves", self.opening_moves == other.opening_moves);
+        check("time control", self.time_control == other.time_control);
+        check("margin", self.margin_seconds == other.margin_seconds);
+        check("move cap", self.move_cap == other.move_cap);
+        check("seed", self.seed == other.seed);
+        out
+    }
+}
+
+/// How a finished game ended, in the results file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndKind {
+    TwoPasses,
+    MoveCap,
+    Resignation,
+    IllegalMove,
+    BadReply,
+    Timeout,
+    Crash,
+}
+
+impl From<FaultKind> for EndKind {
+    fn from(kind: FaultKind) -> EndKind {
+        match kind {
+            FaultKind::IllegalMove => EndKind::IllegalMove,
+            FaultKind::BadReply => EndKind::BadReply,
+            FaultKind::Timeout => EndKind::Timeout,
+            FaultKind::Crash => EndKind::Crash,
+        }
+    }
+}
+
+impl EndKind {
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            EndKind::IllegalMove | EndKind::BadReply | EndKind::Timeout | EndKind::Crash
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EndKind::TwoPasses => "two passes",
+            EndKind::MoveCap => "move cap",
+            EndKind::Resignation => "resignation",
+            EndKind::IllegalMove => "illegal move",
+            EndKind::BadReply => "bad reply",
+            EndKind::Timeout => "timeout",
+            EndKind::Crash => "crash",
+        }
+    }
+}
+
+/// One finished game: a line of `results.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's place in the match's game list (0-based).
+    pub game: usize,
+    pub seed: u64,
+    /// Which engine (1 or 2) had black.
+    pub black_engine: u8,
+    pub black: String,
+    pub white: String,
+    /// The opening (`file#n`), if one was used.
+    pub opening: Option<String>,
+    /// SGF `RE`.
+    pub result: String,
+    /// Which engine (1 or 2) won; `None` for a draw.
+    pub winner_engine: Option<u8>,
+    pub end: EndKind,
+    /// What went wrong, for faults.
+    pub fault: Option<String>,
+    /// Black minus white, komi included, when counted.
+    pub score: Option<f32>,
+    /// Moves played in the game (opening moves included).
+    pub moves: usize,
+    /// Seconds spent in `genmove` and moves generated, black's first.
+    pub think_seconds: [f64; 2],
+    pub generated_moves: [usize; 2],
+    /// When counted: the dead stones each player named (`None`: it could not say), whether
+    /// they agreed, and the stones removed.
+    pub dead_black_says: Option<Vec<String>>,
+    pub dead_white_says: Option<Vec<String>>,
+    pub dead_agreed: Option<bool>,
+    pub dead_removed: Option<Vec<String>>,
+    /// The SGF file, relative to the result folder.
+    pub sgf: String,
+    /// The date the game was played, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// The path of game `index`'s SGF record inside a result folder.
+pub fn sgf_path(index: usize) -> PathBuf {
+    Path::new(GAMES_DIR).join(format!("game-{:05}.sgf", index + 1))
+}
+
+/// Reads `results.jsonl`: every complete, well-formed line (a line cut short by a kill is
+/// skipped). Later lines for the same game replace nothing: the first one counts.
+pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
+    let path = dir.join(RESULTS_FILE);
+    let mut text = String::new();
+    match File::open(&path) {
+        Ok(mut f) => {
+            f.read_to_string(&mut text)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    }
+    let mut by_game = BTreeMap::new();
+    for line in text.split_inclusive('\n') {
+        if !line.ends_with('\n') {
+            break;
+        }
+        if let Ok(record) = serde_json::from_str::<GameRecord>(line.trim()) {
+            by_game.entry(record.game).or_insert(record);
+        }
+    }
+    Ok(by_game.into_values().collect())
+}
+
+/// Reads `match.json`, if the folder has one.
+pub fn read_settings(dir: &Path) -> Result<Option<MatchSettings>, String> {
+    let path = dir.join(SETTINGS_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| format!("{} is not a match description: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// Writes `match.json` (through a temporary file, so a kill leaves the old or the new).
+pub fn write_settings(dir: &Path, settings: &MatchSettings) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(settings).expect("settings serialize");
+    write_atomically(&dir.join(SETTINGS_FILE), text.as_bytes())
+}
+
+/// Writes a file through a temporary name and a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    let result = File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_data()))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    result.map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Appends finished games to `results.jsonl`, one flushed line each.
+pub struct ResultsWriter {
+    file: File,
+}
+
+impl ResultsWriter {
+    /// Opens the results file for appending; a last line cut short by a kill is ended so
+    /// that the next record starts on a line of its own.
+    pub fn open(dir: &Path) -> Result<ResultsWriter, String> {
+        let path = dir.join(RESULTS_FILE);
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let mut text = Vec::new();
+        file.read_to_end(&mut text)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if text.last().is_some_and(|&b| b != b'\n') {
+            file.write_all(b"\n")
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(ResultsWriter { file })
+    }
+
+    pub fn append(&mut self, record: &GameRecord) -> Result<(), String> {
+        let mut line = serde_json::to_string(record).expect("records serialize");
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| format!("cannot append to {RESULTS_FILE}: {e}"))
+    }
+}
+
+/// Today's date as `YYYY-MM-DD` (UTC), from the system clock.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_day_counts() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(59), (1970, 3, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+    }
+}

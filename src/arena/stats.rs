@@ -1,0 +1,461 @@
+//! Match statistics from the finished games: wins and losses per engine and colour, the
+//! score with its 95% Wilson interval, the Elo difference, the sequential probability ratio
+//! test (SPRT), and the text report. Everything here depends only on the set of records,
+//! taken in game order, so that merged shards report exactly what the whole match reports.
+
+use std::fmt::Write as _;
+
+use super::player::TimeControl;
+use super::results::{EndKind, GameRecord, MatchSettings};
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wins, losses and draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: usize,
+    pub losses: usize,
+    pub draws: usize,
+}
+
+impl Tally {
+    pub fn games(&self) -> usize {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Points: a win 1, a draw 1/2.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    /// The score rate in [0, 1], 0.5 without games.
+    pub fn rate(&self) -> f64 {
+        if self.games() == 0 {
+            0.5
+        } else {
+            self.points() / self.games() as f64
+        }
+    }
+
+    fn add(&mut self, outcome: Option<bool>) {
+        match outcome {
+            Some(true) => self.wins += 1,
+            Some(false) => self.losses += 1,
+            None => self.draws += 1,
+        }
+    }
+}
+
+/// The 95% Wilson score interval of a rate `p` over `n` trials.
+pub fn wilson_interval(p: f64, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The logistic Elo difference that gives an expected score `rate` (infinite at 0 and 1).
+pub fn elo_from_rate(rate: f64) -> f64 {
+    if rate <= 0.0 {
+        f64::NEG_INFINITY
+    } else if rate >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / rate - 1.0).log10()
+    }
+}
+
+/// The expected score of an Elo difference.
+pub fn rate_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+fn format_elo(elo: f64) -> String {
+    if elo.is_infinite() {
+        if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if elo.abs() < 0.5 {
+        "0".to_string()
+    } else {
+        format!("{elo:+.0}")
+    }
+}
+
+/// An SPRT of H0: Elo = elo0 against H1: Elo = elo1 with error rates alpha and beta.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Where an SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SprtVerdict {
+    AcceptH0,
+    AcceptH1,
+    Continue,
+}
+
+impl Sprt {
+    /// Parses `elo0,elo1,alpha,beta`.
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        if parts.len() != 4 {
+            return Err(format!("--sprt wants elo0,elo1,alpha,beta, got {text:?}"));
+        }
+        let mut values = [0.0; 4];
+        for (slot, part) in values.iter_mut().zip(&parts) {
+            *slot = part
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("--sprt: {part:?} is not a number"))?;
+        }
+        let [elo0, elo1, alpha, beta] = values;
+        if elo0 >= elo1 {
+            return Err("--sprt: elo0 must be below elo1".to_string());
+        }
+        if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
+            return Err("--sprt: alpha and beta must lie in (0, 0.5)".to_string());
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The decision bounds on the log-likelihood ratio: (lower, upper).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of the results so far (the normal approximation of the
+    /// generalized SPRT over game scores 0, 1/2, 1), from the first engine's side.
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        let n = tally.games() as f64;
+        if tally.games() == 0 {
+            return 0.0;
+        }
+        let mean = tally.rate();
+        let variance = (tally.wins as f64 * (1.0 - mean).powi(2)
+            + tally.draws as f64 * (0.5 - mean).powi(2)
+            + tally.losses as f64 * mean.powi(2))
+            / n;
+        if variance <= 0.0 {
+            // All games alike: use the variance of one win and one loss, so that a run of
+            // equal results still moves the test.
+            let v = 0.25;
+            return n * self.step(mean, v);
+        }
+        n * self.step(mean, variance)
+    }
+
+    fn step(&self, mean: f64, variance: f64) -> f64 {
+        let s0 = rate_from_elo(self.elo0);
+        let s1 = rate_from_elo(self.elo1);
+        (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+    }
+
+    pub fn verdict(&self, tally: &Tally) -> SprtVerdict {
+        let llr = self.llr(tally);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtVerdict::AcceptH1
+        } else if llr <= lower {
+            SprtVerdict::AcceptH0
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
+/// Tallies of one engine (index 0 or 1): as black, as white, in total.
+pub fn engine_tallies(records: &[GameRecord], engine: u8) -> (Tally, Tally, Tally) {
+    let (mut black, mut white, mut total) = Default::default();
+    for r in records {
+        let outcome = r.winner_engine.map(|w| w == engine);
+        if r.black_engine == engine {
+            Tally::add(&mut black, outcome);
+        } else {
+            Tally::add(&mut white, outcome);
+        }
+        Tally::add(&mut total, outcome);
+    }
+    (black, white, total)
+}
+
+/// The running score rate of engine 1 after each game (in game order), with its interval.
+pub fn running_rates(records: &[GameRecord]) -> Vec<(f64, f64, f64)> {
+    let mut sorted: Vec<&GameRecord> = records.iter().collect();
+    sorted.sort_by_key(|r| r.game);
+    let mut tally = Tally::default();
+    sorted
+        .iter()
+        .map(|r| {
+            tally.add(r.winner_engine.map(|w| w == 1));
+            let rate = tally.rate();
+            let (lo, hi) = wilson_interval(rate, tally.games());
+            (rate, lo, hi)
+        })
+        .collect()
+}
+
+fn describe_time(control: &TimeControl) -> String {
+    match *control {
+        TimeControl::None { max_move } => format!("none (a move over {max_move} s is a hang)"),
+        TimeControl::PerMove { seconds } => format!("{seconds} s per move"),
+        TimeControl::Clock {
+            main,
+            byo_yomi,
+            stones,
+        } if byo_yomi > 0.0 => format!("{main} s + {stones} moves in {byo_yomi} s"),
+        TimeControl::Clock { main, .. } => format!("{main} s sudden death"),
+    }
+}
+
+/// Lines of the report that hold measured times start with this; everything else depends
+/// only on the moves and results.
+pub const TIMING_PREFIX: &str = "Time per move";
+
+/// The text report of a match.
+pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sprt>) -> String {
+    let mut records: Vec<GameRecord> = records.to_vec();
+    records.sort_by_key(|r| r.game);
+    let names = &settings.names;
+    let mut out = String::new();
+    let _ = writeln!(out, "Match: {} vs {}", names[0], names[1]);
+    let _ = writeln!(
+        out,
+        "Board {}x{}, komi {}, rules {}, handicap {}, time: {}, margin {} s, move cap {}",
+        settings.size,
+        settings.size,
+        settings.komi,
+        settings.rules,
+        settings.handicap,
+        describe_time(&settings.time_control),
+        settings.margin_seconds,
+        settings.move_cap
+    );
+    if !settings.openings.is_empty() {
+        let _ = writeln!(out, "Openings: {}", settings.openings.join(", "));
+    }
+    match settings.shard {
+        None => {
+            let _ = writeln!(
+                out,
+                "Games: {} finished of {} planned",
+                records.len(),
+                settings.games
+            );
+        }
+        Some((k, n)) => {
+            let share = (0..settings.games).filter(|i| i % n == k - 1).count();
+            let _ = writeln!(
+                out,
+                "Games: {} finished of {share} in shard {k}/{n} of a {}-game match",
+                records.len(),
+                settings.games
+            );
+        }
+    }
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(6) + 9;
+    let _ = writeln!(
+        out,
+        "{:width$} {:>6} {:>6} {:>6}",
+        "", "wins", "losses", "draws"
+    );
+    for engine in [1u8, 2] {
+        let (black, white, total) = engine_tallies(&records, engine);
+        let name = &names[engine as usize - 1];
+        for (label, t) in [("as black", black), ("as white", white), ("total", total)] {
+            let _ = writeln!(
+                out,
+                "{:width$} {:>6} {:>6} {:>6}",
+                format!("{name} {label}"),
+                t.wins,
+                t.losses,
+                t.draws
+            );
+        }
+    }
+    let (_, _, total) = engine_tallies(&records, 1);
+    let n = total.games();
+    let rate = total.rate();
+    let (lo, hi) = wilson_interval(rate, n);
+    let _ = writeln!(
+        out,
+        "Score of {}: {}/{} = {:.1}% (95% interval {:.1}% to {:.1}%)",
+        names[0],
+        total.points(),
+        n,
+        100.0 * rate,
+        100.0 * lo,
+        100.0 * hi
+    );
+    let _ = writeln!(
+        out,
+        "Elo difference ({} minus {}): {} (95% interval {} to {})",
+        names[0],
+        names[1],
+        if n == 0 {
+            "n/a".to_string()
+        } else {
+            format_elo(elo_from_rate(rate))
+        },
+        format_elo(elo_from_rate(lo)),
+        format_elo(elo_from_rate(hi))
+    );
+    let mut endings = Vec::new();
+    for kind in [
+        EndKind::TwoPasses,
+        EndKind::Resignation,
+        EndKind::MoveCap,
+        EndKind::IllegalMove,
+        EndKind::BadReply,
+        EndKind::Timeout,
+        EndKind::Crash,
+    ] {
+        let of_kind: Vec<&GameRecord> = records.iter().filter(|r| r.end == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        if kind.is_fault() {
+            // The loser is the faulting engine.
+            let by = |engine: u8| {
+                of_kind
+                    .iter()
+                    .filter(|r| r.winner_engine.is_some_and(|w| w != engine))
+                    .count()
+            };
+            endings.push(format!(
+                "{} {} ({} {}, {} {})",
+                kind.name(),
+                of_kind.len(),
+                names[0],
+                by(1),
+                names[1],
+                by(2)
+            ));
+        } else {
+            endings.push(format!("{} {}", kind.name(), of_kind.len()));
+        }
+    }
+    let _ = writeln!(out, "Endings: {}", endings.join(", "));
+    let counted: Vec<&GameRecord> = records.iter().filter(|r| r.dead_agreed.is_some()).collect();
+    let disputed = counted
+        .iter()
+        .filter(|r| r.dead_agreed == Some(false))
+        .count();
+    let _ = writeln!(
+        out,
+        "Dead stones: the engines disagreed in {disputed} of {} counted games (settled by playouts)",
+        counted.len()
+    );
+    let total_moves: usize = records.iter().map(|r| r.moves).sum();
+    let _ = writeln!(
+        out,
+        "Average game length: {:.1} moves",
+        if records.is_empty() {
+            0.0
+        } else {
+            total_moves as f64 / records.len() as f64
+        }
+    );
+    let mut per_move = Vec::new();
+    for engine in [1u8, 2] {
+        let (mut seconds, mut moves) = (0.0, 0usize);
+        for r in &records {
+            let colour = if r.black_engine == engine { 0 } else { 1 };
+            seconds += r.think_seconds[colour];
+            moves += r.generated_moves[colour];
+        }
+        per_move.push(format!(
+            "{} {:.3} s",
+            names[engine as usize - 1],
+            if moves == 0 {
+                0.0
+            } else {
+                seconds / moves as f64
+            }
+        ));
+    }
+    let _ = writeln!(out, "{TIMING_PREFIX}: {}", per_move.join(", "));
+    if let Some(sprt) = sprt {
+        let llr = sprt.llr(&total);
+        let (lower, upper) = sprt.bounds();
+        let verdict = match sprt.verdict(&total) {
+            SprtVerdict::AcceptH0 => "H0 accepted",
+            SprtVerdict::AcceptH1 => "H1 accepted",
+            SprtVerdict::Continue => "undecided",
+        };
+        let _ = writeln!(
+            out,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} (bounds {:.3}, {:.3}): {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lower, upper
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_published_values() {
+        // 8 of 10: the Wilson 95% interval is about (0.490, 0.943).
+        let (lo, hi) = wilson_interval(0.8, 10);
+        assert!((lo - 0.4902).abs() < 1e-3, "{lo}");
+        assert!((hi - 0.9433).abs() < 1e-3, "{hi}");
+        let (lo, hi) = wilson_interval(0.5, 100);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
+    }
+
+    #[test]
+    fn elo_and_rate_are_inverse() {
+        assert!((elo_from_rate(0.75) - 190.85).abs() < 0.01);
+        assert!((rate_from_elo(elo_from_rate(0.3)) - 0.3).abs() < 1e-12);
+        assert_eq!(elo_from_rate(0.5), 0.0);
+        assert!(elo_from_rate(1.0).is_infinite());
+    }
+
+    #[test]
+    fn sprt_decides_clear_cases_and_waits_on_close_ones() {
+        let sprt = Sprt::parse("0,50,0.05,0.05").unwrap();
+        let (lower, upper) = sprt.bounds();
+        assert!((upper - (0.95f64 / 0.05).ln()).abs() < 1e-12);
+        assert!((lower + upper).abs() < 1e-12);
+        let strong = Tally {
+            wins: 80,
+            losses: 20,
+            draws: 0,
+        };
+        assert_eq!(sprt.verdict(&strong), SprtVerdict::AcceptH1);
+        let weak = Tally {
+            wins: 30,
+            losses: 70,
+            draws: 0,
+        };
+        assert_eq!(sprt.verdict(&weak), SprtVerdict::AcceptH0);
+        let close = Tally {
+            wins: 6,
+            losses: 5,
+            draws: 1,
+        };
+        assert_eq!(sprt.verdict(&close), SprtVerdict::Continue);
+        assert!(Sprt::parse("5,0,0.05,0.05").is_err());
+        assert!(Sprt::parse("0,5,0.05").is_err());
+        assert!(Sprt::parse("0,5,0.7,0.05").is_err());
+    }
+}

@@ -1,0 +1,305 @@
+//! `hane match` (two engines, GTP subprocesses or hane in-process), `hane match report`
+//! (merge result folders) and `hane selfplay` (hane against hane with other settings).
+//! Reports go to stdout; progress and per-game lines to stderr.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use crate::arena::results::MatchSettings;
+use crate::arena::stats::Sprt;
+use crate::arena::{
+    EngineSpec, MatchPlan, chart, check_out_dir, load_openings, merge_folders, parse_shard,
+    results, run_match, stats, time_control,
+};
+use crate::board::{GameState, Geometry, Rules};
+
+/// Options shared by `match` and `selfplay`.
+#[derive(Args, Debug, Clone)]
+pub struct GameOptions {
+    /// Result folder (SGF files, results.jsonl, report); rerun with the same folder to resume.
+    #[arg(short, long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Number of games in the whole match.
+    #[arg(short = 'n', long, default_value_t = 10)]
+    games: usize,
+    /// Board size.
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    komi: f32,
+    /// Rules: cgos (default: positional superko, no suicide, no handicap compensation),
+    /// chinese, tromp-taylor, aga, new-zealand.
+    #[arg(long, default_value = "cgos")]
+    rules: String,
+    /// Fixed handicap stones for black (0 for none).
+    #[arg(long, default_value_t = 0)]
+    handicap: usize,
+    /// SGF files or folders of openings; each opening is played twice with colours swapped.
+    #[arg(long, value_name = "SGF", num_args = 1..)]
+    openings: Vec<PathBuf>,
+    /// Play only the first N moves of each opening.
+    #[arg(long, value_name = "N")]
+    opening_moves: Option<usize>,
+    /// Main time per player in seconds (a clock; sent with time_settings / time_left).
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Canadian byo-yomi period in seconds, after the main time.
+    #[arg(long, default_value_t = 0.0, value_name = "SECONDS")]
+    byo_yomi: f64,
+    /// Moves to play in each byo-yomi period.
+    #[arg(long, default_value_t = 1)]
+    byo_yomi_stones: u32,
+    /// A fixed limit per move in seconds, instead of a clock.
+    #[arg(long, value_name = "SECONDS")]
+    move_time: Option<f64>,
+    /// Without a time control: a move that takes longer than this counts as a hang.
+    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
+    max_move_time: f64,
+    /// Grace the referee allows beyond the clock before a move is late.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    margin: f64,
+    /// Time allowed for any command other than genmove.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    command_timeout: f64,
+    /// Moves after which a game is stopped and counted (default: 3 x size x size).
+    #[arg(long)]
+    move_cap: Option<usize>,
+    /// Match seed: fixes every game's seed (same seed, same game list).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at the same time.
+    #[arg(short, long, default_value_t = 1)]
+    jobs: usize,
+    /// Play only shard K of N of the game list (games with index % N == K - 1).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Stop when a sequential probability ratio test decides: elo0,elo1,alpha,beta.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    sprt: Option<String>,
+    /// Playouts used to settle dead stones when the engines disagree.
+    #[arg(long, default_value_t = 1000)]
+    dead_playouts: u64,
+    /// No per-game lines on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// `hane match`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct MatchArgs {
+    #[command(subcommand)]
+    action: Option<MatchAction>,
+    /// First engine: a GTP command line, or `hane[:playouts=N,time=S,threads=T,resign=R]`
+    /// for hane in-process.
+    #[arg(long, value_name = "COMMAND")]
+    engine1: Option<String>,
+    /// Second engine, like --engine1.
+    #[arg(long, value_name = "COMMAND")]
+    engine2: Option<String>,
+    /// Name of the first engine in records (default: its GTP name and version).
+    #[arg(long)]
+    name1: Option<String>,
+    /// Name of the second engine.
+    #[arg(long)]
+    name2: Option<String>,
+    #[command(flatten)]
+    options: GameOptions,
+}
+
+#[derive(Subcommand, Debug)]
+enum MatchAction {
+    /// Merge result folders (shards of one match) into one report on stdout.
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// Result folders.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Evaluate an SPRT on the merged results: elo0,elo1,alpha,beta.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Also write the SVG chart of the running score here.
+    #[arg(long, value_name = "FILE")]
+    chart: Option<PathBuf>,
+}
+
+/// `hane selfplay`.
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Settings of the first hane: `playouts=N,time=S,threads=T,resign=R`.
+    #[arg(long, default_value = "")]
+    player1: String,
+    /// Settings of the second hane.
+    #[arg(long, default_value = "")]
+    player2: String,
+    #[command(flatten)]
+    options: GameOptions,
+}
+
+pub fn run_match_command(args: &MatchArgs) -> ExitCode {
+    if let Some(MatchAction::Report(report)) = &args.action {
+        return finish(merge_report(report));
+    }
+    let (Some(e1), Some(e2)) = (&args.engine1, &args.engine2) else {
+        eprintln!("hane match: give --engine1 and --engine2 (or `hane match report DIR...`)");
+        return ExitCode::from(2);
+    };
+    let result = (|| {
+        let engines = [EngineSpec::parse(e1)?, EngineSpec::parse(e2)?];
+        run(
+            engines,
+            [args.name1.clone(), args.name2.clone()],
+            [e1.clone(), e2.clone()],
+            &args.options,
+        )
+    })();
+    finish(result)
+}
+
+pub fn run_selfplay_command(args: &SelfplayArgs) -> ExitCode {
+    let result = (|| {
+        let texts = [
+            format!("hane:{}", args.player1),
+            format!("hane:{}", args.player2),
+        ];
+        let engines = [EngineSpec::parse(&texts[0])?, EngineSpec::parse(&texts[1])?];
+        run(engines, [None, None], texts, &args.options)
+    })();
+    finish(result)
+}
+
+fn finish(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hane: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn merge_report(args: &ReportArgs) -> Result<String, String> {
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let (settings, records) = merge_folders(&args.dirs)?;
+    if let Some(path) = &args.chart {
+        results::write_atomically(path, chart::winrate_svg(&settings, &records).as_bytes())?;
+    }
+    Ok(stats::report(&settings, &records, sprt.as_ref()))
+}
+
+fn run(
+    engines: [EngineSpec; 2],
+    names: [Option<String>; 2],
+    texts: [String; 2],
+    options: &GameOptions,
+) -> Result<String, String> {
+    let out = options
+        .out
+        .clone()
+        .ok_or("give a result folder with --out DIR")?;
+    check_out_dir(&out)?;
+    if Geometry::new(options.size).is_none() {
+        return Err(format!("unsupported board size {}", options.size));
+    }
+    if !options.komi.is_finite() {
+        return Err("--komi must be a number".to_string());
+    }
+    let rules: Rules = options.rules.parse()?;
+    if options.handicap == 1 || options.handicap > GameState::max_fixed_handicap(options.size) {
+        return Err(format!(
+            "--handicap {} is not a fixed handicap on {}x{} (0 or 2..={})",
+            options.handicap,
+            options.size,
+            options.size,
+            GameState::max_fixed_handicap(options.size)
+        ));
+    }
+    if options.jobs == 0 {
+        return Err("--jobs must be at least 1".to_string());
+    }
+    if !(options.margin.is_finite() && options.margin >= 0.0) {
+        return Err("--margin must be a non-negative number of seconds".to_string());
+    }
+    if !(options.command_timeout.is_finite() && options.command_timeout > 0.0) {
+        return Err("--command-timeout must be positive".to_string());
+    }
+    let time = time_control(
+        options.time,
+        options.byo_yomi,
+        options.byo_yomi_stones,
+        options.move_time,
+        options.max_move_time,
+    )?;
+    let shard = options.shard.as_deref().map(parse_shard).transpose()?;
+    let sprt = options.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let openings = load_openings(&options.openings, options.size, rules)?;
+    if !openings.is_empty() && options.handicap > 0 {
+        return Err("--handicap and --openings cannot be combined".to_string());
+    }
+    let command_timeout = Duration::from_secs_f64(options.command_timeout);
+    // Names: given, or remembered from an earlier run on this folder, or asked.
+    let earlier = results::read_settings(&out)?;
+    let mut resolved = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let name = match (name, &earlier) {
+            (Some(n), _) => n.clone(),
+            (None, Some(e)) if e.engines[k] == texts[k] => e.names[k].clone(),
+            (None, _) => engines[k].default_name(command_timeout)?,
+        };
+        resolved.push(name);
+    }
+    if resolved[0] == resolved[1] {
+        resolved[0].push_str(" #1");
+        resolved[1].push_str(" #2");
+    }
+    let settings = MatchSettings {
+        engines: texts,
+        names: [resolved[0].clone(), resolved[1].clone()],
+        size: options.size,
+        komi: options.komi,
+        rules: rules.name().to_string(),
+        handicap: options.handicap,
+        openings: options
+            .openings
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        opening_moves: options.opening_moves,
+        time_control: time,
+        margin_seconds: options.margin,
+        move_cap: options
+            .move_cap
+            .unwrap_or(3 * options.size * options.size)
+            .max(1),
+        seed: options.seed,
+        games: options.games,
+        shard,
+    };
+    let plan = MatchPlan {
+        settings,
+        engines,
+        rules,
+        openings,
+        out_dir: out,
+        jobs: options.jobs,
+        sprt,
+        command_timeout,
+        dead_playouts: options.dead_playouts.max(1),
+        log_games: !options.quiet,
+    };
+    let summary = run_match(&plan)?;
+    if summary.stopped_by_sprt {
+        eprintln!("hane: the SPRT decided; the match stopped early");
+    }
+    Ok(summary.report)
+}

@@ -1,0 +1,263 @@
+//! Analysis output: the `info move ... pv ...` lines of `lz-analyze` / `kata-analyze` and
+//! their genmove variants (as Sabaki and Lizzie read them), and the GoGui analyze-command
+//! replies (`dboard` boards, `gfx` heat maps, `var` variations).
+
+use std::fmt::Write as _;
+
+use crate::board::{Color, Geometry, Move};
+use crate::search::Analysis;
+
+/// Which dialect of the `info` line to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// `lz-analyze`: winrate, prior and lcb as integers, 10000 times the fraction.
+    Leela,
+    /// `kata-analyze`: fractions in [0, 1].
+    Kata,
+}
+
+/// The options after an analyze command's colour and interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalyzeRequest {
+    /// The side to analyse for (the side to move when not given).
+    pub color: Option<Color>,
+    /// Report interval in centiseconds (0: only when the stream ends).
+    pub interval_cs: u64,
+    /// Report at most this many candidates (0: all).
+    pub max_moves: usize,
+    /// Append `ownership` to every report (`kata-analyze ... ownership true`).
+    pub ownership: bool,
+}
+
+/// Parses `[color] [interval] [key value ...]` as Leela Zero and KataGo accept it:
+/// `interval N`, `maxmoves N`, `minmoves N` (accepted, no effect: every move with visits is
+/// reported), `ownership true|false` (kata only). Anything else is a syntax error.
+pub fn parse_analyze_args(args: &[&str], dialect: Dialect) -> Option<AnalyzeRequest> {
+    let mut request = AnalyzeRequest {
+        color: None,
+        interval_cs: 100,
+        max_moves: 0,
+        ownership: false,
+    };
+    let mut rest = args;
+    if let Some((first, tail)) = rest.split_first()
+        && let Some(color) = Color::parse(first)
+    {
+        request.color = Some(color);
+        rest = tail;
+    }
+    if let Some((first, tail)) = rest.split_first()
+        && let Some(n) = super::parse::parse_count(first)
+    {
+        request.interval_cs = n as u64;
+        rest = tail;
+    }
+    while let Some((key, tail)) = rest.split_first() {
+        let (value, tail) = tail.split_first()?;
+        match key.to_ascii_lowercase().as_str() {
+            "interval" => request.interval_cs = super::parse::parse_count(value)? as u64,
+            "maxmoves" => request.max_moves = super::parse::parse_count(value)? as usize,
+            "minmoves" => {
+                super::parse::parse_count(value)?;
+            }
+            "ownership" if dialect == Dialect::Kata => {
+                request.ownership = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+        rest = tail;
+    }
+    Some(request)
+}
+
+fn fraction(value: f32, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Leela => format!("{}", (value.clamp(0.0, 1.0) * 10000.0).round() as i64),
+        Dialect::Kata => format!("{:.6}", value.clamp(0.0, 1.0)),
+    }
+}
+
+/// One report: every candidate as `info move V visits N winrate W prior P lcb L order K pv
+/// ...` on a single line (best first), then `ownership` values when asked for. Empty when
+/// the search has no candidate yet.
+pub fn info_line(
+    analysis: &Analysis,
+    geometry: Geometry,
+    dialect: Dialect,
+    request: &AnalyzeRequest,
+) -> String {
+    let mut line = String::new();
+    let limit = if request.max_moves == 0 {
+        usize::MAX
+    } else {
+        request.max_moves
+    };
+    for (order, info) in analysis
+        .moves
+        .iter()
+        .filter(|m| m.visits > 0)
+        .take(limit)
+        .enumerate()
+    {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        let _ = write!(
+            line,
+            "info move {} visits {} winrate {} prior {} lcb {} order {} pv",
+            info.mv.to_gtp(geometry),
+            info.visits,
+            fraction(info.winrate, dialect),
+            fraction(info.prior, dialect),
+            fraction(info.lcb, dialect),
+            order
+        );
+        let pv: &[Move] = if info.pv.is_empty() {
+            std::slice::from_ref(&info.mv)
+        } else {
+            &info.pv
+        };
+        for mv in pv {
+            let _ = write!(line, " {}", mv.to_gtp(geometry));
+        }
+    }
+    if request.ownership && !line.is_empty() {
+        line.push_str(" ownership");
+        // Row-major from the top-left corner, from the analysed side's point of view.
+        let sign = if analysis.color == Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        for value in top_down_values(&analysis.ownership, geometry) {
+            let _ = write!(line, " {:.4}", sign * value);
+        }
+    }
+    line
+}
+
+/// Values given in `Geometry::points()` order (bottom row first) rearranged top row first.
+fn top_down_values(values: &[f32], geometry: Geometry) -> Vec<f32> {
+    let size = geometry.size();
+    let mut out = Vec::with_capacity(size * size);
+    for row in (0..size).rev() {
+        for col in 0..size {
+            out.push(values.get(row * size + col).copied().unwrap_or(0.0));
+        }
+    }
+    out
+}
+
+/// A GoGui `dboard`: a leading line break, then one line per row, top row first.
+pub fn dboard(values_bottom_first: &[f32], geometry: Geometry) -> String {
+    let size = geometry.size();
+    let values = top_down_values(values_bottom_first, geometry);
+    let mut out = String::from("\n");
+    for row in values.chunks(size) {
+        let cells: Vec<String> = row.iter().map(|v| format!("{:.2}", v)).collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// A GoGui `gfx` heat map: influence by share of visits, labels with winrate percentages
+/// for the most visited moves, and the best move marked.
+pub fn gfx_heat_map(analysis: &Analysis, geometry: Geometry) -> String {
+    let total: u64 = analysis.moves.iter().map(|m| m.visits).sum();
+    let max = analysis.moves.iter().map(|m| m.visits).max().unwrap_or(0);
+    let mut influence = String::new();
+    let mut labels = String::new();
+    let sign = if analysis.color == Color::Black {
+        1.0
+    } else {
+        -1.0
+    };
+    for info in analysis.moves.iter().filter(|m| m.visits > 0) {
+        let Move::Play(p) = info.mv else { continue };
+        let vertex = geometry.format_point(p);
+        let strength = info.visits as f32 / max.max(1) as f32;
+        let _ = write!(influence, " {vertex} {:.2}", sign * strength);
+        if info.visits * 20 >= max {
+            let _ = write!(labels, " {vertex} {:.0}", info.winrate * 100.0);
+        }
+    }
+    let mut out = String::new();
+    if !influence.is_empty() {
+        let _ = writeln!(out, "INFLUENCE{influence}");
+    }
+    if !labels.is_empty() {
+        let _ = writeln!(out, "LABEL{labels}");
+    }
+    if let Some(best) = analysis.moves.first()
+        && let Move::Play(p) = best.mv
+    {
+        let _ = writeln!(out, "CIRCLE {}", geometry.format_point(p));
+    }
+    let _ = write!(
+        out,
+        "TEXT {} to move: winrate {:.1}%, {} playouts",
+        analysis.color,
+        analysis.winrate * 100.0,
+        total.max(analysis.playouts)
+    );
+    out
+}
+
+/// A GoGui `dboard` of each candidate's winrate, 0 where no candidate was searched; values
+/// from black's point of view scaled to [-1, 1] (+1: black surely wins).
+pub fn winrate_board(analysis: &Analysis, geometry: Geometry) -> String {
+    let size = geometry.size();
+    let mut values = vec![0.0f32; size * size];
+    for info in analysis.moves.iter().filter(|m| m.visits > 0) {
+        if let Move::Play(p) = info.mv {
+            let (col, row) = geometry.coords(p);
+            let black_winrate = if analysis.color == Color::Black {
+                info.winrate
+            } else {
+                1.0 - info.winrate
+            };
+            values[row * size + col] = 2.0 * black_winrate - 1.0;
+        }
+    }
+    dboard(&values, geometry)
+}
+
+/// The principal variation as GoGui's `var` type wants it: vertices, alternating colours
+/// from the analysed side.
+pub fn principal_variation(analysis: &Analysis, geometry: Geometry) -> String {
+    analysis.moves.first().map_or_else(String::new, |best| {
+        let pv: &[Move] = if best.pv.is_empty() {
+            std::slice::from_ref(&best.mv)
+        } else {
+            &best.pv
+        };
+        pv.iter()
+            .map(|m| m.to_gtp(geometry))
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyze_arguments() {
+        let r = parse_analyze_args(&["B", "50"], Dialect::Leela).unwrap();
+        assert_eq!(r.color, Some(Color::Black));
+        assert_eq!(r.interval_cs, 50);
+        let r = parse_analyze_args(&["interval", "20", "maxmoves", "3"], Dialect::Kata).unwrap();
+        assert_eq!((r.color, r.interval_cs, r.max_moves), (None, 20, 3));
+        let r = parse_analyze_args(&["w", "10", "ownership", "true"], Dialect::Kata).unwrap();
+        assert!(r.ownership);
+        assert!(parse_analyze_args(&["b", "10", "ownership", "true"], Dialect::Leela).is_none());
+        assert!(parse_analyze_args(&["b", "10", "interval"], Dialect::Leela).is_none());
+        assert!(parse_analyze_args(&["b", "x"], Dialect::Leela).is_none());
+    }
+}

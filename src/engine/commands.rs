@@ -1,0 +1,1036 @@
+//! The command table (the single source of truth for dispatch, `known_command` and
+//! `list_commands`) and every command's handler.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::analysis::{self, AnalyzeRequest, Dialect};
+use super::judge::{self, Judgement};
+use super::parse::{
+    looks_like_vertex, parse_color, parse_count, parse_float, parse_move, parse_point,
+    parse_seconds,
+};
+use super::{
+    Call, ERR_ILLEGAL, ERR_LOAD, ERR_SCORE, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log,
+};
+use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
+use crate::search::time::{TimeLeft, TimeSystem, move_time};
+use crate::search::{Analysis, SearchLimits, SearchResult, estimate_ownership};
+use crate::sgf::{GameInfo, parse_game, write_game};
+
+/// What a handler returns: the response text, or the error message.
+pub type Outcome = Result<String, String>;
+
+/// A handler: the engine, the arguments after the command name, and the response channel
+/// (used only by streaming commands).
+pub type Handler = fn(&mut Engine, &[&str], &mut Call<'_>) -> Outcome;
+
+/// One command: its GTP name and handler.
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub handler: Handler,
+}
+
+/// Every command hane answers, in `list_commands` order.
+pub static COMMANDS: &[CommandSpec] = &[
+    // Administrative (GTP version 2, required).
+    spec("protocol_version", |_, _, _| Ok("2".into())),
+    spec("name", |_, _, _| Ok("hane".into())),
+    spec("version", |_, _, _| Ok(env!("CARGO_PKG_VERSION").into())),
+    spec("known_command", cmd_known_command),
+    spec("list_commands", cmd_list_commands),
+    spec("quit", cmd_quit),
+    // Setup.
+    spec("boardsize", cmd_boardsize),
+    spec("clear_board", cmd_clear_board),
+    spec("komi", cmd_komi),
+    spec("fixed_handicap", cmd_fixed_handicap),
+    spec("place_free_handicap", cmd_place_free_handicap),
+    spec("set_free_handicap", cmd_set_free_handicap),
+    // Core play.
+    spec("play", cmd_play),
+    spec("genmove", cmd_genmove),
+    spec("undo", cmd_undo),
+    // Tournament.
+    spec("time_settings", cmd_time_settings),
+    spec("time_left", cmd_time_left),
+    spec("final_score", cmd_final_score),
+    spec("final_status_list", cmd_final_status_list),
+    // Regression and debugging.
+    spec("loadsgf", cmd_loadsgf),
+    spec("reg_genmove", cmd_reg_genmove),
+    spec("showboard", cmd_showboard),
+    spec("printsgf", cmd_printsgf),
+    spec("cputime", cmd_cputime),
+    // gomill.
+    spec("gomill-cpu_time", cmd_cputime),
+    spec("gomill-describe_engine", cmd_describe_engine),
+    spec("gomill-explain_last_move", |e, _, _| {
+        Ok(e.last_explanation.clone())
+    }),
+    // KGS.
+    spec("kgs-genmove_cleanup", cmd_kgs_genmove_cleanup),
+    spec("kgs-time_settings", cmd_kgs_time_settings),
+    spec("kgs-rules", cmd_kgs_rules),
+    spec("kgs-game_over", cmd_kgs_game_over),
+    spec("kgs-chat", cmd_kgs_chat),
+    // GoGui.
+    spec("gogui-analyze_commands", cmd_gogui_analyze_commands),
+    spec("gogui-interrupt", |_, _, _| Ok(String::new())),
+    spec("gogui-play_sequence", cmd_play_sequence),
+    spec("gg-undo", cmd_gg_undo),
+    spec("hane-heat_map", cmd_heat_map),
+    spec("hane-winrate_board", cmd_winrate_board),
+    spec("hane-principal_variation", cmd_principal_variation),
+    spec("hane-ownership", cmd_ownership),
+    spec("hane-dead_stones", cmd_dead_stones),
+    // Sabaki and Lizzie analysis.
+    spec("lz-analyze", |e, a, c| cmd_analyze(e, a, c, Dialect::Leela)),
+    spec("kata-analyze", |e, a, c| {
+        cmd_analyze(e, a, c, Dialect::Kata)
+    }),
+    spec("lz-genmove_analyze", |e, a, c| {
+        cmd_genmove_analyze(e, a, c, Dialect::Leela)
+    }),
+    spec("kata-genmove_analyze", |e, a, c| {
+        cmd_genmove_analyze(e, a, c, Dialect::Kata)
+    }),
+];
+
+const fn spec(name: &'static str, handler: Handler) -> CommandSpec {
+    CommandSpec { name, handler }
+}
+
+/// The command called `name`, if hane has it.
+pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+/// GoGui analyze commands: `type/label/command`; every command named here is in the table.
+const GOGUI_ANALYZE_COMMANDS: &str = "\
+gfx/Visit heat map/hane-heat_map %m
+dboard/Winrate map/hane-winrate_board %m
+var/Principal variation/hane-principal_variation %m
+dboard/Ownership/hane-ownership
+gfx/Dead stones/hane-dead_stones";
+
+fn no_args(args: &[&str]) -> Result<(), String> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(ERR_SYNTAX.into())
+    }
+}
+
+fn color_arg(args: &[&str]) -> Result<Color, String> {
+    match args {
+        [c] => parse_color(c).ok_or_else(|| ERR_SYNTAX.to_string()),
+        _ => Err(ERR_SYNTAX.into()),
+    }
+}
+
+fn cmd_known_command(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    match args {
+        [name] => Ok(find(&name.to_ascii_lowercase()).is_some().to_string()),
+        _ => Err(ERR_SYNTAX.into()),
+    }
+}
+
+fn cmd_list_commands(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    Ok(COMMANDS
+        .iter()
+        .map(|c| c.name)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+fn cmd_quit(engine: &mut Engine, _: &[&str], _: &mut Call<'_>) -> Outcome {
+    engine.quit = true;
+    Ok(String::new())
+}
+
+impl Engine {
+    /// A new empty game of `size` with the current rules; clocks and search memory reset.
+    fn new_game(&mut self, size: usize) {
+        self.state = GameState::new(size, self.rules).expect("size checked by the caller");
+        self.searcher.clear();
+        self.ponder_wanted = false;
+        self.last_explanation.clear();
+    }
+
+    /// Replaces the game state after a successful multi-step change.
+    fn set_state(&mut self, state: GameState) {
+        self.state = state;
+        self.ponder_wanted = false;
+    }
+}
+
+fn cmd_boardsize(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let size = match args {
+        [n] => parse_count(n).ok_or(ERR_SYNTAX)?,
+        [w, h] => {
+            let (w, h) = (
+                parse_count(w).ok_or(ERR_SYNTAX)?,
+                parse_count(h).ok_or(ERR_SYNTAX)?,
+            );
+            if w != h {
+                return Err(ERR_SIZE.into());
+            }
+            w
+        }
+        _ => return Err(ERR_SYNTAX.into()),
+    } as usize;
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err(ERR_SIZE.into());
+    }
+    engine.new_game(size);
+    Ok(String::new())
+}
+
+fn cmd_clear_board(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    let size = engine.state.size();
+    engine.new_game(size);
+    Ok(String::new())
+}
+
+fn cmd_komi(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let komi = match args {
+        [k] => parse_float(k).filter(|k| k.abs() < 1e6).ok_or(ERR_SYNTAX)? as f32,
+        _ => return Err(ERR_SYNTAX.into()),
+    };
+    engine.rules.komi = komi;
+    engine.state.set_komi(komi);
+    Ok(String::new())
+}
+
+fn vertex_list(points: &[Point], engine: &Engine) -> String {
+    let g = engine.state.geometry();
+    points
+        .iter()
+        .map(|&p| g.format_point(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn handicap_count(args: &[&str]) -> Result<usize, String> {
+    match args {
+        [n] => Ok(parse_count(n).ok_or(ERR_SYNTAX)? as usize),
+        _ => Err(ERR_SYNTAX.into()),
+    }
+}
+
+fn cmd_fixed_handicap(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let n = handicap_count(args)?;
+    let points = engine
+        .state
+        .place_fixed_handicap(n)
+        .map_err(|e| e.to_string())?;
+    engine.ponder_wanted = false;
+    Ok(vertex_list(&points, engine))
+}
+
+fn cmd_place_free_handicap(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let n = handicap_count(args)?;
+    let points = engine
+        .state
+        .place_free_handicap(n)
+        .map_err(|e| e.to_string())?;
+    engine.ponder_wanted = false;
+    Ok(vertex_list(&points, engine))
+}
+
+fn cmd_set_free_handicap(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    if args.is_empty() {
+        return Err(ERR_SYNTAX.into());
+    }
+    if !engine.state.board().is_empty() || !engine.state.moves().is_empty() {
+        return Err(crate::board::HandicapError::BoardNotEmpty.to_string());
+    }
+    let g = engine.state.geometry();
+    let points: Vec<Point> = args
+        .iter()
+        .map(|a| parse_point(g, a))
+        .collect::<Option<_>>()
+        .ok_or_else(|| crate::board::HandicapError::BadVertexList.to_string())?;
+    engine
+        .state
+        .set_free_handicap(&points)
+        .map_err(|e| e.to_string())?;
+    Ok(String::new())
+}
+
+/// Parses `color vertex` for `play`: a malformed colour or vertex is a syntax error, a
+/// vertex-shaped word off this board is an illegal move.
+fn parse_play(engine: &Engine, color: &str, vertex: &str) -> Result<(Color, Move), String> {
+    let color = parse_color(color).ok_or(ERR_SYNTAX)?;
+    match parse_move(engine.state.geometry(), vertex) {
+        Some(mv) => Ok((color, mv)),
+        None if looks_like_vertex(vertex) => Err(ERR_ILLEGAL.into()),
+        None => Err(ERR_SYNTAX.into()),
+    }
+}
+
+fn cmd_play(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let [color, vertex] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let (color, mv) = parse_play(engine, color, vertex)?;
+    engine
+        .state
+        .play(color, mv)
+        .map_err(|_| ERR_ILLEGAL.to_string())?;
+    engine.ponder_wanted = false;
+    Ok(String::new())
+}
+
+fn cmd_play_sequence(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    if !args.len().is_multiple_of(2) {
+        return Err(ERR_SYNTAX.into());
+    }
+    let mut moves = Vec::with_capacity(args.len() / 2);
+    for pair in args.chunks(2) {
+        moves.push(parse_play(engine, pair[0], pair[1])?);
+    }
+    let mut state = engine.state.clone();
+    for (color, mv) in moves {
+        state.play(color, mv).map_err(|_| ERR_ILLEGAL.to_string())?;
+    }
+    engine.set_state(state);
+    Ok(String::new())
+}
+
+fn cmd_undo(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    if !engine.state.undo() {
+        return Err(ERR_UNDO.into());
+    }
+    engine.ponder_wanted = false;
+    Ok(String::new())
+}
+
+fn cmd_gg_undo(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let n = match args {
+        [] => 1,
+        [n] => parse_count(n).ok_or(ERR_SYNTAX)? as usize,
+        _ => return Err(ERR_SYNTAX.into()),
+    };
+    if n > engine.state.moves().len() {
+        return Err(ERR_UNDO.into());
+    }
+    for _ in 0..n {
+        engine.state.undo();
+    }
+    engine.ponder_wanted = false;
+    Ok(String::new())
+}
+
+// ----- Time -------------------------------------------------------------------------------
+
+impl Engine {
+    /// Installs a time system; both clocks start full.
+    fn set_time_system(&mut self, system: TimeSystem) {
+        let start = match system {
+            TimeSystem::None => None,
+            TimeSystem::Absolute { main } => Some(TimeLeft {
+                seconds: main,
+                stones_or_periods: 0,
+            }),
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } => Some(if main > 0.0 {
+                TimeLeft {
+                    seconds: main,
+                    stones_or_periods: 0,
+                }
+            } else {
+                TimeLeft {
+                    seconds: period,
+                    stones_or_periods: periods,
+                }
+            }),
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } => Some(if main > 0.0 {
+                TimeLeft {
+                    seconds: main,
+                    stones_or_periods: 0,
+                }
+            } else {
+                TimeLeft {
+                    seconds: period,
+                    stones_or_periods: stones,
+                }
+            }),
+        };
+        // Re-sending the same settings (gtp2ogs does so before every move) keeps the clocks.
+        if self.clock.system != system {
+            self.clock.system = system;
+            self.clock.left = [start, start];
+        }
+    }
+
+    /// Charges `spent` to `color`'s clock, in case the controller sends no `time_left`.
+    fn charge_clock(&mut self, color: Color, spent: f64) {
+        let system = self.clock.system;
+        let Some(left) = self.clock.left[Engine::color_index(color)].as_mut() else {
+            return;
+        };
+        left.seconds -= spent;
+        match system {
+            TimeSystem::None | TimeSystem::Absolute { .. } => {}
+            TimeSystem::Canadian { period, stones, .. } => {
+                if left.stones_or_periods > 0 {
+                    left.stones_or_periods -= 1;
+                    if left.stones_or_periods == 0 {
+                        left.seconds = period;
+                        left.stones_or_periods = stones;
+                    }
+                } else if left.seconds <= 0.0 {
+                    left.seconds = period;
+                    left.stones_or_periods = stones;
+                }
+            }
+            TimeSystem::Byoyomi {
+                period, periods, ..
+            } => {
+                if left.stones_or_periods == 0 && left.seconds <= 0.0 {
+                    left.stones_or_periods = periods;
+                    left.seconds = period;
+                } else if left.stones_or_periods > 0 {
+                    if left.seconds < 0.0 {
+                        left.stones_or_periods = left.stones_or_periods.saturating_sub(1);
+                    }
+                    left.seconds = period;
+                }
+            }
+        }
+    }
+
+    /// The search limits for one move of `color`: the clock's budget, the operator's time
+    /// per move and playouts per move, whichever ends first.
+    fn move_limits(&self, color: Color) -> SearchLimits {
+        let clock = move_time(
+            self.clock.system,
+            self.clock.left[Engine::color_index(color)],
+            self.state.moves().len(),
+            self.state.size(),
+            self.options.lag_margin,
+        );
+        let operator = self.options.move_time.map(Duration::from_secs_f64);
+        // The operator's time per move caps both the plan and the extension for an
+        // uncertain position; the clock's extension applies only while it is the tighter.
+        let (mut time, max_time) = match (clock, operator) {
+            (Some(c), Some(op)) => (Some(c.budget.min(op)), Some(c.max.min(op))),
+            (Some(c), None) => (Some(c.budget), Some(c.max)),
+            (None, op) => (op, None),
+        };
+        if time.is_none() && self.options.playouts.is_none() {
+            time = Some(Duration::from_secs(5));
+        }
+        SearchLimits {
+            playouts: self.options.playouts,
+            time,
+            report_interval: None,
+            max_time,
+        }
+    }
+}
+
+fn cmd_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let [main, byo, stones] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let main = parse_seconds(main).ok_or(ERR_SYNTAX)?;
+    let byo = parse_seconds(byo).ok_or(ERR_SYNTAX)?;
+    let stones = parse_count(stones).ok_or(ERR_SYNTAX)?;
+    engine.set_time_system(TimeSystem::from_gtp(main, byo, stones));
+    Ok(String::new())
+}
+
+fn cmd_kgs_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let Some((kind, rest)) = args.split_first() else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let seconds = |s: &str| parse_seconds(s).ok_or(ERR_SYNTAX);
+    let count = |s: &str| parse_count(s).ok_or(ERR_SYNTAX);
+    let system = match (kind.to_ascii_lowercase().as_str(), rest) {
+        ("none", []) => TimeSystem::None,
+        ("absolute", [main]) => TimeSystem::Absolute {
+            main: seconds(main)?,
+        },
+        ("byoyomi", [main, period, periods]) => {
+            let (main, period, periods) = (seconds(main)?, seconds(period)?, count(periods)?);
+            if period <= 0.0 || periods == 0 {
+                TimeSystem::Absolute { main }
+            } else {
+                TimeSystem::Byoyomi {
+                    main,
+                    period,
+                    periods,
+                }
+            }
+        }
+        ("canadian", [main, period, stones]) => {
+            let (main, period, stones) = (seconds(main)?, seconds(period)?, count(stones)?);
+            if period <= 0.0 {
+                TimeSystem::Absolute { main }
+            } else if stones == 0 {
+                TimeSystem::None
+            } else {
+                TimeSystem::Canadian {
+                    main,
+                    period,
+                    stones,
+                }
+            }
+        }
+        _ => return Err(ERR_SYNTAX.into()),
+    };
+    engine.set_time_system(system);
+    Ok(String::new())
+}
+
+fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let [color, seconds, stones] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let color = parse_color(color).ok_or(ERR_SYNTAX)?;
+    let seconds = parse_float(seconds).ok_or(ERR_SYNTAX)?.max(0.0);
+    let stones = parse_count(stones).ok_or(ERR_SYNTAX)?;
+    engine.clock.left[Engine::color_index(color)] = Some(TimeLeft {
+        seconds,
+        stones_or_periods: stones,
+    });
+    Ok(String::new())
+}
+
+// ----- Move generation ----------------------------------------------------------------------
+
+/// A progress callback for genmove searches and how often to call it.
+type Report<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
+
+/// How a genmove-like command treats passing and resigning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GenmoveKind {
+    /// `genmove` and the analyze variants.
+    Normal,
+    /// `kgs-genmove_cleanup`: never pass while the opponent has dead stones on the board.
+    Cleanup,
+    /// `reg_genmove`: deterministic, never resigns, does not play.
+    Regression,
+}
+
+impl Engine {
+    /// Searches and decides the move for `color`. Does not play it.
+    fn generate(
+        &mut self,
+        color: Color,
+        kind: GenmoveKind,
+        report: Option<Report<'_>>,
+    ) -> (Move, bool, SearchResult) {
+        let mut limits = self.move_limits(color);
+        if kind == GenmoveKind::Regression {
+            self.searcher.clear();
+        }
+        let control = Arc::clone(&self.input.control);
+        let mut ignore = |_: &Analysis| {};
+        let progress: &mut dyn FnMut(&Analysis) = match report {
+            Some((interval, callback)) => {
+                limits.report_interval = Some(interval);
+                callback
+            }
+            None => &mut ignore,
+        };
+        let mut result = self
+            .searcher
+            .search(&self.state, color, &limits, &control, progress);
+        if result.analysis.moves.is_empty() && !self.state.legal_points(color).is_empty() {
+            // Interrupted before anything was searched: a short search that cannot be
+            // interrupted gives the best move "so far".
+            let quick = SearchLimits {
+                playouts: Some(4 * self.state.size() as u64 * self.state.size() as u64),
+                time: Some(Duration::from_millis(200)),
+                report_interval: None,
+                max_time: None,
+            };
+            let fresh = crate::search::SearchControl::new();
+            result = self
+                .searcher
+                .search(&self.state, color, &quick, &fresh, &mut |_| {});
+        }
+        let mut mv = self.choose_move(color, &result);
+        let cleanup = kind == GenmoveKind::Cleanup || self.tournament_cleanup;
+        let opponent_passed = matches!(self.state.last_move(), Some((c, Move::Pass)) if c != color);
+        let mut judgement: Option<Judgement> = None;
+        if mv == Move::Pass || (opponent_passed && kind != GenmoveKind::Cleanup) {
+            judgement = Some(self.judge());
+        }
+        if let Some(j) = &judgement {
+            let opponent_dead = j.has_dead(color.opponent());
+            let we_win = (j.score > 0.0) == (color == Color::Black) && j.score != 0.0;
+            if mv == Move::Pass && cleanup && opponent_dead {
+                // Never leave dead stones for a scorer that counts every stone as alive.
+                mv = result
+                    .analysis
+                    .moves
+                    .iter()
+                    .map(|m| m.mv)
+                    .find(|&m| {
+                        m != Move::Pass
+                            && self.state.is_legal(color, m)
+                            && m.point()
+                                .is_some_and(|p| !self.state.board().is_eye(p, color))
+                    })
+                    .or_else(|| judge::cleanup_move(&self.state, color, j))
+                    .unwrap_or(Move::Pass);
+            } else if opponent_passed && (we_win || j.unsettled == 0) && !(cleanup && opponent_dead)
+            {
+                // The opponent passed and the game is won as it stands, or nothing is left
+                // to gain: end it.
+                mv = Move::Pass;
+            }
+        }
+        let resign = kind == GenmoveKind::Normal
+            && !cleanup
+            && result.resign
+            && self.options.search.resign_threshold > 0.0
+            && mv != Move::Pass;
+        let g = self.state.geometry();
+        self.last_explanation = format!(
+            "{} playouts in {:.2} s; winrate {:.1}% for {}; best {}",
+            result.analysis.playouts,
+            result.analysis.elapsed.as_secs_f64(),
+            result.analysis.winrate * 100.0,
+            color,
+            result
+                .analysis
+                .moves
+                .iter()
+                .take(3)
+                .map(|m| format!("{} ({} visits)", m.mv.to_gtp(g), m.visits))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        log(
+            LogLevel::Info,
+            format_args!("{color} {}: {}", mv.to_gtp(g), self.last_explanation),
+        );
+        (mv, resign, result)
+    }
+
+    /// The search's best move, skipping moves that fill one of our own eyes (passing when
+    /// nothing else is left).
+    fn choose_move(&self, color: Color, result: &SearchResult) -> Move {
+        let board = self.state.board();
+        let acceptable = |m: Move| match m {
+            Move::Pass => true,
+            Move::Play(p) => self.state.is_legal(color, m) && !board.is_eye(p, color),
+        };
+        if acceptable(result.best) {
+            return result.best;
+        }
+        result
+            .analysis
+            .moves
+            .iter()
+            .map(|m| m.mv)
+            .find(|&m| acceptable(m))
+            .unwrap_or(Move::Pass)
+    }
+
+    /// The end-of-game judgement of the current position.
+    fn judge(&self) -> Judgement {
+        judge::judge(
+            &self.state,
+            self.options.judge_playouts,
+            self.options.search.seed,
+        )
+    }
+
+    /// genmove and its variants: searches, plays the move, charges the clock and replies
+    /// with the vertex, `pass` or `resign`.
+    fn genmove_and_play(
+        &mut self,
+        color: Color,
+        kind: GenmoveKind,
+        report: Option<Report<'_>>,
+    ) -> String {
+        let start = Instant::now();
+        let (mv, resign, _) = self.generate(color, kind, report);
+        self.charge_clock(color, start.elapsed().as_secs_f64());
+        if resign {
+            return "resign".into();
+        }
+        if self.state.play(color, mv).is_err() {
+            // The search and the rules disagree: never send an illegal move.
+            log(
+                LogLevel::Error,
+                format_args!("search chose an illegal move; passing"),
+            );
+            let _ = self.state.play(color, Move::Pass);
+            return "pass".into();
+        }
+        self.ponder_wanted = true;
+        mv.to_gtp(self.state.geometry())
+    }
+}
+
+fn cmd_genmove(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let color = color_arg(args)?;
+    Ok(engine.genmove_and_play(color, GenmoveKind::Normal, None))
+}
+
+fn cmd_kgs_genmove_cleanup(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let color = color_arg(args)?;
+    engine.state.reset_consecutive_passes();
+    Ok(engine.genmove_and_play(color, GenmoveKind::Cleanup, None))
+}
+
+fn cmd_reg_genmove(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let color = color_arg(args)?;
+    let (mv, _, _) = engine.generate(color, GenmoveKind::Regression, None);
+    Ok(mv.to_gtp(engine.state.geometry()))
+}
+
+// ----- Scoring ------------------------------------------------------------------------------
+
+fn cmd_final_score(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    let judgement = engine.judge();
+    let board = engine.state.board();
+    let empty = board.empty_count();
+    // A game in full swing has no final score: with stones on the board, most of the empty
+    // points still contested and no two passes yet, hane declines to guess.
+    if !board.is_empty() && !engine.state.is_over() && judgement.unsettled * 2 > empty {
+        return Err(ERR_SCORE.into());
+    }
+    Ok(crate::board::format_score(judgement.score))
+}
+
+fn cmd_final_status_list(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let [status] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let judgement = engine.judge();
+    let chains = match status.to_ascii_lowercase().as_str() {
+        "dead" => judgement.dead,
+        "alive" => judgement.alive,
+        // hane cannot tell seki from independent life: such chains are listed as alive.
+        "seki" => Vec::new(),
+        _ => return Err(ERR_SYNTAX.into()),
+    };
+    Ok(chains
+        .iter()
+        .map(|(_, stones)| vertex_list(stones, engine))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+// ----- Records ------------------------------------------------------------------------------
+
+fn cmd_loadsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let (file, until) = match args {
+        [file] => (*file, None),
+        [file, n] => (*file, Some(parse_count(n).ok_or(ERR_SYNTAX)? as usize)),
+        _ => return Err(ERR_SYNTAX.into()),
+    };
+    let text = std::fs::read(file).map_err(|_| ERR_LOAD.to_string())?;
+    let text = String::from_utf8_lossy(&text);
+    let game = parse_game(&text).map_err(|e| {
+        log(LogLevel::Warn, format_args!("loadsgf {file}: {e}"));
+        ERR_LOAD.to_string()
+    })?;
+    let mut rules = engine.rules;
+    if let Some(komi) = game.komi {
+        rules.komi = komi;
+    }
+    let state = game.replay(rules, until).map_err(|e| {
+        log(LogLevel::Warn, format_args!("loadsgf {file}: {e}"));
+        ERR_LOAD.to_string()
+    })?;
+    engine.rules = rules;
+    engine.searcher.clear();
+    engine.set_state(state);
+    Ok(String::new())
+}
+
+fn cmd_printsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let info = GameInfo {
+        game_comment: Some("written by hane".into()),
+        ..GameInfo::default()
+    };
+    let text = write_game(&engine.state, &info);
+    match args {
+        [] | ["-"] => Ok(text),
+        [file] => {
+            std::fs::write(file, text).map_err(|_| "cannot save file".to_string())?;
+            Ok(String::new())
+        }
+        _ => Err(ERR_SYNTAX.into()),
+    }
+}
+
+fn cmd_showboard(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    let state = &engine.state;
+    let g = state.geometry();
+    let size = state.size();
+    let letters: String = (0..size)
+        .map(|c| {
+            g.format_point(g.point(c, 0).expect("on board"))
+                .chars()
+                .next()
+                .unwrap_or('?')
+        })
+        .map(|c| format!(" {c}"))
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(out);
+    let _ = writeln!(out, "   {letters}");
+    let diagram = state.board().to_diagram();
+    for (k, line) in diagram.lines().enumerate() {
+        let row = size - k;
+        let _ = write!(out, "{row:>2}  {line} {row:<2}");
+        match k {
+            0 => {
+                let _ = write!(
+                    out,
+                    "   captured by black: {}",
+                    state.board().captures(Color::Black)
+                );
+            }
+            1 => {
+                let _ = write!(
+                    out,
+                    "   captured by white: {}",
+                    state.board().captures(Color::White)
+                );
+            }
+            2 => {
+                let _ = write!(out, "   {} to move, komi {}", state.to_move(), state.komi());
+            }
+            _ => {}
+        }
+        let _ = writeln!(out);
+    }
+    let _ = write!(out, "   {letters}");
+    Ok(out)
+}
+
+// ----- Metadata -----------------------------------------------------------------------------
+
+/// CPU seconds used by the process (all threads), or wall-clock time where it cannot be read.
+fn process_cpu_seconds() -> f64 {
+    cpu_time::ProcessTime::try_now()
+        .map(|t| t.as_duration().as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+fn cmd_cputime(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    Ok(format!("{:.3}", process_cpu_seconds()))
+}
+
+fn cmd_describe_engine(engine: &mut Engine, _: &[&str], _: &mut Call<'_>) -> Outcome {
+    let o = &engine.options;
+    Ok(format!(
+        "hane {}: Monte-Carlo tree search; {} threads, {}, rules {}, resign below {:.0}%, seed {}",
+        env!("CARGO_PKG_VERSION"),
+        o.search.threads,
+        match (o.playouts, o.move_time) {
+            (Some(p), Some(t)) => format!("{p} playouts or {t} s per move"),
+            (Some(p), None) => format!("{p} playouts per move"),
+            (None, Some(t)) => format!("{t} s per move"),
+            (None, None) => "time from the clock".to_string(),
+        },
+        engine.rules.name(),
+        o.search.resign_threshold * 100.0,
+        o.search.seed
+    ))
+}
+
+// ----- KGS ----------------------------------------------------------------------------------
+
+fn cmd_kgs_rules(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let Some(name) = args.first() else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let komi = engine.rules.komi;
+    let rules = match name.to_ascii_lowercase().as_str() {
+        // hane scores by area only; Japanese games are played as Chinese.
+        "japanese" | "chinese" => Rules::chinese(komi),
+        "aga" => Rules::aga(komi),
+        "new_zealand" => Rules::new_zealand(komi),
+        _ => return Err("unknown rules".into()),
+    };
+    engine.rules = rules;
+    engine.state.set_rules(rules);
+    engine.tournament_cleanup = true;
+    Ok(String::new())
+}
+
+fn cmd_kgs_game_over(engine: &mut Engine, _: &[&str], _: &mut Call<'_>) -> Outcome {
+    engine.ponder_wanted = false;
+    Ok(String::new())
+}
+
+fn cmd_kgs_chat(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    match args {
+        [kind, _name, _message, ..]
+            if kind.eq_ignore_ascii_case("game") || kind.eq_ignore_ascii_case("private") =>
+        {
+            Ok("I am hane, a Monte-Carlo Go program; I cannot chat.".into())
+        }
+        _ => Err(ERR_SYNTAX.into()),
+    }
+}
+
+// ----- GoGui analyze commands ----------------------------------------------------------------
+
+fn cmd_gogui_analyze_commands(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    Ok(GOGUI_ANALYZE_COMMANDS.into())
+}
+
+impl Engine {
+    /// A search for an analyze command: the usual move limits, `# interrupt` stops it early.
+    fn analyze_once(&mut self, args: &[&str]) -> Result<Analysis, String> {
+        let color = match args {
+            [] => self.state.to_move(),
+            [c] => parse_color(c).ok_or(ERR_SYNTAX)?,
+            _ => return Err(ERR_SYNTAX.into()),
+        };
+        let limits = self.move_limits(color);
+        let control = Arc::clone(&self.input.control);
+        Ok(self
+            .searcher
+            .analyze(&self.state, color, &limits, &control, &mut |_| {}))
+    }
+}
+
+fn cmd_heat_map(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let analysis = engine.analyze_once(args)?;
+    Ok(analysis::gfx_heat_map(&analysis, engine.state.geometry()))
+}
+
+fn cmd_winrate_board(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let analysis = engine.analyze_once(args)?;
+    Ok(analysis::winrate_board(&analysis, engine.state.geometry()))
+}
+
+fn cmd_principal_variation(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let analysis = engine.analyze_once(args)?;
+    Ok(analysis::principal_variation(
+        &analysis,
+        engine.state.geometry(),
+    ))
+}
+
+fn cmd_ownership(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    let g = engine.state.geometry();
+    let by_cell = estimate_ownership(
+        &engine.state,
+        engine.options.judge_playouts.max(1),
+        engine.options.search.seed,
+    );
+    let by_point: Vec<f32> = g.points().map(|p| by_cell[p.index()]).collect();
+    Ok(analysis::dboard(&by_point, g))
+}
+
+fn cmd_dead_stones(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    let judgement = engine.judge();
+    let mut out = String::new();
+    for color in Color::ALL {
+        let stones: Vec<Point> = judgement
+            .dead
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .flat_map(|(_, s)| s.iter().copied())
+            .collect();
+        if !stones.is_empty() {
+            let _ = writeln!(out, "MARK {}", vertex_list(&stones, engine));
+        }
+    }
+    let _ = write!(
+        out,
+        "TEXT {} dead chains; score {}",
+        judgement.dead.len(),
+        crate::board::format_score(judgement.score)
+    );
+    Ok(out)
+}
+
+// ----- Sabaki / Lizzie analysis --------------------------------------------------------------
+
+fn interval(request: &AnalyzeRequest) -> Option<Duration> {
+    (request.interval_cs > 0).then(|| Duration::from_millis(request.interval_cs * 10))
+}
+
+fn cmd_analyze(
+    engine: &mut Engine,
+    args: &[&str],
+    call: &mut Call<'_>,
+    dialect: Dialect,
+) -> Outcome {
+    let request = analysis::parse_analyze_args(args, dialect).ok_or(ERR_SYNTAX)?;
+    let color = request.color.unwrap_or(engine.state.to_move());
+    call.start_stream().map_err(|e| e.to_string())?;
+    let geometry = engine.state.geometry();
+    let limits = SearchLimits {
+        playouts: engine.options.analysis_playouts,
+        time: None,
+        report_interval: interval(&request),
+        max_time: None,
+    };
+    let control = Arc::clone(&engine.input.control);
+    engine.input.begin_stop_on_input();
+    let mut reported = false;
+    let last = engine.searcher.analyze(
+        &engine.state,
+        color,
+        &limits,
+        &control,
+        &mut |analysis: &Analysis| {
+            let line = analysis::info_line(analysis, geometry, dialect, &request);
+            if !line.is_empty() {
+                reported = true;
+                let _ = call.stream_line(&line);
+            }
+        },
+    );
+    engine.input.end_stop_on_input();
+    if !reported {
+        // Stopped before the first interval: report what was found.
+        let line = analysis::info_line(&last, geometry, dialect, &request);
+        let _ = call.stream_line(&line);
+    }
+    Ok(String::new())
+}
+
+fn cmd_genmove_analyze(
+    engine: &mut Engine,
+    args: &[&str],
+    call: &mut Call<'_>,
+    dialect: Dialect,
+) -> Outcome {
+    let request = analysis::parse_analyze_args(args, dialect).ok_or(ERR_SYNTAX)?;
+    let color = request.color.unwrap_or(engine.state.to_move());
+    call.start_stream().map_err(|e| e.to_string())?;
+    let geometry = engine.state.geometry();
+    let mut report = |analysis: &Analysis| {
+        let line = analysis::info_line(analysis, geometry, dialect, &request);
+        let _ = call.stream_line(&line);
+    };
+    let every = interval(&request).unwrap_or(Duration::from_secs(3600));
+    let reply = engine.genmove_and_play(color, GenmoveKind::Normal, Some((every, &mut report)));
+    Ok(format!("play {reply}"))
+}

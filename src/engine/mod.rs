@@ -1,0 +1,398 @@
+//! The GTP server: hane's front end for GUIs, servers and match tools.
+//!
+//! It owns input preprocessing and parsing ([`parse`]), the one command table that drives
+//! dispatch, `known_command` and `list_commands` ([`commands`]), response framing, the stdin
+//! reader thread (which handles GoGui's `# interrupt` line itself and stops analysis streams
+//! and pondering when input arrives), the analysis output formats ([`analysis`]) and the
+//! end-of-game judgement ([`judge`]). Search logic lives in `crate::search`; nothing here
+//! prints anything but GTP responses on stdout (logs go to stderr).
+
+pub mod analysis;
+pub mod commands;
+pub mod judge;
+pub mod parse;
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+
+use crate::board::{Color, GameState, Rules};
+use crate::search::time::{TimeLeft, TimeSystem};
+use crate::search::{SearchConfig, SearchControl, Searcher};
+
+/// How much hane writes to stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    Off = 0,
+    Error = 1,
+    Warn = 2,
+    Info = 3,
+    Debug = 4,
+}
+
+static LOG_LEVEL: AtomicU8 = AtomicU8::new(LogLevel::Warn as u8);
+
+/// Sets the stderr log level for the whole process.
+pub fn set_log_level(level: LogLevel) {
+    LOG_LEVEL.store(level as u8, Ordering::Relaxed);
+}
+
+/// Writes one log line to stderr when `level` is enabled.
+pub fn log(level: LogLevel, message: std::fmt::Arguments<'_>) {
+    if level as u8 <= LOG_LEVEL.load(Ordering::Relaxed) {
+        eprintln!("hane: {message}");
+    }
+}
+
+/// What the operator chose on the command line.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Threads, seed, memory bound, resign threshold.
+    pub search: SearchConfig,
+    /// Playouts per move (`None`: limited by time only).
+    pub playouts: Option<u64>,
+    /// Longest time for one move, in seconds (`None`: the clock decides; without a clock
+    /// and without a playout limit 5 seconds are used).
+    pub move_time: Option<f64>,
+    /// Keep searching on the opponent's time.
+    pub ponder: bool,
+    /// Rules for new games (komi included); GTP `komi` and `kgs-rules` change them.
+    pub rules: Rules,
+    /// Seconds kept back from every move's budget for network lag.
+    pub lag_margin: f64,
+    /// Light playouts for the end-of-game judgement (dead stones, `final_score`).
+    pub judge_playouts: u64,
+    /// Stop analysis streams after this many playouts (for tests; `None`: run until input).
+    pub analysis_playouts: Option<u64>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            search: SearchConfig::default(),
+            playouts: None,
+            move_time: None,
+            ponder: false,
+            rules: Rules::default(),
+            lag_margin: 0.5,
+            judge_playouts: 1000,
+            analysis_playouts: None,
+        }
+    }
+}
+
+/// What the reader thread tells the engine, shared between the two threads.
+#[derive(Debug)]
+pub struct InputSignal {
+    /// Lines handed to the command queue (end of input counts as one).
+    received: AtomicU64,
+    /// Lines the engine has taken from the queue.
+    consumed: AtomicU64,
+    /// Set while a search should end as soon as any input arrives (analysis, pondering).
+    stop_on_input: AtomicBool,
+    /// The stop flag of the running search.
+    control: Arc<SearchControl>,
+    /// In-process use without a reader: input counts as always pending.
+    batch: bool,
+}
+
+impl InputSignal {
+    fn new(batch: bool) -> Arc<InputSignal> {
+        Arc::new(InputSignal {
+            received: AtomicU64::new(0),
+            consumed: AtomicU64::new(0),
+            stop_on_input: AtomicBool::new(false),
+            control: SearchControl::new(),
+            batch,
+        })
+    }
+
+    /// Reader side: a line was queued.
+    fn line_arrived(&self) {
+        self.received.fetch_add(1, Ordering::SeqCst);
+        if self.stop_on_input.load(Ordering::SeqCst) {
+            self.control.stop();
+        }
+    }
+
+    /// Reader side: GoGui's `# interrupt`.
+    fn interrupt(&self) {
+        log(LogLevel::Info, format_args!("interrupt"));
+        self.control.stop();
+    }
+
+    /// Engine side: a line was taken from the queue.
+    fn line_consumed(&self) {
+        self.consumed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Whether input is waiting to be handled.
+    pub fn input_pending(&self) -> bool {
+        self.batch || self.received.load(Ordering::SeqCst) > self.consumed.load(Ordering::SeqCst)
+    }
+
+    /// From now on any input stops the search (and stops it at once if input is waiting).
+    fn begin_stop_on_input(&self) {
+        self.stop_on_input.store(true, Ordering::SeqCst);
+        if self.input_pending() {
+            self.control.stop();
+        }
+    }
+
+    fn end_stop_on_input(&self) {
+        self.stop_on_input.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// One side's clock as hane keeps it between `time_left` reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Clock {
+    system: TimeSystem,
+    left: [Option<TimeLeft>; 2],
+}
+
+/// The engine: game state, searcher, clock and session settings. Commands arrive as lines
+/// through [`Engine::execute_line`]; [`serve_stdio`] adds the reader thread around it.
+pub struct Engine {
+    options: EngineOptions,
+    state: GameState,
+    /// The rules for the next `clear_board` (komi included).
+    rules: Rules,
+    searcher: Searcher,
+    clock: Clock,
+    input: Arc<InputSignal>,
+    /// After `kgs-rules`: plain genmove behaves like `kgs-genmove_cleanup` about passing.
+    tournament_cleanup: bool,
+    /// Search after our genmove until the next input (pondering) while this is set.
+    ponder_wanted: bool,
+    /// What the last genmove found, for `gomill-explain_last_move`.
+    last_explanation: String,
+    quit: bool,
+}
+
+impl Engine {
+    /// An engine for in-process use (tests): analysis streams stop after their first report
+    /// as if input were always waiting, and nobody ponders.
+    pub fn new(options: EngineOptions) -> Engine {
+        Engine::with_input(options, InputSignal::new(true))
+    }
+
+    fn with_input(options: EngineOptions, input: Arc<InputSignal>) -> Engine {
+        let rules = options.rules;
+        Engine {
+            state: GameState::new(19, rules).expect("19x19 is a valid size"),
+            rules,
+            searcher: Searcher::new(options.search.clone()),
+            clock: Clock {
+                system: TimeSystem::None,
+                left: [None, None],
+            },
+            input,
+            tournament_cleanup: false,
+            ponder_wanted: false,
+            last_explanation: String::new(),
+            quit: false,
+            options,
+        }
+    }
+
+    /// The current game.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// Handles one raw input line and writes its response (nothing for lines the
+    /// preprocessing empties). Never panics on any input.
+    pub fn execute_line(&mut self, raw: &str, out: &mut dyn Write) -> io::Result<Flow> {
+        self.input.control.reset();
+        let Some(line) = parse::preprocess(raw) else {
+            return Ok(Flow::Continue);
+        };
+        let command = parse::split_command(&line);
+        log(LogLevel::Debug, format_args!("<< {line}"));
+        let mut call = Call {
+            id: command.id.as_deref(),
+            out,
+            streaming: false,
+        };
+        let args: Vec<&str> = command.args.iter().map(String::as_str).collect();
+        let result = if command.name.is_empty() {
+            Err(ERR_SYNTAX.to_string())
+        } else {
+            match commands::find(&command.name) {
+                Some(spec) => (spec.handler)(self, &args, &mut call),
+                None => Err(ERR_UNKNOWN.to_string()),
+            }
+        };
+        call.finish(result)?;
+        Ok(if self.quit {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        })
+    }
+
+    fn color_index(color: Color) -> usize {
+        color.index()
+    }
+
+    /// Pondering: searches for the side to move until input arrives. Returns at once when
+    /// pondering is off or input is waiting.
+    fn ponder(&mut self) {
+        if !self.options.ponder || !self.ponder_wanted || self.state.is_over() {
+            return;
+        }
+        let control = Arc::clone(&self.input.control);
+        control.reset();
+        self.input.begin_stop_on_input();
+        if !control.is_stopped() {
+            log(LogLevel::Debug, format_args!("pondering"));
+            self.searcher.ponder(&self.state, &control);
+        }
+        self.input.end_stop_on_input();
+    }
+}
+
+/// The GTP spec's error strings.
+pub const ERR_UNKNOWN: &str = "unknown command";
+pub const ERR_SYNTAX: &str = "syntax error";
+pub const ERR_ILLEGAL: &str = "illegal move";
+pub const ERR_SIZE: &str = "unacceptable size";
+pub const ERR_UNDO: &str = "cannot undo";
+pub const ERR_LOAD: &str = "cannot load file";
+pub const ERR_SCORE: &str = "cannot score";
+
+/// One command's response channel: plain responses are framed on return; streaming
+/// handlers (analysis) write their `=` line and progress lines as they go.
+pub struct Call<'a> {
+    id: Option<&'a str>,
+    out: &'a mut dyn Write,
+    streaming: bool,
+}
+
+impl Call<'_> {
+    /// Starts a streamed success response: the `=id` line.
+    fn start_stream(&mut self) -> io::Result<()> {
+        self.streaming = true;
+        writeln!(self.out, "={}", self.id.unwrap_or(""))?;
+        self.out.flush()
+    }
+
+    /// One line of a streamed response (blank lines are dropped: they would end it).
+    fn stream_line(&mut self, line: &str) -> io::Result<()> {
+        let line = line.trim_end();
+        if !line.is_empty() {
+            writeln!(self.out, "{line}")?;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the end of the response: `=id text` or `?id message`, then one blank line.
+    fn finish(&mut self, result: Result<String, String>) -> io::Result<()> {
+        let id = self.id.unwrap_or("");
+        if self.streaming {
+            let text = match result {
+                Ok(text) => text,
+                Err(message) => message,
+            };
+            for line in text.lines() {
+                self.stream_line(line)?;
+            }
+            writeln!(self.out)?;
+        } else {
+            let (mark, text) = match result {
+                Ok(text) => ('=', text),
+                Err(message) => ('?', message),
+            };
+            write!(self.out, "{}", frame_response(mark, id, &text))?;
+        }
+        self.out.flush()
+    }
+}
+
+/// Frames a response: the first line of `text` follows `=id ` (or `?id `), later lines
+/// follow on their own, blank lines and carriage returns are dropped, and one blank line
+/// ends the response.
+pub fn frame_response(mark: char, id: &str, text: &str) -> String {
+    let text = text.replace('\r', "");
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or("").trim_end();
+    let mut out = format!("{mark}{id} {first}\n");
+    for line in lines {
+        let line = line.trim_end();
+        if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Runs the GTP server on stdin and stdout until `quit` or the end of input. A reader
+/// thread reads stdin: it acts on `# interrupt` at once and queues every other line, so
+/// that pipelined commands are answered in order while a search or analysis runs.
+pub fn serve_stdio(options: EngineOptions) -> io::Result<()> {
+    let input = InputSignal::new(false);
+    let (sender, receiver) = crossbeam::channel::unbounded::<Option<String>>();
+    let reader_input = Arc::clone(&input);
+    std::thread::Builder::new()
+        .name("gtp-reader".to_string())
+        .spawn(move || {
+            let stdin = io::stdin();
+            let mut lock = stdin.lock();
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match lock.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes);
+                let line = line.trim_end_matches(['\n', '\r']);
+                if line == "# interrupt" {
+                    reader_input.interrupt();
+                    continue;
+                }
+                if sender.send(Some(line.to_string())).is_err() {
+                    return;
+                }
+                reader_input.line_arrived();
+            }
+            if sender.send(None).is_ok() {
+                reader_input.line_arrived();
+            }
+        })?;
+    let mut engine = Engine::with_input(options, Arc::clone(&input));
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    loop {
+        if receiver.is_empty() {
+            engine.ponder();
+        }
+        let Ok(Some(line)) = receiver.recv() else {
+            break;
+        };
+        input.line_consumed();
+        match engine.execute_line(&line, &mut out) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => break,
+            Err(e) => {
+                log(
+                    LogLevel::Error,
+                    format_args!("cannot write a response: {e}"),
+                );
+                break;
+            }
+        }
+    }
+    out.flush()
+}

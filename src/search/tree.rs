@@ -1,0 +1,399 @@
+//! The shared search tree: nodes with atomic statistics, children stored compactly as edges
+//! (move, prior, AMAF statistics) whose nodes are materialised lazily on first visit, the
+//! one-shot expansion protocol, virtual loss with a guard that always undoes it, and the
+//! memory account that bounds the tree.
+//!
+//! Concurrency model: no global lock. A node's statistics (visits and wins packed in one
+//! `AtomicU64`), its virtual loss and its own-playout count are atomics; its edge list is a
+//! `OnceLock` filled exactly once by the thread that wins the `UNEXPANDED -> EXPANDING`
+//! compare-and-swap on `expansion`. Other threads that meet a node being expanded treat it as
+//! a leaf for that descent and keep working. A child node is created under the edge's own
+//! `OnceLock`, so two threads selecting the same new edge share one node.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+use crate::board::{Move, Point};
+
+/// `Edge::mv` code of a pass (no point has index 0: it is a border cell).
+const PASS_CODE: u16 = 0;
+
+/// Prior statistics are stored in quarter visits / quarter wins.
+const PRIOR_SCALE: f32 = 4.0;
+
+const UNEXPANDED: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// Packs one result into the `(visits << 32) | half_wins` statistics word: a win counts two
+/// half-wins, a draw one.
+#[inline]
+pub fn result_increment(half_wins: u32) -> u64 {
+    (1u64 << 32) | half_wins as u64
+}
+
+/// Visits and wins of one node or edge, read atomically together.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub visits: u32,
+    /// Wins, draws counting one half.
+    pub wins: f32,
+}
+
+impl Stats {
+    #[inline]
+    fn unpack(word: u64) -> Stats {
+        Stats {
+            visits: (word >> 32) as u32,
+            wins: (word & 0xffff_ffff) as u32 as f32 * 0.5,
+        }
+    }
+
+    /// Wins / visits, or `None` without visits.
+    #[inline]
+    pub fn mean(self) -> Option<f32> {
+        (self.visits > 0).then(|| self.wins / self.visits as f32)
+    }
+}
+
+/// A position in the tree. Its statistics count results for the player who moved into it.
+#[derive(Debug, Default)]
+pub struct Node {
+    /// `(visits << 32) | half_wins` of playouts through this node.
+    stats: AtomicU64,
+    /// Descents currently under way through this node (each counts as a lost visit).
+    virtual_loss: AtomicU32,
+    /// Playouts that ended at this node itself: it was a leaf, a terminal position, or its
+    /// chosen child could not be created (memory full).
+    own_playouts: AtomicU32,
+    expansion: AtomicU8,
+    edges: OnceLock<Box<[Edge]>>,
+}
+
+/// A candidate move below a node: the move, its prior as virtual visits and wins, its AMAF
+/// statistics, and the child node once some descent has chosen it.
+#[derive(Debug)]
+pub struct Edge {
+    mv: u16,
+    prior_visits: u16,
+    prior_wins: u16,
+    /// `(visits << 32) | half_wins` of AMAF updates, for the player choosing this edge.
+    amaf: AtomicU64,
+    child: OnceLock<Box<Node>>,
+}
+
+/// A prior for one candidate: `visits` virtual playouts of which `wins` were won.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prior {
+    pub visits: f32,
+    pub wins: f32,
+}
+
+impl Prior {
+    pub const NONE: Prior = Prior {
+        visits: 0.0,
+        wins: 0.0,
+    };
+
+    /// Adds `visits` virtual playouts won at rate `value`.
+    #[inline]
+    pub fn add(&mut self, visits: f32, value: f32) {
+        self.visits += visits;
+        self.wins += visits * value;
+    }
+
+    /// The prior's mean, 0.5 without virtual visits.
+    pub fn mean(self) -> f32 {
+        if self.visits > 0.0 {
+            self.wins / self.visits
+        } else {
+            0.5
+        }
+    }
+}
+
+impl Edge {
+    pub fn new(mv: Move, prior: Prior) -> Edge {
+        let quantise = |x: f32| (x.max(0.0) * PRIOR_SCALE).round().min(u16::MAX as f32) as u16;
+        let prior_visits = quantise(prior.visits);
+        Edge {
+            mv: match mv {
+                Move::Pass => PASS_CODE,
+                Move::Play(p) => p.index() as u16,
+            },
+            prior_visits,
+            prior_wins: quantise(prior.wins).min(prior_visits),
+            amaf: AtomicU64::new(0),
+            child: OnceLock::new(),
+        }
+    }
+
+    #[inline]
+    pub fn mv(&self) -> Move {
+        if self.mv == PASS_CODE {
+            Move::Pass
+        } else {
+            Move::Play(Point::from_index(self.mv as usize))
+        }
+    }
+
+    /// The board index of the move's point (0 for a pass).
+    #[inline]
+    pub fn point_index(&self) -> usize {
+        self.mv as usize
+    }
+
+    #[inline]
+    pub fn prior(&self) -> Prior {
+        Prior {
+            visits: self.prior_visits as f32 / PRIOR_SCALE,
+            wins: self.prior_wins as f32 / PRIOR_SCALE,
+        }
+    }
+
+    #[inline]
+    pub fn amaf(&self) -> Stats {
+        Stats::unpack(self.amaf.load(Ordering::Relaxed))
+    }
+
+    #[inline]
+    pub fn add_amaf(&self, half_wins: u32) {
+        self.amaf
+            .fetch_add(result_increment(half_wins), Ordering::Relaxed);
+    }
+
+    /// The child node, if materialised.
+    #[inline]
+    pub fn child(&self) -> Option<&Node> {
+        self.child.get().map(|b| &**b)
+    }
+
+    /// The child node, created now if needed when `memory` allows it.
+    #[inline]
+    pub fn child_or_create(&self, memory: &MemoryBudget) -> Option<&Node> {
+        if let Some(node) = self.child.get() {
+            return Some(node);
+        }
+        if !memory.try_reserve(NODE_BYTES) {
+            return None;
+        }
+        let mut created = false;
+        let node = self.child.get_or_init(|| {
+            created = true;
+            Box::default()
+        });
+        if !created {
+            // Another thread created it first; give our reservation back.
+            memory.release(NODE_BYTES);
+        }
+        Some(node)
+    }
+
+    /// Takes the child out (tree reuse).
+    pub fn take_child(&mut self) -> Option<Box<Node>> {
+        self.child.take()
+    }
+}
+
+/// Bytes one node costs (the boxed node).
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+/// Bytes one edge costs.
+pub const EDGE_BYTES: usize = std::mem::size_of::<Edge>();
+
+impl Node {
+    #[inline]
+    pub fn stats(&self) -> Stats {
+        Stats::unpack(self.stats.load(Ordering::Relaxed))
+    }
+
+    #[inline]
+    pub fn virtual_loss(&self) -> u32 {
+        self.virtual_loss.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub fn own_playouts(&self) -> u32 {
+        self.own_playouts.load(Ordering::Relaxed)
+    }
+
+    /// Records one playout result through this node.
+    #[inline]
+    pub fn add_result(&self, half_wins: u32) {
+        self.stats
+            .fetch_add(result_increment(half_wins), Ordering::Relaxed);
+    }
+
+    /// Records that a playout ended here (besides `add_result`).
+    #[inline]
+    pub fn add_own_playout(&self) {
+        self.own_playouts.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The edges, once expanded.
+    #[inline]
+    pub fn edges(&self) -> Option<&[Edge]> {
+        if self.expansion.load(Ordering::Acquire) == EXPANDED {
+            self.edges.get().map(|e| &**e)
+        } else {
+            None
+        }
+    }
+
+    pub fn edges_mut(&mut self) -> Option<&mut [Edge]> {
+        self.edges.get_mut().map(|e| &mut **e)
+    }
+
+    /// Keeps only the edges `keep` accepts (the root's, when tree reuse brings edges that
+    /// the game's superko rule forbids); the removed subtrees are freed.
+    pub fn retain_edges(&mut self, mut keep: impl FnMut(&Edge) -> bool) {
+        if let Some(edges) = self.edges.take() {
+            let kept: Vec<Edge> = edges.into_vec().into_iter().filter(|e| keep(e)).collect();
+            let _ = self.edges.set(kept.into_boxed_slice());
+        }
+    }
+
+    /// Claims the right to expand this node: true for exactly one caller while unexpanded.
+    #[inline]
+    pub fn try_begin_expansion(&self) -> bool {
+        self.expansion.load(Ordering::Relaxed) == UNEXPANDED
+            && self
+                .expansion
+                .compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    /// Publishes the edges after `try_begin_expansion` succeeded.
+    pub fn finish_expansion(&self, edges: Box<[Edge]>) {
+        let _ = self.edges.set(edges);
+        self.expansion.store(EXPANDED, Ordering::Release);
+    }
+
+    /// Gives up an expansion begun with `try_begin_expansion` (no memory): the node stays a
+    /// leaf and may be expanded later.
+    pub fn abandon_expansion(&self) {
+        self.expansion.store(UNEXPANDED, Ordering::Release);
+    }
+
+    /// Adds virtual loss; the guard removes it again when dropped.
+    #[inline]
+    pub fn enter(&self) -> VirtualLoss<'_> {
+        self.virtual_loss.fetch_add(1, Ordering::Relaxed);
+        VirtualLoss(self)
+    }
+
+    /// Bytes this node and everything below it use.
+    pub fn subtree_bytes(&self) -> usize {
+        let mut total = 0;
+        let mut stack: Vec<&Node> = vec![self];
+        while let Some(node) = stack.pop() {
+            total += NODE_BYTES;
+            if let Some(edges) = node.edges.get() {
+                total += edges.len() * EDGE_BYTES;
+                stack.extend(edges.iter().filter_map(Edge::child));
+            }
+        }
+        total
+    }
+
+    /// Checks that every node's visits equal its children's visits plus its own playouts
+    /// and that no virtual loss is left over; returns the number of nodes checked.
+    pub fn check_consistency(&self) -> Result<usize, String> {
+        let mut count = 0;
+        let mut stack: Vec<(&Node, usize)> = vec![(self, 0)];
+        while let Some((node, depth)) = stack.pop() {
+            count += 1;
+            let visits = node.stats().visits as u64;
+            let mut sum = node.own_playouts() as u64;
+            if let Some(edges) = node.edges.get() {
+                for edge in edges.iter() {
+                    if let Some(child) = edge.child() {
+                        sum += child.stats().visits as u64;
+                        stack.push((child, depth + 1));
+                    }
+                }
+            }
+            if sum != visits {
+                return Err(format!(
+                    "node at depth {depth}: {visits} visits but children and own playouts sum to {sum}"
+                ));
+            }
+            if node.virtual_loss() != 0 {
+                return Err(format!(
+                    "node at depth {depth}: virtual loss {} left over",
+                    node.virtual_loss()
+                ));
+            }
+        }
+        Ok(count)
+    }
+}
+
+/// Virtual loss on one node for as long as the guard lives.
+#[derive(Debug)]
+pub struct VirtualLoss<'a>(&'a Node);
+
+impl Drop for VirtualLoss<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.0.virtual_loss.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The tree's memory account: reservations fail once `limit` bytes are in use, and the first
+/// failure is reported once on stderr.
+#[derive(Debug)]
+pub struct MemoryBudget {
+    used: AtomicUsize,
+    limit: usize,
+    /// Whether the stderr note was printed (it is printed once per searcher).
+    warned: AtomicBool,
+}
+
+impl MemoryBudget {
+    /// An account with `used` bytes in use out of `limit`; `warned` says whether the
+    /// "memory full" note was already printed.
+    pub fn new(used: usize, limit: usize, warned: bool) -> MemoryBudget {
+        MemoryBudget {
+            used: AtomicUsize::new(used),
+            limit,
+            warned: AtomicBool::new(warned),
+        }
+    }
+
+    #[inline]
+    pub fn try_reserve(&self, bytes: usize) -> bool {
+        let mut used = self.used.load(Ordering::Relaxed);
+        loop {
+            if used + bytes > self.limit {
+                if !self.warned.swap(true, Ordering::Relaxed) {
+                    eprintln!(
+                        "hane: search tree memory full ({} KiB of {} KiB); no longer expanding, \
+                         still searching",
+                        used >> 10,
+                        self.limit >> 10
+                    );
+                }
+                return false;
+            }
+            match self.used.compare_exchange_weak(
+                used,
+                used + bytes,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return true,
+                Err(now) => used = now,
+            }
+        }
+    }
+
+    /// Whether the note was printed.
+    pub fn warned(&self) -> bool {
+        self.warned.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub fn release(&self, bytes: usize) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}

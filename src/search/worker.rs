@@ -1,0 +1,448 @@
+//! One search worker: descends the shared tree from the root (selection by UCT + RAVE with
+//! priors and virtual loss), expands the leaf once it has enough visits, runs a playout,
+//! and backs the result up the path together with the AMAF statistics. Also the state all
+//! workers of one search share ([`SharedSearch`]).
+//!
+//! Selection value of an edge for the player to move, with `n`/`w` the child's visits and
+//! wins plus its virtual losses (as lost visits) plus the prior's virtual visits and wins,
+//! `q = w / n`, and AMAF visits/wins `an`/`aw`:
+//!
+//! ```text
+//! beta  = an / (an + n + an * n / K)          (K: SearchConfig::rave_equivalence)
+//! value = (1 - beta) * q + beta * aw / an     (q alone when an = 0; fpu when n = 0 too)
+//! score = value + c * sqrt(ln(N + 1) / (n + 1))   (c: SearchConfig::exploration)
+//! ```
+//!
+//! This is the "equivalence parameter" schedule: the AMAF estimate and the real one weigh the
+//! same when `n = K` real visits, and RAVE fades out as real visits accumulate.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+use crate::board::{Board, Color, MAX_CELLS, Move, Point};
+use crate::playout::{
+    AmafRecord, LightPolicy, PlayoutPolicy, PlayoutRng, default_move_cap, playout_rng, run_playout,
+};
+
+use super::priors::MovePriors;
+use super::tree::{Edge, MemoryBudget, Node, Prior, VirtualLoss};
+use super::{PlayoutKind, SearchConfig};
+
+/// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
+const PATH_CAPACITY: usize = 256;
+
+/// Ownership is sampled from one playout in this many.
+const OWNERSHIP_SAMPLE_EVERY: u64 = 4;
+
+/// Everything the workers of one search share.
+pub struct SharedSearch<'a> {
+    pub root: &'a Node,
+    pub root_board: &'a Board,
+    pub root_color: Color,
+    /// Passes in a row before the root (0 or 1 matter).
+    pub root_passes: u32,
+    /// Last move before the root, for the near-last-move prior.
+    pub root_last: Option<Point>,
+    /// Komi plus handicap compensation: black wins when area score > komi.
+    pub komi: f32,
+    pub config: &'a SearchConfig,
+    pub priors: &'a dyn MovePriors,
+    pub expand_visits: u32,
+    pub memory: MemoryBudget,
+    pub stop: AtomicBool,
+    /// Playouts finished in this search.
+    pub playouts: AtomicU64,
+    /// Playouts claimed (started) in this search, for the fixed-playout limit.
+    pub claimed: AtomicU64,
+    pub playout_limit: Option<u64>,
+    /// Workers still running.
+    pub running: AtomicUsize,
+    /// Sum over sampled playouts of +1 (black owns) / -1 (white owns), per board index.
+    pub ownership: Box<[AtomicI32]>,
+    pub ownership_samples: AtomicU32,
+    /// Seed for this search's generators.
+    pub seed: u64,
+}
+
+impl SharedSearch<'_> {
+    /// Whether the best root child's lead in visits can no longer be caught up with
+    /// `remaining` more playouts.
+    pub fn decided(&self, remaining: u64) -> bool {
+        let Some(edges) = self.root.edges() else {
+            return false;
+        };
+        let (mut best, mut second) = (0u64, 0u64);
+        for edge in edges {
+            let v = edge.child().map_or(0, |c| c.stats().visits as u64);
+            if v > best {
+                second = best;
+                best = v;
+            } else if v > second {
+                second = v;
+            }
+        }
+        best > 0 && best - second > remaining
+    }
+}
+
+/// Half-wins (2 = win, 1 = draw, 0 = loss) for `color`, given black's half-wins.
+#[inline]
+fn half_wins_for(color: Color, black_half_wins: u32) -> u32 {
+    match color {
+        Color::Black => black_half_wins,
+        Color::White => 2 - black_half_wins,
+    }
+}
+
+/// Black's half-wins for an area score (black minus white, no komi).
+#[inline]
+fn black_half_wins(score: i32, komi: f32) -> u32 {
+    let margin = score as f32 - komi;
+    if margin > 0.0 {
+        2
+    } else if margin < 0.0 {
+        0
+    } else {
+        1
+    }
+}
+
+/// A worker's scratch, reused for every playout (nothing is allocated per playout once the
+/// buffers have grown to the deepest path).
+struct Worker<'a, P> {
+    shared: &'a SharedSearch<'a>,
+    policy: P,
+    rng: PlayoutRng,
+    board: Board,
+    amaf: AmafRecord,
+    /// Nodes on the current path, root first.
+    path: Vec<&'a Node>,
+    /// Virtual-loss guards for the nodes on the path.
+    guards: Vec<VirtualLoss<'a>>,
+    /// Moves played in the tree, `moves[k]` from `path[k]`.
+    moves: Vec<(Color, Move)>,
+    /// Stone hashes along the path, for the path superko check.
+    hashes: Vec<u64>,
+    /// Colour code of the tree move that first played each point, for the part of the path
+    /// being backed up (0: none).
+    tree_first: [u8; MAX_CELLS],
+    candidates: Vec<Move>,
+    prior_buf: Vec<Prior>,
+    ownership: [i32; MAX_CELLS],
+    ownership_samples: u32,
+    cap: usize,
+    done: u64,
+}
+
+/// Runs one worker until the search stops.
+pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
+    match shared.config.playout {
+        PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
+    }
+    shared.running.fetch_sub(1, Ordering::AcqRel);
+}
+
+impl<'a, P: PlayoutPolicy> Worker<'a, P> {
+    fn new(shared: &'a SharedSearch<'a>, index: usize, policy: P) -> Worker<'a, P> {
+        Worker {
+            shared,
+            policy,
+            rng: playout_rng(shared.seed, index as u64),
+            board: shared.root_board.clone(),
+            amaf: AmafRecord::default(),
+            path: Vec::with_capacity(PATH_CAPACITY),
+            guards: Vec::with_capacity(PATH_CAPACITY),
+            moves: Vec::with_capacity(PATH_CAPACITY),
+            hashes: Vec::with_capacity(PATH_CAPACITY),
+            tree_first: [0; MAX_CELLS],
+            candidates: Vec::with_capacity(crate::board::MAX_POINTS + 1),
+            prior_buf: Vec::with_capacity(crate::board::MAX_POINTS + 1),
+            ownership: [0; MAX_CELLS],
+            ownership_samples: 0,
+            cap: default_move_cap(shared.root_board.size()),
+            done: 0,
+        }
+    }
+
+    fn run(&mut self) {
+        let shared = self.shared;
+        loop {
+            if shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Some(limit) = shared.playout_limit {
+                let claimed = shared.claimed.fetch_add(1, Ordering::Relaxed);
+                if claimed >= limit {
+                    break;
+                }
+                // Stop early when the runner-up cannot catch up with the playouts left.
+                if shared.config.early_stop && claimed % 16 == 0 && shared.decided(limit - claimed)
+                {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            self.playout_once();
+            shared.playouts.fetch_add(1, Ordering::Relaxed);
+        }
+        self.flush_ownership();
+    }
+
+    fn flush_ownership(&mut self) {
+        if self.ownership_samples == 0 {
+            return;
+        }
+        let shared = self.shared;
+        for p in self.board.geometry().points() {
+            let i = p.index();
+            if self.ownership[i] != 0 {
+                shared.ownership[i].fetch_add(self.ownership[i], Ordering::Relaxed);
+                self.ownership[i] = 0;
+            }
+        }
+        shared
+            .ownership_samples
+            .fetch_add(self.ownership_samples, Ordering::Relaxed);
+        self.ownership_samples = 0;
+    }
+
+    /// One descent, playout and backup.
+    fn playout_once(&mut self) {
+        let shared = self.shared;
+        self.board.copy_from(shared.root_board);
+        self.path.clear();
+        self.guards.clear();
+        self.moves.clear();
+        self.hashes.clear();
+        self.amaf.clear();
+
+        let mut node = shared.root;
+        self.path.push(node);
+        self.guards.push(node.enter());
+        self.hashes.push(self.board.hash());
+        let mut color = shared.root_color;
+        let mut passes = shared.root_passes.min(1);
+        let mut last = shared.root_last;
+        // Black's half-wins when the descent itself decides the result.
+        let mut decided: Option<u32> = None;
+
+        loop {
+            let edges = match node.edges() {
+                Some(edges) => edges,
+                None => {
+                    let is_root = self.path.len() == 1;
+                    if (is_root || node.stats().visits >= shared.expand_visits)
+                        && node.try_begin_expansion()
+                    {
+                        if !self.expand(node, color, last) {
+                            break;
+                        }
+                        node.edges().expect("just expanded")
+                    } else {
+                        break;
+                    }
+                }
+            };
+            if edges.is_empty() {
+                break;
+            }
+            let edge = &edges[select(node, edges, shared.config)];
+            let mv = edge.mv();
+            match mv {
+                Move::Pass => {
+                    self.board.pass();
+                    passes += 1;
+                    last = None;
+                }
+                Move::Play(p) => {
+                    self.board.play_unchecked(p, color);
+                    passes = 0;
+                    last = Some(p);
+                }
+            }
+            self.moves.push((color, mv));
+            let Some(child) = edge.child_or_create(&shared.memory) else {
+                break;
+            };
+            self.guards.push(child.enter());
+            self.path.push(child);
+            node = child;
+            color = color.opponent();
+            if passes >= 2 {
+                decided = Some(black_half_wins(self.board.area_score(), shared.komi));
+                break;
+            }
+            let hash = self.board.hash();
+            if mv != Move::Pass && self.hashes.contains(&hash) {
+                // The move repeats a position of the path: superko forbids it; count it as
+                // a loss for the player who made it.
+                decided = Some(half_wins_for(color, 2));
+                break;
+            }
+            self.hashes.push(hash);
+        }
+
+        let black = match decided {
+            Some(result) => result,
+            None => {
+                let outcome = run_playout(
+                    &mut self.board,
+                    color,
+                    &mut self.policy,
+                    &mut self.rng,
+                    self.cap,
+                    &mut self.amaf,
+                );
+                self.done += 1;
+                if self.done % OWNERSHIP_SAMPLE_EVERY == 0 {
+                    self.sample_ownership();
+                }
+                black_half_wins(outcome.score, shared.komi)
+            }
+        };
+        self.backup(black);
+        // Dropping the guards removes the virtual loss.
+        self.guards.clear();
+    }
+
+    fn sample_ownership(&mut self) {
+        let owners = self.board.area_owners();
+        for p in self.board.geometry().points() {
+            let i = p.index();
+            self.ownership[i] += match owners[i] {
+                Some(Color::Black) => 1,
+                Some(Color::White) => -1,
+                None => 0,
+            };
+        }
+        self.ownership_samples += 1;
+        if self.ownership_samples >= 64 {
+            self.flush_ownership();
+        }
+    }
+
+    /// Creates the edges of `node` (claimed by `try_begin_expansion`) for `color` to move on
+    /// the worker's board. False when memory is full (the node stays a leaf).
+    fn expand(&mut self, node: &Node, color: Color, last: Option<Point>) -> bool {
+        let shared = self.shared;
+        self.candidates.clear();
+        for &index in self.board.empty_points() {
+            let p = Point::from_index(index as usize);
+            if !self.board.is_ko_retake(p, color) && !self.board.is_suicide(p, color) {
+                self.candidates.push(Move::Play(p));
+            }
+        }
+        // Keep a deterministic order whatever the empty list's order is.
+        self.candidates
+            .sort_unstable_by_key(|m| m.point().map_or(0, Point::index));
+        self.candidates.push(Move::Pass);
+        let bytes = self.candidates.len() * super::tree::EDGE_BYTES;
+        if !shared.memory.try_reserve(bytes) {
+            node.abandon_expansion();
+            return false;
+        }
+        self.prior_buf.clear();
+        self.prior_buf.resize(self.candidates.len(), Prior::NONE);
+        shared.priors.priors(
+            &self.board,
+            color,
+            last,
+            &self.candidates,
+            &mut self.prior_buf,
+        );
+        let edges: Box<[Edge]> = self
+            .candidates
+            .iter()
+            .zip(&self.prior_buf)
+            .map(|(&mv, &prior)| Edge::new(mv, prior))
+            .collect();
+        node.finish_expansion(edges);
+        true
+    }
+
+    /// Adds the result to every node on the path and the AMAF statistics to their edges.
+    fn backup(&mut self, black: u32) {
+        let root_color = self.shared.root_color;
+        let depth = self.path.len();
+        let moves = self.moves.len();
+        // The last node on the path is where this playout ended.
+        self.path[depth - 1].add_own_playout();
+        for d in (0..depth.max(moves + 1)).rev() {
+            if d < moves {
+                let (c, mv) = self.moves[d];
+                if let Move::Play(p) = mv {
+                    self.tree_first[p.index()] = c as u8;
+                }
+            }
+            if d >= depth {
+                continue;
+            }
+            let node = self.path[d];
+            // The player to move at depth d (the node's statistics are for the other one).
+            let to_move = if d % 2 == 0 {
+                root_color
+            } else {
+                root_color.opponent()
+            };
+            node.add_result(half_wins_for(to_move.opponent(), black));
+            if let Some(edges) = node.edges() {
+                let wins = half_wins_for(to_move, black);
+                let code = to_move as u8;
+                for edge in edges {
+                    let i = edge.point_index();
+                    if i == 0 {
+                        continue;
+                    }
+                    let first = match self.tree_first[i] {
+                        0 => self.amaf.first(Point::from_index(i)).map_or(0, |c| c as u8),
+                        c => c,
+                    };
+                    if first == code {
+                        edge.add_amaf(wins);
+                    }
+                }
+            }
+        }
+        for &(_, mv) in &self.moves {
+            if let Move::Play(p) = mv {
+                self.tree_first[p.index()] = 0;
+            }
+        }
+    }
+}
+
+/// The index of the edge to descend, for the player to move at `node`.
+#[inline]
+fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
+    let parent = node.stats().visits as f32 + node.virtual_loss() as f32;
+    let log_parent = (parent + 1.0).ln();
+    let equivalence = config.rave_equivalence;
+    let c = config.exploration;
+    let mut best = 0;
+    let mut best_score = f32::NEG_INFINITY;
+    for (k, edge) in edges.iter().enumerate() {
+        let prior = edge.prior();
+        let (mut n, mut w) = (prior.visits, prior.wins);
+        if let Some(child) = edge.child() {
+            let stats = child.stats();
+            n += stats.visits as f32 + child.virtual_loss() as f32;
+            w += stats.wins;
+        }
+        let amaf = edge.amaf();
+        let value = if amaf.visits > 0 {
+            let an = amaf.visits as f32;
+            let beta = an / (an + n + an * n / equivalence);
+            let q = if n > 0.0 { w / n } else { 0.0 };
+            (1.0 - beta) * q + beta * (amaf.wins / an)
+        } else if n > 0.0 {
+            w / n
+        } else {
+            config.first_play_urgency
+        };
+        let score = value + c * (log_parent / (n + 1.0)).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = k;
+        }
+    }
+    best
+}

@@ -1,0 +1,298 @@
+//! Engines that crash, hang, answer garbage, refuse commands and play illegal moves
+//! (`tests/fake_engines/fake_gtp.sh`) against hane in-process: each loses its game with the
+//! right reason, is restarted for the next game, the match finishes, and the records (JSON
+//! lines and SGF files) are complete and agree with each other.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use hane::board::Rules;
+use hane::sgf::parse_game;
+
+fn hane() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+}
+
+fn fake(mode: &str) -> String {
+    format!(
+        "bash '{}/tests/fake_engines/fake_gtp.sh' {mode}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hane-arena-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn records(dir: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).expect("results file");
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Checks a record against its SGF file: same players, result and moves, and the moves
+/// replay legally under hane's rules.
+fn check_sgf(dir: &Path, record: &serde_json::Value) {
+    let path = dir.join(record["sgf"].as_str().unwrap());
+    let text = std::fs::read_to_string(&path).expect("the game's SGF file");
+    let game = parse_game(&text).expect("a readable SGF");
+    assert_eq!(game.black_player.as_deref(), record["black"].as_str());
+    assert_eq!(game.white_player.as_deref(), record["white"].as_str());
+    assert_eq!(game.result.as_deref(), record["result"].as_str());
+    assert_eq!(game.moves.len() as u64, record["moves"].as_u64().unwrap());
+    for id in ["SZ[", "KM[", "RU[", "DT[", "PB[", "PW[", "RE["] {
+        assert!(text.contains(id), "{id} missing in {text}");
+    }
+    game.replay(Rules::default(), None)
+        .expect("the recorded moves are legal");
+}
+
+/// Plays two games of the faulty engine against hane and returns the records.
+fn faulty_match(mode: &str, extra: &[&str]) -> (PathBuf, Vec<serde_json::Value>, Duration) {
+    let dir = fresh_dir(mode);
+    let started = Instant::now();
+    let output = hane()
+        .args([
+            "match",
+            "--engine1",
+            &fake(mode),
+            "--engine2",
+            "hane:playouts=20",
+        ])
+        .args(["-n", "2", "--size", "7", "--move-cap", "30", "-q", "--out"])
+        .arg(&dir)
+        .args(extra)
+        .output()
+        .expect("hane runs");
+    let elapsed = started.elapsed();
+    assert!(
+        output.status.success(),
+        "{mode}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains("Games: 2 finished of 2 planned"),
+        "{report}"
+    );
+    (dir.clone(), records(&dir), elapsed)
+}
+
+fn expect_faults(mode: &str, end: &str, detail: &str, fake_moves: u64, extra: &[&str]) {
+    let (dir, records, _) = faulty_match(mode, extra);
+    assert_eq!(records.len(), 2);
+    for (k, record) in records.iter().enumerate() {
+        assert_eq!(record["game"], k as u64);
+        // The fake engine is engine 1: black in the first game, white in the second.
+        let fake_colour = if k == 0 { 0 } else { 1 };
+        assert_eq!(record["black_engine"], if k == 0 { 1 } else { 2 });
+        assert_eq!(record["winner_engine"], 2, "{record}");
+        assert_eq!(record["end"], end, "{record}");
+        let fault = record["fault"].as_str().unwrap();
+        assert!(fault.contains(detail), "{mode}: {fault}");
+        let winner_letter = if k == 0 { "W" } else { "B" };
+        let kind_letter = if end == "timeout" { "T" } else { "F" };
+        assert_eq!(record["result"], format!("{winner_letter}+{kind_letter}"));
+        // In both games the engine got through the setup and its ordinary moves: so it was
+        // restarted after the first game's fault.
+        assert_eq!(
+            record["generated_moves"][fake_colour], fake_moves,
+            "{mode}: {record}"
+        );
+        check_sgf(&dir, record);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_crashing_engine_loses_and_is_restarted() {
+    expect_faults("crash", "crash", "simulated crash", 3, &[]);
+}
+
+#[test]
+fn a_hanging_engine_loses_on_time() {
+    let (dir, records, elapsed) = faulty_match("hang", &["--move-time", "1", "--margin", "0.5"]);
+    for record in &records {
+        assert_eq!(record["end"], "timeout");
+        assert_eq!(record["winner_engine"], 2);
+        assert!(record["fault"].as_str().unwrap().contains("within 1.5 s"));
+        check_sgf(&dir, record);
+    }
+    // Two hangs of 1.5 s each, and little else.
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_slow_engine_loses_on_its_clock() {
+    // One second of sudden death; the engine spends 0.4 s on every pass after its third
+    // move, so its third pass runs out of time.
+    let dir = fresh_dir("clock");
+    let output = hane()
+        .env("FAKE_GTP_DELAY", "0.4")
+        .args([
+            "match",
+            "--engine1",
+            &fake("slow"),
+            "--engine2",
+            "hane:playouts=20",
+        ])
+        .args([
+            "-n", "1", "--size", "7", "--time", "1", "--margin", "0.1", "-q",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let records = records(&dir);
+    assert_eq!(records.len(), 1);
+    let record = &records[0];
+    assert_eq!(record["end"], "timeout", "{record}");
+    assert_eq!(record["result"], "W+T");
+    // Three quick moves and two slow passes were in time; the third pass was not.
+    assert_eq!(record["generated_moves"][0], 5, "{record}");
+    assert!(
+        record["think_seconds"][0].as_f64().unwrap() < 1.1,
+        "{record}"
+    );
+    check_sgf(&dir, record);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn garbage_answers_lose() {
+    expect_faults("garbage", "bad-reply", "not GTP", 3, &[]);
+}
+
+#[test]
+fn a_reply_that_is_not_a_move_loses() {
+    expect_faults("badmove", "bad-reply", "Z99", 3, &[]);
+}
+
+#[test]
+fn an_error_reply_to_genmove_loses() {
+    expect_faults("refuse", "bad-reply", "cannot play", 3, &[]);
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    // The fourth move is on an occupied point.
+    expect_faults("illegal", "illegal-move", "point occupied", 4, &[]);
+}
+
+#[test]
+fn refusing_a_legal_move_loses() {
+    expect_faults("badplay", "bad-reply", "refused `play", 3, &[]);
+}
+
+#[test]
+fn an_engine_that_does_not_start_loses_every_game() {
+    let dir = fresh_dir("nostart");
+    let output = hane()
+        .args([
+            "match",
+            "--engine1",
+            "/nonexistent/engine --gtp",
+            "--name1",
+            "ghost",
+        ])
+        .args([
+            "--engine2",
+            "hane:playouts=10",
+            "-n",
+            "2",
+            "--size",
+            "5",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let records = records(&dir);
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        assert_eq!(record["end"], "crash");
+        assert_eq!(record["winner_engine"], 2);
+        assert!(record["fault"].as_str().unwrap().contains("cannot start"));
+        check_sgf(&dir, record);
+    }
+    // Without a name, the engine is asked for one: a clear error, and no folder.
+    let other = fresh_dir("nostart-unnamed");
+    let output = hane()
+        .args([
+            "match",
+            "--engine1",
+            "/nonexistent/engine",
+            "--engine2",
+            "hane",
+        ])
+        .arg("--out")
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("does not start"));
+    assert!(!other.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn settings_reach_the_engine_over_gtp() {
+    let dir = fresh_dir("protocol");
+    let log = dir.with_extension("log");
+    let _ = std::fs::remove_file(&log);
+    let output = hane()
+        .env("FAKE_GTP_LOG", &log)
+        .args([
+            "match",
+            "--engine1",
+            &fake("passer"),
+            "--engine2",
+            "hane:playouts=10",
+        ])
+        .args(["-n", "2", "--size", "9", "--komi", "0.5", "--handicap", "2"])
+        .args(["--time", "60", "--byo-yomi", "10", "--byo-yomi-stones", "5"])
+        .args(["--move-cap", "12", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let sent = std::fs::read_to_string(&log).unwrap();
+    for expected in [
+        "boardsize 9",
+        "clear_board",
+        "komi 0.5",
+        "set_free_handicap C3 G7",
+        "time_settings 60 10 5",
+        "time_left b 60 0",
+        "time_left w 60 0",
+        "final_status_list dead",
+    ] {
+        assert!(sent.contains(expected), "{expected:?} not sent:\n{sent}");
+    }
+    let records = records(&dir);
+    for record in &records {
+        check_sgf(&dir, record);
+        // The move cap ends the game, which is then counted.
+        assert_eq!(record["end"], "move-cap");
+        assert!(record["score"].is_number());
+        let text = std::fs::read_to_string(dir.join(record["sgf"].as_str().unwrap())).unwrap();
+        assert!(text.contains("HA[2]") && text.contains("KM[0.5]"), "{text}");
+        // The fake engine's stderr becomes move comments.
+        assert!(text.contains("C[thinking about"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&log);
+}

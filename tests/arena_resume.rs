@@ -1,0 +1,198 @@
+//! Interrupted and distributed matches: a match killed in the middle and run again on the
+//! same folder ends with the same games as an uninterrupted one (and the games finished
+//! before the kill are not rewritten), and the merged report of two shards equals the
+//! report of the whole match.
+//!
+//! The players are deterministic: hane in-process with a fixed playout count and one thread
+//! (fixed seeds per game) against a fake engine that plays three moves and then passes,
+//! slowly enough that the kill lands in the middle of the match.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hane::sgf::parse_game;
+
+const GAMES: &str = "6";
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hane-arena-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn match_command(dir: &Path, extra: &[&str]) -> Command {
+    let fake = format!(
+        "bash '{}/tests/fake_engines/fake_gtp.sh' slow",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hane"));
+    command
+        .args(["match", "--engine1", "hane:playouts=16", "--engine2", &fake])
+        .args([
+            "-n",
+            GAMES,
+            "--size",
+            "7",
+            "--move-cap",
+            "24",
+            "--seed",
+            "42",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(dir)
+        .args(extra);
+    command
+}
+
+fn run_to_end(dir: &Path, extra: &[&str]) -> String {
+    let output = match_command(dir, extra).output().expect("hane runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("a UTF-8 report")
+}
+
+/// What must not depend on how the match was run: per game, the colours, result, moves.
+fn games(dir: &Path) -> BTreeMap<u64, (serde_json::Value, Vec<String>)> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let sgf = std::fs::read_to_string(dir.join(record["sgf"].as_str().unwrap())).unwrap();
+        let moves = parse_game(&sgf)
+            .unwrap()
+            .moves
+            .iter()
+            .map(|(c, m)| format!("{c:?} {m:?}"))
+            .collect();
+        let object = record.as_object_mut().unwrap();
+        for timing in ["think_seconds", "date"] {
+            object.remove(timing);
+        }
+        let game = record["game"].as_u64().unwrap();
+        assert!(
+            out.insert(game, (record, moves)).is_none(),
+            "game {game} twice"
+        );
+    }
+    out
+}
+
+fn without_timing(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| !l.starts_with("Time per move"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn line_count(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}
+
+#[test]
+fn killed_and_resumed_match_equals_an_uninterrupted_one_and_shards_merge() {
+    let whole = fresh_dir("whole");
+    let whole_report = run_to_end(&whole, &[]);
+    let reference = games(&whole);
+    assert_eq!(reference.len(), 6);
+    assert!(whole_report.contains("Games: 6 finished of 6 planned"));
+
+    // Kill a run after its second game is recorded.
+    let resumed = fresh_dir("resumed");
+    let mut child = match_command(&resumed, &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let results = resumed.join("results.jsonl");
+    let started = Instant::now();
+    while line_count(&results) < 2 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done_before = games(&resumed);
+    assert!(
+        (2..6).contains(&done_before.len()),
+        "{} games before the kill",
+        done_before.len()
+    );
+    let sgf_times: Vec<(PathBuf, std::time::SystemTime)> = done_before
+        .values()
+        .map(|(r, _)| {
+            let path = resumed.join(r["sgf"].as_str().unwrap());
+            let time = std::fs::metadata(&path).unwrap().modified().unwrap();
+            (path, time)
+        })
+        .collect();
+    let resumed_report = run_to_end(&resumed, &[]);
+    assert_eq!(games(&resumed), reference);
+    assert_eq!(
+        without_timing(&resumed_report),
+        without_timing(&whole_report)
+    );
+    for (path, time) in sgf_times {
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            time,
+            "{} was rewritten",
+            path.display()
+        );
+    }
+    // A third run on a finished folder plays nothing and changes nothing.
+    let lines = line_count(&results);
+    run_to_end(&resumed, &[]);
+    assert_eq!(line_count(&results), lines);
+
+    // Two shards, merged.
+    let shard1 = fresh_dir("shard1");
+    let shard2 = fresh_dir("shard2");
+    let shard_report = run_to_end(&shard1, &["--shard", "1/2"]);
+    assert!(
+        shard_report.contains("Games: 3 finished of 3 in shard 1/2 of a 6-game match"),
+        "{shard_report}"
+    );
+    run_to_end(&shard2, &["--shard", "2/2", "--jobs", "2"]);
+    let first = games(&shard1);
+    let second = games(&shard2);
+    assert_eq!(first.keys().copied().collect::<Vec<_>>(), [0, 2, 4]);
+    assert_eq!(second.keys().copied().collect::<Vec<_>>(), [1, 3, 5]);
+    let mut merged = first;
+    merged.extend(second);
+    assert_eq!(merged, reference);
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(["match", "report"])
+        .arg(&shard1)
+        .arg(&shard2)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let merged_report = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        without_timing(&merged_report),
+        without_timing(&whole_report)
+    );
+    // The timing line is there too, computed from both shards.
+    assert!(merged_report.contains("Time per move: "));
+
+    // A folder of another match is refused, and left as it was.
+    let output = match_command(&shard1, &["--komi", "5.5"]).output().unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("differs in: komi"));
+    assert_eq!(line_count(&shard1.join("results.jsonl")), 3);
+
+    for dir in [whole, resumed, shard1, shard2] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -1,0 +1,104 @@
+//! `hane selfplay` (hane against hane with other settings, in-process), the SPRT stopping a
+//! decided match early, and the SVG chart.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hane-arena-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn records(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn selfplay_plays_hane_against_hane() {
+    let dir = fresh_dir("selfplay");
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args([
+            "selfplay",
+            "--player1",
+            "playouts=8",
+            "--player2",
+            "playouts=32",
+        ])
+        .args(["-n", "2", "--size", "7", "--move-cap", "40", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        report.contains("Match: hane(playouts=8,threads=1) vs hane(playouts=32,threads=1)"),
+        "{report}"
+    );
+    let records = records(&dir);
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        assert!(record["fault"].is_null());
+        let sgf = std::fs::read_to_string(dir.join(record["sgf"].as_str().unwrap())).unwrap();
+        // In-process hane comments on its moves.
+        assert!(sgf.contains("playouts, "), "{sgf}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_a_decided_match_and_the_chart_shows_it() {
+    // hane against an engine that crashes at its fourth move: hane wins every game, and the
+    // SPRT (0 against 50 Elo) decides long before 200 games.
+    let dir = fresh_dir("sprt");
+    let crash = format!(
+        "bash '{}/tests/fake_engines/fake_gtp.sh' crash",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(["match", "--engine1", "hane:playouts=4", "--engine2", &crash])
+        .args([
+            "-n",
+            "200",
+            "--size",
+            "5",
+            "--sprt",
+            "0,50,0.05,0.05",
+            "-q",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(report.contains("H1 accepted"), "{report}");
+    let played = records(&dir).len();
+    assert!((10..60).contains(&played), "{played} games");
+    assert!(records(&dir).iter().all(|r| r["winner_engine"] == 1));
+    let svg = std::fs::read_to_string(dir.join("winrate.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    let line = svg.lines().find(|l| l.starts_with("<polyline")).unwrap();
+    let points = line.split('"').nth(1).unwrap().split(' ').count();
+    assert_eq!(points, played);
+    // `match report` evaluates the SPRT on the folder the same way.
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(["match", "report", "--sprt", "0,50,0.05,0.05"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), report);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,19 @@
+# gomill ringmaster control file: a short playoff hane vs GNU Go on 9x9.
+# tests/gtp_clients.rs replaces HANE_BINARY with the path of the built binary.
+competition_type = 'playoff'
+
+players = {
+    'hane': Player('HANE_BINARY --threads 1 --playouts 300 --seed 5 --log-level off',
+                   is_reliable_scorer=True),
+    'gnugo': Player('/usr/games/gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead'),
+}
+
+board_size = 9
+komi = 7.5
+record_games = True
+stderr_to_log = False
+
+matchups = [
+    Matchup('hane', 'gnugo', alternating=True, scorer='players',
+            number_of_games=2, move_limit=400),
+]

@@ -1,0 +1,141 @@
+//! A counting global allocator proves that the hot paths allocate nothing: `run_playout`
+//! with `LightPolicy` (with and without an AMAF record), `Board::play_unchecked`,
+//! `Board::play`, `Board::is_legal`, `Board::copy_from` and `area_score`, over many
+//! playouts on 9x9 and 19x19 once the board and the generator exist.
+//!
+//! The counter is per thread, so tests running in parallel do not disturb each other. The
+//! counting allocator comes from the `allocation-counter` crate, so this repository needs no
+//! `unsafe` of its own for it.
+
+use hane::board::{Board, Color, Point};
+use hane::playout::{
+    AmafRecord, LightPolicy, default_move_cap, playout_rng, random_below, run_playout,
+};
+
+/// Allocations made by this thread while running `f`, counted by the `allocation-counter`
+/// crate's global allocator (it is a dev-dependency, linked into this test alone).
+fn allocations_during(f: impl FnOnce()) -> u64 {
+    allocation_counter::measure(f).count_total
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Without this the other tests could pass with a counter that never counts.
+    let n = allocations_during(|| {
+        let v: Vec<u64> = std::hint::black_box((0..100).collect());
+        assert_eq!(v.len(), 100);
+        let b = std::hint::black_box(Box::new(Board::new(9).unwrap()));
+        assert_eq!(b.size(), 9);
+    });
+    assert!(n >= 2, "counted {n} allocations");
+}
+
+fn light_playouts_allocate_nothing(size: usize, playouts: usize) {
+    let start = Board::new(size).unwrap();
+    let mut board = start.clone();
+    let mut rng = playout_rng(size as u64, 0);
+    let mut policy = LightPolicy;
+    let mut amaf = AmafRecord::default();
+    let cap = default_move_cap(size);
+    let mut total_moves = 0u64;
+    let mut score_sum = 0i64;
+    let n = allocations_during(|| {
+        for k in 0..playouts {
+            board.copy_from(&start);
+            let outcome = if k % 2 == 0 {
+                run_playout(
+                    &mut board,
+                    Color::Black,
+                    &mut policy,
+                    &mut rng,
+                    cap,
+                    &mut (),
+                )
+            } else {
+                amaf.clear();
+                run_playout(
+                    &mut board,
+                    Color::Black,
+                    &mut policy,
+                    &mut rng,
+                    cap,
+                    &mut amaf,
+                )
+            };
+            total_moves += outcome.moves as u64;
+            score_sum += outcome.score as i64 + board.area_score() as i64;
+        }
+    });
+    assert_eq!(
+        n, 0,
+        "{playouts} light playouts on {size}x{size} allocated {n} times"
+    );
+    // the playouts really ran: full games, not empty loops
+    assert!(
+        total_moves as usize > playouts * size * size,
+        "{total_moves} moves"
+    );
+    std::hint::black_box(score_sum);
+}
+
+#[test]
+fn light_playouts_on_9x9_allocate_nothing() {
+    light_playouts_allocate_nothing(9, 2_000);
+}
+
+#[test]
+fn light_playouts_on_19x19_allocate_nothing() {
+    light_playouts_allocate_nothing(19, 200);
+}
+
+#[test]
+fn board_primitives_allocate_nothing() {
+    for size in [9, 19] {
+        let start = Board::new(size).unwrap();
+        let mut board = start.clone();
+        let mut scratch = Board::new(25).unwrap();
+        let mut rng = playout_rng(99, size as u64);
+        let mut legal_checks = 0u64;
+        let mut played = 0u64;
+        let n = allocations_during(|| {
+            for _game in 0..50 {
+                board.copy_from(&start);
+                for mv in 0..3 * size * size {
+                    let color = if mv % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let empties = board.empty_count();
+                    if empties == 0 {
+                        break;
+                    }
+                    let p = Point::from_index(
+                        board.empty_points()[random_below(&mut rng, empties)] as usize,
+                    );
+                    legal_checks += board.is_legal(p, color) as u64;
+                    let _ = board.hash_after(p, color);
+                    if board.is_legal(p, color) {
+                        if mv % 3 == 0 {
+                            board.play(p, color).unwrap();
+                        } else {
+                            board.play_unchecked(p, color);
+                        }
+                        played += 1;
+                    } else {
+                        board.pass();
+                    }
+                    if mv % 97 == 0 {
+                        scratch.copy_from(&board);
+                    }
+                }
+                std::hint::black_box(board.area_score());
+            }
+        });
+        assert_eq!(
+            n, 0,
+            "board primitives on {size}x{size} allocated {n} times"
+        );
+        assert!(played > 1000 && legal_checks > 1000);
+    }
+}

@@ -1,0 +1,114 @@
+//! Tactical positions with a single winning move, solved by a one-thread search from a fixed
+//! seed. Every expected answer was checked independently: GNU Go 3.8 (`--level 10
+//! --chinese-rules`, same komi) plays the same move in each position.
+
+use hane::board::{Board, Color, GameState, Move, Rules};
+use hane::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+
+fn solve(diagram: &str, komi: f32, color: Color, playouts: u64) -> (Move, GameState) {
+    let board = Board::from_diagram(diagram).expect("valid diagram");
+    let state = GameState::from_board(board, color, Rules::chinese(komi));
+    let mut searcher = Searcher::new(SearchConfig {
+        threads: 1,
+        seed: 7,
+        ..SearchConfig::default()
+    });
+    let limits = SearchLimits {
+        playouts: Some(playouts),
+        ..SearchLimits::default()
+    };
+    let result = searcher.search(
+        &state,
+        color,
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    eprintln!(
+        "best {} after {} playouts; top: {:?}",
+        result.best.to_gtp(state.geometry()),
+        result.analysis.playouts,
+        result
+            .analysis
+            .moves
+            .iter()
+            .take(4)
+            .map(|m| (m.mv.to_gtp(state.geometry()), m.visits, m.winrate))
+            .collect::<Vec<_>>()
+    );
+    (result.best, state)
+}
+
+fn expect(diagram: &str, komi: f32, color: Color, answer: &str) {
+    let (best, state) = solve(diagram, komi, color, 20_000);
+    let want = Move::parse(state.geometry(), answer).unwrap();
+    assert_eq!(
+        best.to_gtp(state.geometry()),
+        want.to_gtp(state.geometry()),
+        "wrong move in\n{diagram}"
+    );
+}
+
+/// The white stone on C3 cuts black's wall and is in atari: capture it.
+const CUTTING_STONE: &str = "
+. . . . .
+. . X . .
+X X O X X
+O O . O O
+. . . . .";
+
+#[test]
+fn captures_the_cutting_stone() {
+    expect(CUTTING_STONE, 9.5, Color::Black, "C2");
+}
+
+#[test]
+fn saves_the_chain_in_atari() {
+    // Same position, white to move: connect the cutting stone out of atari.
+    expect(CUTTING_STONE, 9.5, Color::White, "C2");
+}
+
+#[test]
+fn lives_in_the_corner_on_the_vital_point() {
+    // Straight three: only the middle point gives black two eyes.
+    let corner = "
+. . . X O
+X X X X O
+O O O O O
+. . . . .
+. . . . .";
+    expect(corner, -12.5, Color::Black, "B5");
+}
+
+#[test]
+fn kills_in_the_corner_on_the_vital_point() {
+    let corner = "
+. . . X O
+X X X X O
+O O O O O
+. . . . .
+. . . . .";
+    expect(corner, -12.5, Color::White, "B5");
+}
+
+/// Black C1-C2-D2 (liberties B1 and the shared D1) against white E1-E2 (liberties F1 and
+/// D1), both walls alive: whoever fills the other's outside liberty first wins the race;
+/// the shared liberty or one's own outside liberty loses it.
+const SEMEAI: &str = "
+. . . O X . .
+. . . O X . .
+. . . O X . .
+. . . O X . .
+O O O O X X X
+O O X X O X X
+O . X . O . X";
+
+#[test]
+fn black_wins_the_capturing_race() {
+    expect(SEMEAI, -4.5, Color::Black, "F1");
+}
+
+#[test]
+fn white_wins_the_capturing_race() {
+    expect(SEMEAI, -4.5, Color::White, "B1");
+}
