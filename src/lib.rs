@@ -9,6 +9,7 @@ pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod pattern;
 pub mod playout;
 pub mod search;
 pub mod sgf;

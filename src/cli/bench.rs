@@ -6,7 +6,10 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::board::{Board, Color, GameState, Move, Rules};
-use crate::playout::{LightPolicy, PlayoutPolicy, playout_rng, run_light_playouts};
+use crate::pattern;
+use crate::playout::{
+    LightPolicy, PlayoutPolicy, playout_rng, run_light_playouts, run_pattern_playouts,
+};
 use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
 
 #[derive(Args, Debug)]
@@ -26,7 +29,7 @@ pub struct BenchArgs {
     /// Seed of the playout generators.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Cases to run, comma separated (`light`, `search`).
+    /// Cases to run, comma separated (`light`, `pattern`, `search`).
     #[arg(long, default_value = "light", value_delimiter = ',')]
     case: Vec<String>,
     /// Seconds per search case (each position and thread count).
@@ -54,8 +57,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
             continue;
         }
-        if case != "light" {
-            eprintln!("hane bench: unknown case {case:?} (known: light, search)");
+        if case != "light" && case != "pattern" {
+            eprintln!("hane bench: unknown case {case:?} (known: light, pattern, search)");
             return ExitCode::FAILURE;
         }
         for &size in &args.size {
@@ -74,11 +77,19 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 let playouts = args
                     .playouts
                     .unwrap_or(if size <= 9 { 200_000 } else { 40_000 });
+                let table = pattern::default_table();
+                if case == "pattern" {
+                    table.playout_3x3_gammas();
+                }
                 let clock = Instant::now();
-                let stats = run_light_playouts(&start, playouts, threads, args.seed);
+                let stats = if case == "pattern" {
+                    run_pattern_playouts(&start, table, playouts, threads, args.seed)
+                } else {
+                    run_light_playouts(&start, playouts, threads, args.seed)
+                };
                 let seconds = clock.elapsed().as_secs_f64();
                 println!(
-                    "case=light size={size} threads={threads} playouts={} seconds={seconds:.3} \
+                    "case={case} size={size} threads={threads} playouts={} seconds={seconds:.3} \
                      playouts_per_s={:.0} playouts_per_s_per_thread={:.0} moves_per_playout={:.2} \
                      black_winrate={:.4} komi={}",
                     stats.playouts,

@@ -3,6 +3,7 @@
 mod bench;
 mod gtp_options;
 mod match_cmd;
+mod patterns_cmd;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,10 @@ enum Command {
     Gtp(gtp_options::GtpArgs),
     /// Measure playout (and search) speed; prints one `key=value` line per case.
     Bench(bench::BenchArgs),
+    /// Fit the move-pattern table on SGF game records.
+    TrainPatterns(patterns_cmd::TrainPatternsArgs),
+    /// Move-pattern tools (`patterns eval FILES...`).
+    Patterns(patterns_cmd::PatternsArgs),
     /// Play a match between two engines (GTP command lines or hane in-process), or merge
     /// result folders with `hane match report DIR...`.
     Match(match_cmd::MatchArgs),
@@ -42,6 +47,8 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Match(args)) => match_cmd::run_match_command(&args),
         Some(Command::Selfplay(args)) => match_cmd::run_selfplay_command(&args),
+        Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
+        Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
         None => gtp_options::run(&cli.gtp),
     }
 }

@@ -2,6 +2,9 @@
 //! the playout loop, per-worker random generators, AMAF records, and a batch runner used by
 //! `hane bench` and the reference-figure tests. Nothing here allocates per move.
 
+mod pattern_policy;
+pub use pattern_policy::{PatternPolicy, run_pattern_playout, run_pattern_playouts};
+
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 

@@ -1,0 +1,397 @@
+//! The features of a candidate move that the Bradley-Terry model rates: tactical ones
+//! (capture, atari escape, self-atari, atari given), distances to the last two moves and to
+//! the edge, pass, and three shapes (3x3 with atari marks, 12- and 24-point diamonds).
+//! Each feature group gives a move at most one level; level 0 means "absent" (gamma 1).
+//!
+//! Extraction allocates nothing: chain walks use small fixed arrays.
+
+use crate::board::{Board, Cell, Color, Point};
+
+use super::shape::{code_3x3, diamond12, diamond24};
+
+/// The feature groups, in table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Group {
+    /// 1: pass; 2: pass right after the opponent passed.
+    Pass,
+    /// 1: captures a chain; 2: the captured chain holds the last move's stone; 3: the capture
+    /// frees an own chain that is in atari.
+    Capture,
+    /// 1: extends an own chain out of atari (to two or more liberties); 2: the same for a
+    /// chain touching the last move.
+    Escape,
+    /// 1: self-atari of a chain of at most two stones; 2: of a bigger chain.
+    SelfAtari,
+    /// 1: puts an enemy chain in atari; 2: the same while a ko is on the board.
+    Atari,
+    /// Coulom's distance `dx + dy + max(dx, dy)` to the last move, 2..=16; 17 for farther.
+    DistLast,
+    /// The same distance to the move before the last.
+    DistSecond,
+    /// Lines of the move counted from the nearest edge `a` and from the nearest edge in
+    /// the other direction `b`, both from 0 and capped at 5 (the sixth line and beyond), with
+    /// `a <= b`: level `6 * a + b + 1` (so the 3-4 point differs from the 3-10 point).
+    Edge,
+    /// The folded 3x3 code with atari marks.
+    Shape3,
+    /// The folded 12-point diamond code.
+    Shape12,
+    /// The folded 24-point diamond code.
+    Shape24,
+}
+
+impl Group {
+    pub const ALL: [Group; 11] = [
+        Group::Pass,
+        Group::Capture,
+        Group::Escape,
+        Group::SelfAtari,
+        Group::Atari,
+        Group::DistLast,
+        Group::DistSecond,
+        Group::Edge,
+        Group::Shape3,
+        Group::Shape12,
+        Group::Shape24,
+    ];
+
+    /// Groups with a small number of levels, in table order.
+    pub const LEVELLED: [Group; 8] = [
+        Group::Pass,
+        Group::Capture,
+        Group::Escape,
+        Group::SelfAtari,
+        Group::Atari,
+        Group::DistLast,
+        Group::DistSecond,
+        Group::Edge,
+    ];
+
+    /// Shape groups, in table order.
+    pub const SHAPES: [Group; 3] = [Group::Shape3, Group::Shape12, Group::Shape24];
+
+    /// Name used in the table format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Pass => "pass",
+            Group::Capture => "capture",
+            Group::Escape => "escape",
+            Group::SelfAtari => "self_atari",
+            Group::Atari => "atari",
+            Group::DistLast => "dist_last",
+            Group::DistSecond => "dist_second",
+            Group::Edge => "edge",
+            Group::Shape3 => "shape3",
+            Group::Shape12 => "shape12",
+            Group::Shape24 => "shape24",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Group> {
+        Group::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// Highest level of a levelled group (levels run 1..=max); 0 for shape groups.
+    pub fn max_level(self) -> usize {
+        match self {
+            Group::Pass => 2,
+            Group::Capture => 3,
+            Group::Escape => 2,
+            Group::SelfAtari => 2,
+            Group::Atari => 2,
+            Group::DistLast | Group::DistSecond => 17,
+            Group::Edge => 36,
+            _ => 0,
+        }
+    }
+
+    /// Position of a levelled group in [`Group::LEVELLED`], or of a shape group in
+    /// [`Group::SHAPES`].
+    pub fn slot(self) -> usize {
+        match self {
+            Group::Shape3 => 0,
+            Group::Shape12 => 1,
+            Group::Shape24 => 2,
+            g => g as usize,
+        }
+    }
+}
+
+/// Number of levelled groups.
+pub const LEVELLED_GROUPS: usize = 8;
+/// Number of shape groups.
+pub const SHAPE_GROUPS: usize = 3;
+
+/// The features of one candidate: a level per levelled group (0 = absent) and the folded
+/// code of each shape (meaningless for a pass, which has `is_pass` set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveFeatures {
+    pub levels: [u8; LEVELLED_GROUPS],
+    pub shapes: [u64; SHAPE_GROUPS],
+    pub is_pass: bool,
+}
+
+/// What the features of a position depend on besides the board: who moves and the last
+/// two moves (`None` for a pass or no move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Context {
+    pub color: Color,
+    pub last: Option<Point>,
+    pub second_last: Option<Point>,
+    /// Whether the last move was a pass.
+    pub last_was_pass: bool,
+}
+
+/// Coulom's move distance `dx + dy + max(dx, dy)`.
+pub fn move_distance(board: &Board, a: Point, b: Point) -> usize {
+    let (ac, ar) = board.geometry().coords(a);
+    let (bc, br) = board.geometry().coords(b);
+    let dx = ac.abs_diff(bc);
+    let dy = ar.abs_diff(br);
+    dx + dy + dx.max(dy)
+}
+
+/// A set of at most `N` distinct points with a fixed array: no allocation.
+struct SmallSet<const N: usize> {
+    items: [u16; N],
+    len: usize,
+}
+
+impl<const N: usize> SmallSet<N> {
+    fn new() -> Self {
+        SmallSet {
+            items: [0; N],
+            len: 0,
+        }
+    }
+
+    /// Adds `x` unless present; returns whether the set is now full.
+    fn insert(&mut self, x: u16) -> bool {
+        if !self.items[..self.len].contains(&x) && self.len < N {
+            self.items[self.len] = x;
+            self.len += 1;
+        }
+        self.len == N
+    }
+
+    fn contains(&self, x: u16) -> bool {
+        self.items[..self.len].contains(&x)
+    }
+}
+
+/// Distinct liberties of the chain through the stone at `p`, counted up to `cap` (at most
+/// 8). Walks the chain; allocates nothing.
+pub fn liberties_capped(board: &Board, p: Point, cap: usize) -> usize {
+    let cap = cap.min(8);
+    if board.in_atari(p) {
+        return 1.min(cap);
+    }
+    let mut libs = SmallSet::<8>::new();
+    for s in board.chain_stones(p) {
+        for n in board.geometry().neighbors(s) {
+            if board.cell_at(n) == Cell::Empty {
+                libs.insert(n as u16);
+                if libs.len >= cap {
+                    return cap;
+                }
+            }
+        }
+    }
+    libs.len
+}
+
+/// What playing `color` on the empty point `p` would do to liberties: the liberties of the
+/// new chain (counted up to 3; a captured neighbour counts as one), its size, and whether
+/// it captures. Allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLiberties {
+    pub liberties: usize,
+    pub chain_size: usize,
+    pub captures: bool,
+}
+
+pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
+    const CAP: usize = 3;
+    let mut libs = SmallSet::<CAP>::new();
+    let mut chains = SmallSet::<4>::new();
+    let mut chain_size = 1;
+    let mut captures = false;
+    let mut full = false;
+    for n in board.geometry().neighbors(p) {
+        let cell = board.cell_at(n);
+        let np = Point::from_index(n);
+        match cell {
+            Cell::Empty => full |= libs.insert(n as u16),
+            Cell::Border => {}
+            c if c.is(color) => {
+                let id = board.chain_id(np) as u16;
+                if chains.contains(id) {
+                    continue;
+                }
+                chains.insert(id);
+                chain_size += board.chain_len(np);
+                if full {
+                    continue;
+                }
+                'walk: for s in board.chain_stones(np) {
+                    for m in board.geometry().neighbors(s) {
+                        if m != p.index()
+                            && board.cell_at(m) == Cell::Empty
+                            && libs.insert(m as u16)
+                        {
+                            full = true;
+                            break 'walk;
+                        }
+                    }
+                }
+            }
+            _ => {
+                if board.in_atari(np) {
+                    captures = true;
+                    full |= libs.insert(n as u16);
+                }
+            }
+        }
+    }
+    MoveLiberties {
+        liberties: libs.len,
+        chain_size,
+        captures,
+    }
+}
+
+/// Whether `color` playing on `p` would leave its own chain of at least `min_size` stones
+/// with one liberty and capture nothing. A quick exit when `p` has two empty neighbours.
+#[inline]
+pub fn is_self_atari(board: &Board, p: Point, color: Color, min_size: usize) -> bool {
+    let mut empty = 0;
+    let mut size = 1;
+    let mut seen = [usize::MAX; 4];
+    for (k, n) in board.geometry().neighbors(p).into_iter().enumerate() {
+        let cell = board.cell_at(n);
+        if cell == Cell::Empty {
+            empty += 1;
+        } else if cell.is(color) {
+            let id = board.chain_id(Point::from_index(n));
+            if !seen.contains(&id) {
+                seen[k] = id;
+                size += board.chain_len(Point::from_index(n));
+            }
+        }
+    }
+    if empty >= 2 || size < min_size {
+        return false;
+    }
+    let after = liberties_after(board, p, color);
+    !after.captures && after.liberties <= 1 && after.chain_size >= min_size
+}
+
+/// The features of `color` playing on the empty point `p` (or passing, when `p` is `None`).
+pub fn extract(board: &Board, p: Option<Point>, ctx: &Context) -> MoveFeatures {
+    let mut f = MoveFeatures::default();
+    let Some(p) = p else {
+        f.is_pass = true;
+        f.levels[Group::Pass.slot()] = if ctx.last_was_pass { 2 } else { 1 };
+        return f;
+    };
+    extract_tactical(board, p, ctx, &mut f.levels);
+    f.shapes[0] = code_3x3(board, p, ctx.color) as u64;
+    f.shapes[1] = diamond12().code(board, p, ctx.color);
+    f.shapes[2] = diamond24().code(board, p, ctx.color);
+    f
+}
+
+/// Fills the levelled groups other than pass for a move on `p`.
+pub fn extract_tactical(
+    board: &Board,
+    p: Point,
+    ctx: &Context,
+    levels: &mut [u8; LEVELLED_GROUPS],
+) {
+    let color = ctx.color;
+    let enemy = color.opponent();
+    let geometry = board.geometry();
+    let last_chain = ctx
+        .last
+        .filter(|&l| board.cell(l).is(enemy))
+        .map(|l| board.chain_id(l));
+    // Whether the own chain through `q` touches the last move's stone.
+    let touches_last = |q: Point| -> bool {
+        ctx.last.is_some_and(|l| {
+            board.cell(l).is(enemy)
+                && geometry.neighbors(l).iter().any(|&n| {
+                    board.cell_at(n).is(color)
+                        && board.chain_id(Point::from_index(n)) == board.chain_id(q)
+                })
+        })
+    };
+
+    let mut capture = 0u8;
+    let mut escape_chain: Option<Point> = None;
+    let mut atari = false;
+    for n in geometry.neighbors(p) {
+        let cell = board.cell_at(n);
+        let np = Point::from_index(n);
+        if cell.is(enemy) {
+            if board.in_atari(np) {
+                let level = if Some(board.chain_id(np)) == last_chain {
+                    2
+                } else if frees_own_chain(board, np, color) {
+                    3
+                } else {
+                    1
+                };
+                // Priority: holds the last move, then frees a chain, then plain.
+                capture = match (capture, level) {
+                    (2, _) | (_, 2) => 2,
+                    (3, _) | (_, 3) => 3,
+                    _ => 1,
+                };
+            } else if liberties_capped(board, np, 3) == 2 {
+                atari = true;
+            }
+        } else if cell.is(color) && board.in_atari(np) {
+            escape_chain = Some(np);
+        }
+    }
+    let after = liberties_after(board, p, color);
+    levels[Group::Capture.slot()] = capture;
+    if let Some(chain) = escape_chain
+        && after.liberties >= 2
+    {
+        levels[Group::Escape.slot()] = if touches_last(chain) { 2 } else { 1 };
+    }
+    if !after.captures && after.liberties <= 1 {
+        levels[Group::SelfAtari.slot()] = if after.chain_size <= 2 { 1 } else { 2 };
+    }
+    if atari {
+        levels[Group::Atari.slot()] = if board.ko().is_some() { 2 } else { 1 };
+    }
+    if let Some(l) = ctx.last {
+        levels[Group::DistLast.slot()] = move_distance(board, p, l).clamp(2, 17) as u8;
+    }
+    if let Some(l) = ctx.second_last {
+        levels[Group::DistSecond.slot()] = move_distance(board, p, l).clamp(2, 17) as u8;
+    }
+    levels[Group::Edge.slot()] = edge_level(board, p);
+}
+
+/// The level of the edge group: see [`Group::Edge`].
+pub fn edge_level(board: &Board, p: Point) -> u8 {
+    let (col, row) = board.geometry().coords(p);
+    let last = board.size() - 1;
+    let x = col.min(last - col).min(5);
+    let y = row.min(last - row).min(5);
+    (6 * x.min(y) + x.max(y) + 1) as u8
+}
+
+/// Whether the enemy chain through `q` touches an own chain in atari.
+fn frees_own_chain(board: &Board, q: Point, color: Color) -> bool {
+    board.chain_stones(q).any(|s| {
+        board
+            .geometry()
+            .neighbors(s)
+            .iter()
+            .any(|&n| board.cell_at(n).is(color) && board.in_atari(Point::from_index(n)))
+    })
+}

@@ -1,0 +1,44 @@
+//! Learned move patterns: features of candidate moves (3x3 shapes with atari marks folded
+//! over symmetries and colours, larger diamond shapes, tactical features, distances), the
+//! Bradley-Terry weights learned from professional games, their plain-text table format
+//! (`patterns/`), the trainer, move-prediction figures, and per-point priors for the tree.
+//!
+//! The table trained on professional games is compiled in ([`default_table`]); [`load`]
+//! reads another one (`--patterns FILE`).
+//!
+//! Priors for the tree search: [`PatternTable::game_move_probabilities`] (from a
+//! `GameState`) or [`PatternTable::move_probabilities`] (from a `Board` and a [`Context`]
+//! holding the colour to move and the last two moves) fill a `MAX_CELLS`-long slice indexed
+//! by `Point::index()` with the model's probability of each move and return the probability
+//! of passing. Playouts: `playout::PatternPolicy`.
+
+pub mod features;
+pub mod shape;
+pub mod table;
+pub mod train;
+
+use std::sync::LazyLock;
+
+pub use features::{Context, Group, MoveFeatures, extract};
+pub use table::{PatternError, PatternTable, PlayoutShapes, ShapeWeights, context, context_of};
+pub use train::{PatternDataset, Prediction, ShapeCounter, for_each_position};
+
+/// The text of the shipped table.
+pub const DEFAULT_TABLE_TEXT: &str = include_str!("../../patterns/default.txt");
+
+/// The shipped table, parsed on first use.
+pub fn default_table() -> &'static PatternTable {
+    static TABLE: LazyLock<PatternTable> = LazyLock::new(|| {
+        PatternTable::parse(DEFAULT_TABLE_TEXT).expect("the shipped pattern table is valid")
+    });
+    &TABLE
+}
+
+/// Reads a table from a file; a clear error (and nothing else changes) when it cannot.
+pub fn load(path: &std::path::Path) -> Result<PatternTable, PatternError> {
+    let text = std::fs::read_to_string(path).map_err(|e| PatternError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    PatternTable::parse(&text)
+}

@@ -1,0 +1,290 @@
+//! Shape codes around a candidate move: the 3x3 neighbourhood with atari marks, and larger
+//! diamond-shaped neighbourhoods, all seen from the player to move (own / enemy rather than
+//! black / white, which folds the colour swap) and folded over the 8 rotations and
+//! reflections of the square by taking the smallest code among the 8 transformed ones.
+//!
+//! Cell states use 2 bits: 0 empty, 1 the mover's stone, 2 an enemy stone, 3 off the board.
+//! After the cells come 4 atari bits, one per orthogonal neighbour (north, west, east,
+//! south): set when a stone there belongs to a chain with exactly one liberty.
+
+use std::sync::OnceLock;
+
+use crate::board::{Board, Cell, Color, Point};
+
+/// Cell state: empty point.
+pub const EMPTY: u64 = 0;
+/// Cell state: a stone of the player to move.
+pub const OWN: u64 = 1;
+/// Cell state: an enemy stone.
+pub const ENEMY: u64 = 2;
+/// Cell state: off the board.
+pub const OFF: u64 = 3;
+
+/// A map of an offset `(dx, dy)` to another.
+pub type OffsetMap = fn(i32, i32) -> (i32, i32);
+
+/// The 8 symmetries of the square as maps of an offset `(dx, dy)`.
+pub const SYMMETRIES: [OffsetMap; 8] = [
+    |x, y| (x, y),
+    |x, y| (-x, y),
+    |x, y| (x, -y),
+    |x, y| (-x, -y),
+    |x, y| (y, x),
+    |x, y| (-y, x),
+    |x, y| (y, -x),
+    |x, y| (-y, -x),
+];
+
+/// Slots of the 3x3 code, in bit order: `(dx, dy)` with `dy = 1` to the north.
+pub const SLOTS_3X3: [(i32, i32); 8] = [
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// The orthogonal neighbours whose atari bits follow the cells: north, west, east, south.
+pub const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (-1, 0), (1, 0), (0, -1)];
+
+/// Number of distinct raw 3x3 codes (8 cells of 2 bits and 4 atari bits).
+pub const RAW_3X3_CODES: usize = 1 << 20;
+
+/// A neighbourhood shape: the offsets it reads, in bit order, and for each symmetry where
+/// each offset (and each atari bit) lands.
+#[derive(Clone, Debug)]
+pub struct ShapeKind {
+    offsets: Vec<(i32, i32)>,
+    /// `cell_map[s][k]`: the bit slot that offset `k` moves to under symmetry `s`.
+    cell_map: [Vec<u8>; 8],
+    /// `atari_map[s][k]`: the atari slot that orthogonal neighbour `k` moves to.
+    atari_map: [[u8; 4]; 8],
+}
+
+fn position_of(list: &[(i32, i32)], item: (i32, i32)) -> u8 {
+    list.iter()
+        .position(|&o| o == item)
+        .expect("symmetries map a shape onto itself") as u8
+}
+
+impl ShapeKind {
+    fn from_offsets(offsets: Vec<(i32, i32)>) -> ShapeKind {
+        let cell_map = std::array::from_fn(|s| {
+            offsets
+                .iter()
+                .map(|&(x, y)| position_of(&offsets, SYMMETRIES[s](x, y)))
+                .collect()
+        });
+        let atari_map = std::array::from_fn(|s| {
+            std::array::from_fn(|k| {
+                let (x, y) = ORTHOGONAL[k];
+                position_of(&ORTHOGONAL, SYMMETRIES[s](x, y))
+            })
+        });
+        ShapeKind {
+            offsets,
+            cell_map,
+            atari_map,
+        }
+    }
+
+    /// The 3x3 neighbourhood.
+    pub fn square3() -> ShapeKind {
+        ShapeKind::from_offsets(SLOTS_3X3.to_vec())
+    }
+
+    /// Every point at Manhattan distance 1..=`radius`, ordered by distance, then row, then
+    /// column (radius 2: 12 points; radius 3: 24 points).
+    pub fn diamond(radius: i32) -> ShapeKind {
+        let mut offsets = Vec::new();
+        for d in 1..=radius {
+            for y in (-d..=d).rev() {
+                for x in -d..=d {
+                    if x.abs() + y.abs() == d {
+                        offsets.push((x, y));
+                    }
+                }
+            }
+        }
+        assert!(offsets.len() <= 28, "a shape code holds at most 28 cells");
+        ShapeKind::from_offsets(offsets)
+    }
+
+    /// The offsets read, in bit order.
+    pub fn offsets(&self) -> &[(i32, i32)] {
+        &self.offsets
+    }
+
+    /// Bit position of the first atari bit.
+    fn atari_shift(&self) -> u32 {
+        2 * self.offsets.len() as u32
+    }
+
+    /// The code of this shape around `p` for `color` to move, not folded.
+    pub fn raw_code(&self, board: &Board, p: Point, color: Color) -> u64 {
+        let geometry = board.geometry();
+        let size = board.size() as i32;
+        let stride = geometry.stride() as i32;
+        let (col, row) = geometry.coords(p);
+        let (col, row) = (col as i32, row as i32);
+        let mut code = 0u64;
+        for (k, &(dx, dy)) in self.offsets.iter().enumerate() {
+            let (c, r) = (col + dx, row + dy);
+            let state = if c < 0 || r < 0 || c >= size || r >= size {
+                OFF
+            } else {
+                let index = (p.index() as i32 + dy * stride + dx) as usize;
+                cell_state(board.cell_at(index), color)
+            };
+            code |= state << (2 * k);
+        }
+        code | atari_bits(board, p) << self.atari_shift()
+    }
+
+    /// Applies symmetry `s` to a code of this shape.
+    pub fn transform(&self, code: u64, s: usize) -> u64 {
+        let mut out = 0u64;
+        for (k, &to) in self.cell_map[s].iter().enumerate() {
+            out |= ((code >> (2 * k)) & 3) << (2 * to as u32);
+        }
+        let shift = self.atari_shift();
+        for (k, &to) in self.atari_map[s].iter().enumerate() {
+            out |= ((code >> (shift + k as u32)) & 1) << (shift + to as u32);
+        }
+        out
+    }
+
+    /// The smallest of the 8 transformed codes: equal for all symmetric neighbourhoods.
+    pub fn canonical(&self, code: u64) -> u64 {
+        (0..8)
+            .map(|s| self.transform(code, s))
+            .min()
+            .unwrap_or(code)
+    }
+
+    /// The folded code of this shape around `p` for `color` to move.
+    pub fn code(&self, board: &Board, p: Point, color: Color) -> u64 {
+        self.canonical(self.raw_code(board, p, color))
+    }
+}
+
+/// `STATES[color as usize - 1][cell as usize]`: the 2-bit state of a cell.
+const STATES: [[u8; 4]; 2] = [
+    [EMPTY as u8, OWN as u8, ENEMY as u8, OFF as u8],
+    [EMPTY as u8, ENEMY as u8, OWN as u8, OFF as u8],
+];
+
+/// The 2-bit state of a cell for `color` to move.
+#[inline]
+pub fn cell_state(cell: Cell, color: Color) -> u64 {
+    STATES[color.index()][cell as usize] as u64
+}
+
+/// The 4 atari bits of the orthogonal neighbours of `p` (north, west, east, south).
+#[inline]
+pub fn atari_bits(board: &Board, p: Point) -> u64 {
+    let stride = board.geometry().stride();
+    let i = p.index();
+    let neighbours = [i + stride, i - 1, i + 1, i - stride];
+    let mut bits = 0u64;
+    for (k, &n) in neighbours.iter().enumerate() {
+        let cell = board.cell_at(n);
+        if (cell == Cell::Black || cell == Cell::White) && board.in_atari(Point::from_index(n)) {
+            bits |= 1 << k;
+        }
+    }
+    bits
+}
+
+/// The raw (unfolded) 3x3 code around `p` for `color` to move, read straight from the
+/// padded board: the hot-path twin of `ShapeKind::square3().raw_code`.
+#[inline]
+pub fn raw_code_3x3(board: &Board, p: Point, color: Color) -> u32 {
+    let stride = board.geometry().stride();
+    let i = p.index();
+    let cells = [
+        i + stride - 1,
+        i + stride,
+        i + stride + 1,
+        i - 1,
+        i + 1,
+        i - stride - 1,
+        i - stride,
+        i - stride + 1,
+    ];
+    let states = &STATES[color.index()];
+    let mut code = 0u32;
+    for (k, &c) in cells.iter().enumerate() {
+        code |= (states[board.cell_at(c) as usize] as u32) << (2 * k);
+    }
+    code | (atari_bits(board, p) as u32) << 16
+}
+
+/// The 3x3 shape, built once.
+pub fn square3() -> &'static ShapeKind {
+    static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
+    SHAPE.get_or_init(ShapeKind::square3)
+}
+
+/// The 12-point diamond (Manhattan radius 2), built once.
+pub fn diamond12() -> &'static ShapeKind {
+    static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
+    SHAPE.get_or_init(|| ShapeKind::diamond(2))
+}
+
+/// The 24-point diamond (Manhattan radius 3), built once.
+pub fn diamond24() -> &'static ShapeKind {
+    static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
+    SHAPE.get_or_init(|| ShapeKind::diamond(3))
+}
+
+/// The folded code of every raw 3x3 code, computed once (4 MiB).
+pub fn canonical_3x3_table() -> &'static [u32] {
+    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let shape = square3();
+        (0..RAW_3X3_CODES as u64)
+            .map(|code| shape.canonical(code) as u32)
+            .collect()
+    })
+}
+
+/// The folded 3x3 code around `p` for `color` to move.
+#[inline]
+pub fn code_3x3(board: &Board, p: Point, color: Color) -> u32 {
+    canonical_3x3_table()[raw_code_3x3(board, p, color) as usize]
+}
+
+/// Renders a 3x3 code as three rows (`X` own, `O` enemy, `#` off board, `.` empty, `*` the
+/// candidate point; a lower-case `x`/`o` marks a stone in atari): for logs and tests.
+pub fn describe_3x3(code: u64) -> String {
+    let symbol = |k: usize| -> char {
+        let state = (code >> (2 * k)) & 3;
+        let atari = ORTHOGONAL
+            .iter()
+            .position(|&o| o == SLOTS_3X3[k])
+            .is_some_and(|a| (code >> (16 + a)) & 1 == 1);
+        match (state, atari) {
+            (EMPTY, _) => '.',
+            (OWN, false) => 'X',
+            (OWN, true) => 'x',
+            (ENEMY, false) => 'O',
+            (ENEMY, true) => 'o',
+            _ => '#',
+        }
+    };
+    format!(
+        "{}{}{}\n{}*{}\n{}{}{}",
+        symbol(0),
+        symbol(1),
+        symbol(2),
+        symbol(3),
+        symbol(4),
+        symbol(5),
+        symbol(6),
+        symbol(7)
+    )
+}

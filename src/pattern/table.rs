@@ -1,0 +1,421 @@
+//! The table of learned weights (Bradley-Terry "gammas"), its plain-text format, move
+//! strengths, and the per-point priors the tree search uses.
+//!
+//! # Text format
+//!
+//! ```text
+//! # free-form header lines: what the table was trained on, how, and its figures
+//! hane-patterns 1
+//! capture 2 31.6
+//! edge 1 0.42
+//! shape3 other 0.83
+//! shape3 0x0a405 12.5
+//! ```
+//!
+//! Lines starting with `#` are the header. The first other line is the version line. Each
+//! further line is `GROUP KEY GAMMA`: `GROUP` one of `pass capture escape self_atari atari
+//! dist_last dist_second edge shape3 shape12 shape24`; `KEY` a level (decimal, 1 up to the
+//! group's maximum) for the first eight groups, and for shape groups either `other` (every
+//! shape not listed) or a folded shape code in hexadecimal (see [`super::shape`]); `GAMMA` a
+//! positive finite number. A feature that is not listed has gamma 1. A move's strength is
+//! the product of the gammas of its features; the model says the move is chosen with
+//! probability strength / (sum of the strengths of all legal moves and pass).
+
+use std::fmt::{self, Write as _};
+use std::sync::OnceLock;
+
+use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point};
+
+use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
+use super::shape::{RAW_3X3_CODES, canonical_3x3_table};
+
+/// The version line of the format.
+pub const FORMAT_LINE: &str = "hane-patterns 1";
+
+/// Why a table could not be read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PatternError {
+    /// The file could not be read.
+    Io { path: String, message: String },
+    /// Line `line` (1-based) is malformed.
+    Syntax { line: usize, message: String },
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatternError::Io { path, message } => write!(f, "cannot read {path}: {message}"),
+            PatternError::Syntax { line, message } => write!(f, "line {line}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+/// Gammas of one shape group: listed codes (sorted) and the gamma of every other code.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeWeights {
+    codes: Vec<u64>,
+    gammas: Vec<f32>,
+    other: f32,
+}
+
+impl Default for ShapeWeights {
+    fn default() -> ShapeWeights {
+        ShapeWeights {
+            codes: Vec::new(),
+            gammas: Vec::new(),
+            other: 1.0,
+        }
+    }
+}
+
+impl ShapeWeights {
+    /// Builds from (code, gamma) pairs and the gamma of unlisted codes.
+    pub fn new(mut entries: Vec<(u64, f32)>, other: f32) -> ShapeWeights {
+        entries.sort_unstable_by_key(|&(c, _)| c);
+        entries.dedup_by_key(|&mut (c, _)| c);
+        ShapeWeights {
+            codes: entries.iter().map(|&(c, _)| c).collect(),
+            gammas: entries.iter().map(|&(_, g)| g).collect(),
+            other,
+        }
+    }
+
+    /// The gamma of a folded code.
+    #[inline]
+    pub fn gamma(&self, code: u64) -> f32 {
+        match self.codes.binary_search(&code) {
+            Ok(k) => self.gammas[k],
+            Err(_) => self.other,
+        }
+    }
+
+    /// Number of listed codes.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    /// The gamma of unlisted codes.
+    pub fn other(&self) -> f32 {
+        self.other
+    }
+
+    /// Listed (code, gamma) pairs in code order.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, f32)> + '_ {
+        self.codes.iter().copied().zip(self.gammas.iter().copied())
+    }
+}
+
+/// The 3x3 gammas in the form the playout policy reads: one byte per raw code (a
+/// quantised log-gamma, steps of 1/16 in the natural log, about 6%), so the whole table is
+/// 1 MiB and stays in cache.
+#[derive(Debug)]
+pub struct PlayoutShapes {
+    levels: Box<[u8]>,
+    gamma_of_level: [f32; 256],
+}
+
+impl PlayoutShapes {
+    fn level_of(gamma: f32) -> u8 {
+        ((gamma.ln() + 8.0) * 16.0).round().clamp(0.0, 255.0) as u8
+    }
+
+    fn gamma_of(level: u8) -> f32 {
+        (level as f32 / 16.0 - 8.0).exp()
+    }
+
+    /// The gamma (within about 3%) of a raw 3x3 code (see [`super::shape::raw_code_3x3`]).
+    #[inline]
+    pub fn gamma(&self, raw_code: u32) -> f32 {
+        self.gamma_of_level[self.levels[raw_code as usize] as usize]
+    }
+}
+
+/// Learned weights of every feature.
+#[derive(Debug, Default)]
+pub struct PatternTable {
+    header: Vec<String>,
+    /// `levels[g][level]`: gamma of levelled group `g` at `level`; `[0]` is 1 (absent).
+    levels: [Vec<f32>; LEVELLED_GROUPS],
+    shapes: [ShapeWeights; SHAPE_GROUPS],
+    /// Raw 3x3 code to gamma, built on first use by the playout policy.
+    playout_3x3: OnceLock<PlayoutShapes>,
+}
+
+impl Clone for PatternTable {
+    fn clone(&self) -> PatternTable {
+        PatternTable {
+            header: self.header.clone(),
+            levels: self.levels.clone(),
+            shapes: self.shapes.clone(),
+            playout_3x3: OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for PatternTable {
+    fn eq(&self, other: &PatternTable) -> bool {
+        self.header == other.header && self.levels == other.levels && self.shapes == other.shapes
+    }
+}
+
+impl PatternTable {
+    /// A table where every gamma is 1 (every legal move equally likely).
+    pub fn uniform() -> PatternTable {
+        let mut table = PatternTable::default();
+        for g in Group::LEVELLED {
+            table.levels[g.slot()] = vec![1.0; g.max_level() + 1];
+        }
+        table
+    }
+
+    /// The header lines (without their `# `).
+    pub fn header(&self) -> &[String] {
+        &self.header
+    }
+
+    pub fn set_header(&mut self, header: Vec<String>) {
+        self.header = header;
+    }
+
+    /// Sets the gamma of `level` (1..=max) of a levelled group.
+    pub fn set_level(&mut self, group: Group, level: usize, gamma: f32) {
+        assert!(group.max_level() > 0 && (1..=group.max_level()).contains(&level));
+        self.levels[group.slot()][level] = gamma;
+    }
+
+    /// The gamma of `level` of a levelled group (1 for level 0, absent).
+    #[inline]
+    pub fn level_gamma(&self, group: Group, level: usize) -> f32 {
+        self.levels[group.slot()].get(level).copied().unwrap_or(1.0)
+    }
+
+    /// Replaces a shape group's weights.
+    pub fn set_shapes(&mut self, group: Group, weights: ShapeWeights) {
+        assert!(Group::SHAPES.contains(&group));
+        self.shapes[group.slot()] = weights;
+        self.playout_3x3 = OnceLock::new();
+    }
+
+    pub fn shapes(&self, group: Group) -> &ShapeWeights {
+        &self.shapes[group.slot()]
+    }
+
+    /// The model's strength of a move with these features: the product of their gammas.
+    #[inline]
+    pub fn strength(&self, f: &MoveFeatures) -> f64 {
+        let mut s = 1.0f64;
+        for (slot, &level) in f.levels.iter().enumerate() {
+            if level != 0 {
+                s *= self.levels[slot]
+                    .get(level as usize)
+                    .copied()
+                    .unwrap_or(1.0) as f64;
+            }
+        }
+        if !f.is_pass {
+            for (slot, &code) in f.shapes.iter().enumerate() {
+                s *= self.shapes[slot].gamma(code) as f64;
+            }
+        }
+        s
+    }
+
+    /// Gamma of every raw (unfolded) 3x3 code, for the playout policy: one lookup per
+    /// candidate, no folding on the hot path. Built on first use.
+    pub fn playout_3x3_gammas(&self) -> &PlayoutShapes {
+        self.playout_3x3.get_or_init(|| {
+            let canonical = canonical_3x3_table();
+            let weights = &self.shapes[Group::Shape3.slot()];
+            let levels = (0..RAW_3X3_CODES)
+                .map(|raw| PlayoutShapes::level_of(weights.gamma(canonical[raw] as u64)))
+                .collect();
+            PlayoutShapes {
+                levels,
+                gamma_of_level: std::array::from_fn(|q| PlayoutShapes::gamma_of(q as u8)),
+            }
+        })
+    }
+
+    /// Move probabilities for the tree search.
+    ///
+    /// For `ctx.color` to move on `board` (last moves in `ctx`), writes into `out` (indexed
+    /// by [`Point::index`], at least `board.geometry().cells()` long, e.g. `MAX_CELLS`) the
+    /// model's probability of each point: 0 for occupied points and moves the board forbids
+    /// (simple ko, suicide), and returns the probability of passing. The probabilities sum
+    /// to 1. Superko is not checked. Cost: feature extraction for every empty point (a few
+    /// tenths of a microsecond each on 19x19); allocates nothing.
+    pub fn move_probabilities(&self, board: &Board, ctx: &Context, out: &mut [f32]) -> f32 {
+        let cells = board.geometry().cells();
+        out[..cells].fill(0.0);
+        let pass = self.strength(&extract(board, None, ctx));
+        let mut total = pass;
+        for &index in board.empty_points() {
+            let p = Point::from_index(index as usize);
+            if board.is_legal(p, ctx.color) {
+                let s = self.strength(&extract(board, Some(p), ctx));
+                out[p.index()] = s as f32;
+                total += s;
+            }
+        }
+        let scale = (1.0 / total) as f32;
+        for v in &mut out[..cells] {
+            *v *= scale;
+        }
+        (pass / total) as f32
+    }
+
+    /// [`PatternTable::move_probabilities`] for the player to move in a game, with the last
+    /// two moves taken from its history. `out` must hold at least `MAX_CELLS` values.
+    pub fn game_move_probabilities(&self, state: &GameState, out: &mut [f32]) -> f32 {
+        assert!(out.len() >= MAX_CELLS.min(state.geometry().cells()));
+        let ctx = context_of(state);
+        self.move_probabilities(state.board(), &ctx, out)
+    }
+
+    /// Writes the table in the text format.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for line in &self.header {
+            let _ = writeln!(out, "# {line}");
+        }
+        let _ = writeln!(out, "{FORMAT_LINE}");
+        for g in Group::LEVELLED {
+            for (level, gamma) in self.levels[g.slot()].iter().enumerate().skip(1) {
+                let _ = writeln!(out, "{} {level} {gamma}", g.name());
+            }
+        }
+        for g in Group::SHAPES {
+            let weights = &self.shapes[g.slot()];
+            let _ = writeln!(out, "{} other {}", g.name(), weights.other);
+            for (code, gamma) in weights.entries() {
+                let _ = writeln!(out, "{} {code:#x} {gamma}", g.name());
+            }
+        }
+        out
+    }
+
+    /// Reads a table in the text format.
+    pub fn parse(text: &str) -> Result<PatternTable, PatternError> {
+        let mut table = PatternTable::uniform();
+        let mut header = Vec::new();
+        let mut seen_version = false;
+        let mut shape_entries: [Vec<(u64, f32)>; SHAPE_GROUPS] = Default::default();
+        let mut shape_other = [None::<f32>; SHAPE_GROUPS];
+        let mut level_seen = [[false; 64]; LEVELLED_GROUPS];
+        for (k, raw_line) in text.lines().enumerate() {
+            let line_no = k + 1;
+            let err = |message: String| PatternError::Syntax {
+                line: line_no,
+                message,
+            };
+            let line = raw_line.trim();
+            if let Some(comment) = line.strip_prefix('#') {
+                if !seen_version {
+                    header.push(comment.strip_prefix(' ').unwrap_or(comment).to_string());
+                }
+                continue;
+            }
+            if line.is_empty() {
+                continue;
+            }
+            if !seen_version {
+                if line != FORMAT_LINE {
+                    return Err(err(format!("expected `{FORMAT_LINE}`, found `{line}`")));
+                }
+                seen_version = true;
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [group, key, gamma] = fields[..] else {
+                return Err(err(format!("expected `GROUP KEY GAMMA`, found `{line}`")));
+            };
+            let group = Group::from_name(group)
+                .ok_or_else(|| err(format!("unknown feature group `{group}`")))?;
+            let gamma: f32 = gamma
+                .parse()
+                .ok()
+                .filter(|g: &f32| g.is_finite() && *g > 0.0)
+                .ok_or_else(|| err(format!("gamma `{gamma}` is not a positive number")))?;
+            if group.max_level() > 0 {
+                let level: usize = key
+                    .parse()
+                    .ok()
+                    .filter(|l| (1..=group.max_level()).contains(l))
+                    .ok_or_else(|| {
+                        err(format!(
+                            "level `{key}` of `{}` is not in 1..={}",
+                            group.name(),
+                            group.max_level()
+                        ))
+                    })?;
+                let seen = &mut level_seen[group.slot()][level];
+                if *seen {
+                    return Err(err(format!("`{} {level}` listed twice", group.name())));
+                }
+                *seen = true;
+                table.levels[group.slot()][level] = gamma;
+            } else if key == "other" {
+                let slot = &mut shape_other[group.slot()];
+                if slot.is_some() {
+                    return Err(err(format!("`{} other` listed twice", group.name())));
+                }
+                *slot = Some(gamma);
+            } else {
+                let code = key
+                    .strip_prefix("0x")
+                    .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+                    .ok_or_else(|| err(format!("shape code `{key}` is not `0x` and hex")))?;
+                shape_entries[group.slot()].push((code, gamma));
+            }
+        }
+        if !seen_version {
+            return Err(PatternError::Syntax {
+                line: text.lines().count().max(1),
+                message: format!("no `{FORMAT_LINE}` line"),
+            });
+        }
+        for g in Group::SHAPES {
+            let entries = std::mem::take(&mut shape_entries[g.slot()]);
+            let count = entries.len();
+            let weights = ShapeWeights::new(entries, shape_other[g.slot()].unwrap_or(1.0));
+            if weights.len() != count {
+                return Err(PatternError::Syntax {
+                    line: 0,
+                    message: format!("a `{}` code is listed twice", g.name()),
+                });
+            }
+            table.shapes[g.slot()] = weights;
+        }
+        table.header = header;
+        Ok(table)
+    }
+}
+
+/// The feature context of the player to move in a game: the last two moves.
+pub fn context_of(state: &GameState) -> Context {
+    let moves = state.moves();
+    let point =
+        |k: usize| -> Option<Point> { moves.len().checked_sub(k).and_then(|i| moves[i].1.point()) };
+    Context {
+        color: state.to_move(),
+        last: point(1),
+        second_last: point(2),
+        last_was_pass: matches!(moves.last(), Some((_, Move::Pass))),
+    }
+}
+
+/// The feature context for `color` to move with the given last two moves.
+pub fn context(color: Color, last: Option<Point>, second_last: Option<Point>) -> Context {
+    Context {
+        color,
+        last,
+        second_last,
+        last_was_pass: false,
+    }
+}

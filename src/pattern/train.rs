@@ -1,0 +1,442 @@
+//! Learning the table: replaying game records into training positions, choosing which
+//! shapes get their own weight, and fitting the Bradley-Terry model of move choice with
+//! Coulom's minorization-maximization (MM) algorithm; and measuring move prediction.
+//!
+//! The model: each candidate move (every legal point and pass) is a *team* of features, its
+//! strength the product of their gammas, and the move played is the team that won a
+//! competition among all candidates. MM raises the likelihood at every step by updating one
+//! feature group at a time: `gamma_i <- W_i / C_i`, where `W_i` counts the positions whose
+//! played move has feature `i` and `C_i` sums, over positions, the strength of the candidates
+//! with feature `i` divided by `gamma_i` and by the position's total strength. Every gamma
+//! also gets one virtual win and one virtual loss against a gamma of 1 (Coulom's prior),
+//! which keeps rare features finite.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::board::{Board, GameState, KoRule, Move, Point, Rules};
+use crate::sgf::SgfGame;
+
+use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
+use super::table::{PatternTable, ShapeWeights};
+
+/// Marks a feature group a team does not have (gamma 1).
+pub const ABSENT: u32 = u32::MAX;
+
+/// Replays `game` and calls `visit(board, context, move played)` before each move, stopping
+/// at the first move the board rules forbid. Returns `Err(move number)` (1-based) when the
+/// game stopped early or its setup could not be replayed (number 0).
+pub fn for_each_position(
+    game: &SgfGame,
+    mut visit: impl FnMut(&Board, &Context, Move),
+) -> Result<(), usize> {
+    let rules = Rules {
+        ko: KoRule::Simple,
+        suicide_allowed: false,
+        ..Rules::default()
+    };
+    let mut state: GameState = game.replay(rules, Some(1)).map_err(|_| 0usize)?;
+    let mut last: Option<Move> = None;
+    let mut second_last: Option<Move> = None;
+    for (k, &(color, mv)) in game.moves.iter().enumerate() {
+        if state.check_move(color, mv).is_err() {
+            return Err(k + 1);
+        }
+        let ctx = Context {
+            color,
+            last: last.and_then(Move::point),
+            second_last: second_last.and_then(Move::point),
+            last_was_pass: last == Some(Move::Pass),
+        };
+        visit(state.board(), &ctx, mv);
+        state
+            .play(color, mv)
+            .expect("checked just above and nothing changed");
+        second_last = last;
+        last = Some(mv);
+    }
+    Ok(())
+}
+
+/// Counts, per shape group, how often each folded shape was the move played; shapes seen at
+/// least a threshold number of times get their own gamma.
+#[derive(Debug, Default)]
+pub struct ShapeCounter {
+    counts: [HashMap<u64, u32>; SHAPE_GROUPS],
+}
+
+impl ShapeCounter {
+    pub fn new() -> ShapeCounter {
+        ShapeCounter::default()
+    }
+
+    /// Counts the shapes of the move played at one position.
+    pub fn observe(&mut self, board: &Board, ctx: &Context, played: Move) {
+        if let Move::Play(p) = played {
+            let f = extract(board, Some(p), ctx);
+            for (slot, &code) in f.shapes.iter().enumerate() {
+                *self.counts[slot].entry(code).or_insert(0) += 1;
+            }
+        }
+    }
+
+    /// The shapes of each group seen at least `min_count[group]` times, sorted.
+    pub fn frequent(&self, min_count: [u32; SHAPE_GROUPS]) -> [Vec<u64>; SHAPE_GROUPS] {
+        std::array::from_fn(|slot| {
+            let mut codes: Vec<u64> = self.counts[slot]
+                .iter()
+                .filter(|&(_, &n)| n >= min_count[slot])
+                .map(|(&c, _)| c)
+                .collect();
+            codes.sort_unstable();
+            codes
+        })
+    }
+}
+
+/// A fast multiply-rotate hasher for team rows (the keys are not adversarial).
+#[derive(Default)]
+pub struct TeamHasher(u64);
+
+impl Hasher for TeamHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.write_u64(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// A Bradley-Terry competition data set: teams (one feature index or [`ABSENT`] per group)
+/// and positions (candidate teams, one of them the winner). Teams with equal features are
+/// stored once.
+#[derive(Debug)]
+pub struct Dataset {
+    /// Features per group.
+    group_sizes: Vec<usize>,
+    /// `team_features[t * groups + g]`: feature of team `t` in group `g`.
+    team_features: Vec<u32>,
+    team_ids: HashMap<Box<[u32]>, u32, BuildHasherDefault<TeamHasher>>,
+    /// Candidate teams of all positions, one after another.
+    candidates: Vec<u32>,
+    /// Start of each position in `candidates`, plus the end.
+    starts: Vec<usize>,
+    winners: Vec<u32>,
+}
+
+impl Dataset {
+    /// An empty data set with `group_sizes[g]` features in group `g`.
+    pub fn new(group_sizes: Vec<usize>) -> Dataset {
+        Dataset {
+            group_sizes,
+            team_features: Vec::new(),
+            team_ids: HashMap::default(),
+            candidates: Vec::new(),
+            starts: vec![0],
+            winners: Vec::new(),
+        }
+    }
+
+    pub fn groups(&self) -> usize {
+        self.group_sizes.len()
+    }
+
+    pub fn positions(&self) -> usize {
+        self.winners.len()
+    }
+
+    pub fn teams(&self) -> usize {
+        self.team_features.len() / self.groups().max(1)
+    }
+
+    pub fn candidate_count(&self) -> usize {
+        self.candidates.len()
+    }
+
+    /// The id of the team with these features (one per group), adding it if new.
+    pub fn team(&mut self, features: &[u32]) -> u32 {
+        assert_eq!(features.len(), self.groups());
+        for (g, &f) in features.iter().enumerate() {
+            assert!(f == ABSENT || (f as usize) < self.group_sizes[g]);
+        }
+        if let Some(&id) = self.team_ids.get(features) {
+            return id;
+        }
+        let id = self.teams() as u32;
+        self.team_features.extend_from_slice(features);
+        self.team_ids.insert(features.into(), id);
+        id
+    }
+
+    /// Adds a position: the candidates' team ids and the index of the winner among them.
+    pub fn add_position(&mut self, candidates: &[u32], winner: usize) {
+        assert!(winner < candidates.len());
+        self.candidates.extend_from_slice(candidates);
+        self.starts.push(self.candidates.len());
+        self.winners.push(candidates[winner]);
+    }
+
+    /// Fits gammas with `iterations` rounds of MM (each round updates every group once);
+    /// `progress(round, mean log-likelihood before the round)` is called after each round.
+    /// Returns `gammas[g][i]`.
+    pub fn fit_mm(&self, iterations: usize, mut progress: impl FnMut(usize, f64)) -> Vec<Vec<f64>> {
+        let groups = self.groups();
+        let teams = self.teams();
+        let mut gammas: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![1.0; n]).collect();
+        let mut wins: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![0.0; n]).collect();
+        for &w in &self.winners {
+            let row = &self.team_features[w as usize * groups..(w as usize + 1) * groups];
+            for (group_wins, &f) in wins.iter_mut().zip(row) {
+                if f != ABSENT {
+                    group_wins[f as usize] += 1.0;
+                }
+            }
+        }
+        let mut strength = vec![0.0f64; teams];
+        let mut inverse_totals = vec![0.0f64; teams];
+        for round in 0..iterations {
+            let mut log_likelihood = 0.0;
+            for g in 0..groups {
+                for (t, s) in strength.iter_mut().enumerate() {
+                    let row = &self.team_features[t * groups..(t + 1) * groups];
+                    *s = row
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &f)| f != ABSENT)
+                        .map(|(h, &f)| gammas[h][f as usize])
+                        .product();
+                }
+                inverse_totals.fill(0.0);
+                let mut ll = 0.0;
+                for (k, &winner) in self.winners.iter().enumerate() {
+                    let cands = &self.candidates[self.starts[k]..self.starts[k + 1]];
+                    let total: f64 = cands.iter().map(|&c| strength[c as usize]).sum();
+                    let inverse = 1.0 / total;
+                    for &c in cands {
+                        inverse_totals[c as usize] += inverse;
+                    }
+                    ll += (strength[winner as usize] * inverse).ln();
+                }
+                if g == 0 {
+                    log_likelihood = ll;
+                }
+                let mut denominators = vec![0.0f64; self.group_sizes[g]];
+                for t in 0..teams {
+                    let f = self.team_features[t * groups + g];
+                    if f != ABSENT {
+                        denominators[f as usize] +=
+                            inverse_totals[t] * strength[t] / gammas[g][f as usize];
+                    }
+                }
+                for (i, gamma) in gammas[g].iter_mut().enumerate() {
+                    // One virtual win and one virtual loss against a gamma of 1.
+                    *gamma = (wins[g][i] + 1.0) / (denominators[i] + 2.0 / (*gamma + 1.0));
+                }
+            }
+            progress(round, log_likelihood / self.positions().max(1) as f64);
+        }
+        gammas
+    }
+}
+
+/// Turns the features of a candidate into a team row: levelled groups first (feature index
+/// `level - 1`), then shape groups (index 0 for "other", `k + 1` for the `k`-th listed
+/// shape).
+pub fn team_row(f: &MoveFeatures, shape_index: &[HashMap<u64, u32>; SHAPE_GROUPS]) -> [u32; 11] {
+    let mut row = [ABSENT; 11];
+    for (slot, &level) in f.levels.iter().enumerate() {
+        if level != 0 {
+            row[slot] = level as u32 - 1;
+        }
+    }
+    if !f.is_pass {
+        for (slot, &code) in f.shapes.iter().enumerate() {
+            row[LEVELLED_GROUPS + slot] = shape_index[slot].get(&code).map_or(0, |&k| k + 1);
+        }
+    }
+    row
+}
+
+/// The group sizes of the pattern model with the given listed shapes.
+pub fn model_group_sizes(shapes: &[Vec<u64>; SHAPE_GROUPS]) -> Vec<usize> {
+    Group::LEVELLED
+        .iter()
+        .map(|g| g.max_level())
+        .chain(shapes.iter().map(|s| s.len() + 1))
+        .collect()
+}
+
+/// Builds the training data of the pattern model from game positions.
+pub struct PatternDataset {
+    pub data: Dataset,
+    shapes: [Vec<u64>; SHAPE_GROUPS],
+    shape_index: [HashMap<u64, u32>; SHAPE_GROUPS],
+    scratch: Vec<u32>,
+}
+
+impl PatternDataset {
+    /// An empty data set where the given shapes get their own gamma.
+    pub fn new(shapes: [Vec<u64>; SHAPE_GROUPS]) -> PatternDataset {
+        let shape_index = std::array::from_fn(|slot| {
+            shapes[slot]
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| (c, k as u32))
+                .collect()
+        });
+        PatternDataset {
+            data: Dataset::new(model_group_sizes(&shapes)),
+            shapes,
+            shape_index,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Adds one position: every legal point and pass compete; `played` wins.
+    pub fn observe(&mut self, board: &Board, ctx: &Context, played: Move) {
+        self.scratch.clear();
+        let mut winner = None;
+        let pass = team_row(&extract(board, None, ctx), &self.shape_index);
+        if played == Move::Pass {
+            winner = Some(0);
+        }
+        self.scratch.push(self.data.team(&pass));
+        for &index in board.empty_points() {
+            let p = Point::from_index(index as usize);
+            if !board.is_legal(p, ctx.color) {
+                continue;
+            }
+            if played == Move::Play(p) {
+                winner = Some(self.scratch.len());
+            }
+            let row = team_row(&extract(board, Some(p), ctx), &self.shape_index);
+            let id = self.data.team(&row);
+            self.scratch.push(id);
+        }
+        if let Some(w) = winner {
+            let cands = std::mem::take(&mut self.scratch);
+            self.data.add_position(&cands, w);
+            self.scratch = cands;
+        }
+    }
+
+    /// Fits the model and returns it as a table (without header).
+    pub fn fit(&self, iterations: usize, progress: impl FnMut(usize, f64)) -> PatternTable {
+        let gammas = self.data.fit_mm(iterations, progress);
+        let mut table = PatternTable::uniform();
+        for g in Group::LEVELLED {
+            for level in 1..=g.max_level() {
+                table.set_level(g, level, gammas[g.slot()][level - 1] as f32);
+            }
+        }
+        for g in Group::SHAPES {
+            let fitted = &gammas[LEVELLED_GROUPS + g.slot()];
+            let entries = self.shapes[g.slot()]
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| (c, fitted[k + 1] as f32))
+                .collect();
+            table.set_shapes(g, ShapeWeights::new(entries, fitted[0] as f32));
+        }
+        table
+    }
+}
+
+/// Move-prediction figures of a table on some positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prediction {
+    pub positions: u64,
+    /// Expected number of positions where the move played is ranked first (ties broken
+    /// uniformly at random), and within the first five.
+    pub top1: f64,
+    pub top5: f64,
+    /// Sum of the natural log of the probability the model gives the move played.
+    pub log_likelihood: f64,
+}
+
+impl Prediction {
+    /// Scores the table's prediction at one position (every legal point and pass compete).
+    pub fn observe(&mut self, table: &PatternTable, board: &Board, ctx: &Context, played: Move) {
+        let target = table.strength(&extract(board, played.point(), ctx));
+        let mut total = if played == Move::Pass {
+            target
+        } else {
+            table.strength(&extract(board, None, ctx))
+        };
+        let mut greater = (played != Move::Pass && total > target) as u64;
+        let mut equal = (played != Move::Pass && total == target) as u64;
+        let mut found = played == Move::Pass;
+        for &index in board.empty_points() {
+            let p = Point::from_index(index as usize);
+            if !board.is_legal(p, ctx.color) {
+                continue;
+            }
+            if played == Move::Play(p) {
+                found = true;
+                total += target;
+                continue;
+            }
+            let s = table.strength(&extract(board, Some(p), ctx));
+            total += s;
+            greater += (s > target) as u64;
+            equal += (s == target) as u64;
+        }
+        if !found {
+            return;
+        }
+        let hit = |k: u64| ((k as f64 - greater as f64) / (equal as f64 + 1.0)).clamp(0.0, 1.0);
+        self.positions += 1;
+        self.top1 += hit(1);
+        self.top5 += hit(5);
+        self.log_likelihood += (target / total).ln();
+    }
+
+    pub fn top1_rate(&self) -> f64 {
+        self.top1 / self.positions.max(1) as f64
+    }
+
+    pub fn top5_rate(&self) -> f64 {
+        self.top5 / self.positions.max(1) as f64
+    }
+
+    pub fn mean_log_likelihood(&self) -> f64 {
+        self.log_likelihood / self.positions.max(1) as f64
+    }
+
+    pub fn merge(&mut self, other: &Prediction) {
+        self.positions += other.positions;
+        self.top1 += other.top1;
+        self.top5 += other.top5;
+        self.log_likelihood += other.log_likelihood;
+    }
+
+    /// The `positions=... top1=... top5=... mean_log_likelihood=...` line.
+    pub fn summary(&self) -> String {
+        format!(
+            "positions={} top1={:.4} top5={:.4} mean_log_likelihood={:.4}",
+            self.positions,
+            self.top1_rate(),
+            self.top5_rate(),
+            self.mean_log_likelihood()
+        )
+    }
+}

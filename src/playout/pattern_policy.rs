@@ -1,0 +1,251 @@
+//! The pattern-guided playout policy: answer the last move's tactics (capture a chain left
+//! in atari, save an own chain it put in atari), else play a shape next to the last move
+//! sampled by its learned 3x3 weight, else a uniformly random move that neither fills an own
+//! eye nor puts a chain of three or more stones in atari. Allocates nothing per move.
+
+use rand::Rng as _;
+
+use crate::board::{Board, Cell, Color, Point};
+use crate::pattern::PatternTable;
+use crate::pattern::features::{is_self_atari, liberties_after};
+use crate::pattern::shape::raw_code_3x3;
+use crate::pattern::table::PlayoutShapes;
+
+use super::{
+    MoveSink, PlayoutPolicy, PlayoutRng, PlayoutStats, default_move_cap, playout_rng,
+    random_acceptable_move, run_playout,
+};
+
+/// Self-atari of a chain this big (after the move) is never played by the policy.
+const BIG_CHAIN: usize = 3;
+
+/// Pattern-guided playouts. The policy remembers the moves it chose (it chooses for both
+/// colours), so a caller only tells it the last two moves before the playout starts, with
+/// [`PatternPolicy::start`]; a remembered move that no longer holds a stone of the expected
+/// colour is ignored.
+#[derive(Clone, Debug)]
+pub struct PatternPolicy<'t> {
+    /// Gamma of every raw 3x3 code.
+    gammas: &'t PlayoutShapes,
+    /// Last move (by the opponent of the player to move) and the one before; 0 for none.
+    last: [u16; 2],
+    /// Weight of "no local shape move": the local shapes are chosen with probability
+    /// `W / (W + local_reluctance)`, `W` the sum of their gammas.
+    local_reluctance: f32,
+}
+
+impl<'t> PatternPolicy<'t> {
+    /// A policy using the 3x3 weights of `table`.
+    pub fn new(table: &'t PatternTable) -> PatternPolicy<'t> {
+        PatternPolicy {
+            gammas: table.playout_3x3_gammas(),
+            last: [0; 2],
+            local_reluctance: 4.0,
+        }
+    }
+
+    /// Sets the weight of "no local shape move" (default 4; larger means more random moves).
+    pub fn with_local_reluctance(mut self, reluctance: f32) -> PatternPolicy<'t> {
+        self.local_reluctance = reluctance.max(0.0);
+        self
+    }
+
+    /// Tells the policy the last move and the one before it (`None` for a pass or none),
+    /// before a playout starts.
+    pub fn start(&mut self, last: Option<Point>, second_last: Option<Point>) {
+        self.last = [
+            last.map_or(0, |p| p.index() as u16),
+            second_last.map_or(0, |p| p.index() as u16),
+        ];
+    }
+
+    fn remember(&mut self, chosen: Option<Point>) {
+        self.last = [chosen.map_or(0, |p| p.index() as u16), self.last[0]];
+    }
+
+    /// Whether `color` may play `p` in a playout: legal (not a ko retake nor suicide) and not
+    /// filling its own eye.
+    #[inline]
+    fn playable(board: &Board, p: Point, color: Color) -> bool {
+        board.cell(p) == Cell::Empty
+            && !board.is_ko_retake(p, color)
+            && !board.is_suicide(p, color)
+            && !board.is_eye(p, color)
+    }
+
+    /// Captures of chains next to the last move, and escapes of own chains it put in atari.
+    fn answer_last_move(
+        &self,
+        board: &Board,
+        color: Color,
+        last: Point,
+        rng: &mut PlayoutRng,
+    ) -> Option<Point> {
+        let mut found = [Point::from_index(0); 8];
+        let mut count = 0;
+        let enemy = color.opponent();
+        if let Some(lib) = board.atari_liberty(last) {
+            found[count] = lib;
+            count += 1;
+        }
+        for n in board.geometry().neighbors(last) {
+            let cell = board.cell_at(n);
+            let np = Point::from_index(n);
+            if cell.is(color) {
+                if let Some(lib) = board.atari_liberty(np) {
+                    let after = liberties_after(board, lib, color);
+                    if after.liberties >= 2 || after.captures {
+                        found[count] = lib;
+                        count += 1;
+                    }
+                }
+            } else if cell.is(enemy)
+                && let Some(lib) = board.atari_liberty(np)
+            {
+                found[count] = lib;
+                count += 1;
+            }
+        }
+        while count > 0 {
+            let k = super::random_below(rng, count);
+            let p = found[k];
+            if !board.is_ko_retake(p, color) && !board.is_suicide(p, color) {
+                return Some(p);
+            }
+            count -= 1;
+            found[k] = found[count];
+        }
+        None
+    }
+
+    /// A shape move next to the last move, sampled by gamma, or none (with probability
+    /// `reluctance / (W + reluctance)`).
+    fn local_shape(
+        &self,
+        board: &Board,
+        color: Color,
+        last: Point,
+        rng: &mut PlayoutRng,
+    ) -> Option<Point> {
+        let geometry = board.geometry();
+        let mut points = [0u16; 8];
+        let mut weights = [0f32; 8];
+        let mut count = 0;
+        let mut total = 0f32;
+        let neighbours = geometry.neighbors(last);
+        let diagonals = geometry.diagonals(last);
+        for n in neighbours.into_iter().chain(diagonals) {
+            if board.cell_at(n) != Cell::Empty {
+                continue;
+            }
+            let w = self
+                .gammas
+                .gamma(raw_code_3x3(board, Point::from_index(n), color));
+            points[count] = n as u16;
+            weights[count] = w;
+            total += w;
+            count += 1;
+        }
+        if count == 0 {
+            return None;
+        }
+        // Sample first, check the one chosen: most candidates are never looked at twice.
+        let mut x = (rng.next_u32() as f32 / 4_294_967_296.0) * (total + self.local_reluctance);
+        for k in 0..count {
+            x -= weights[k];
+            if x < 0.0 {
+                let p = Point::from_index(points[k] as usize);
+                if !Self::playable(board, p, color) || is_self_atari(board, p, color, BIG_CHAIN) {
+                    return None;
+                }
+                return Some(p);
+            }
+        }
+        None
+    }
+}
+
+impl PlayoutPolicy for PatternPolicy<'_> {
+    fn choose(&mut self, board: &mut Board, color: Color, rng: &mut PlayoutRng) -> Option<Point> {
+        let last = Some(self.last[0] as usize)
+            .filter(|&i| i != 0 && board.cell_at(i).is(color.opponent()))
+            .map(Point::from_index);
+        let mut chosen = None;
+        if let Some(last) = last {
+            chosen = self.answer_last_move(board, color, last, rng);
+            if chosen.is_none() {
+                chosen = self.local_shape(board, color, last, rng);
+            }
+        }
+        if chosen.is_none() {
+            chosen = random_acceptable_move(board, color, rng, |b, p| {
+                !is_self_atari(b, p, color, BIG_CHAIN)
+            });
+        }
+        self.remember(chosen);
+        chosen
+    }
+}
+
+/// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`
+/// threads, worker `k` seeded with `(seed, k)`: the `hane bench case=pattern` workload.
+pub fn run_pattern_playouts(
+    start: &Board,
+    table: &PatternTable,
+    playouts: u64,
+    threads: usize,
+    seed: u64,
+) -> PlayoutStats {
+    let threads = threads.max(1);
+    let cap = default_move_cap(start.size());
+    table.playout_3x3_gammas();
+    let worker = |k: usize| {
+        let share = playouts / threads as u64 + ((k as u64) < playouts % threads as u64) as u64;
+        let mut rng = playout_rng(seed, k as u64);
+        let mut board = start.clone();
+        let mut policy = PatternPolicy::new(table);
+        let mut stats = PlayoutStats::new(start.size());
+        for _ in 0..share {
+            board.copy_from(start);
+            policy.start(None, None);
+            let outcome = run_playout(
+                &mut board,
+                Color::Black,
+                &mut policy,
+                &mut rng,
+                cap,
+                &mut (),
+            );
+            stats.record(&outcome);
+        }
+        stats
+    };
+    if threads == 1 {
+        return worker(0);
+    }
+    let mut total = PlayoutStats::new(start.size());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| scope.spawn(move || worker(k)))
+            .collect();
+        for handle in handles {
+            total.merge(&handle.join().expect("playout worker panicked"));
+        }
+    });
+    total
+}
+
+/// A sink-aware single playout with the pattern policy, for the search: plays `board` out
+/// from `to_move` after the given last two moves.
+pub fn run_pattern_playout<S: MoveSink>(
+    board: &mut Board,
+    to_move: Color,
+    last_moves: (Option<Point>, Option<Point>),
+    policy: &mut PatternPolicy<'_>,
+    rng: &mut PlayoutRng,
+    sink: &mut S,
+) -> super::PlayoutOutcome {
+    policy.start(last_moves.0, last_moves.1);
+    let cap = default_move_cap(board.size());
+    run_playout(board, to_move, policy, rng, cap, sink)
+}

@@ -1,0 +1,122 @@
+//! The pattern playout policy plays only legal moves that do not fill its own eye, plays
+//! tactically urgent answers, and allocates nothing per move (the `allocation-counter`
+//! crate counts).
+
+use hane::board::{Board, Color};
+use hane::pattern::{self, PatternTable};
+use hane::playout::{PatternPolicy, PlayoutPolicy, default_move_cap, playout_rng, run_playout};
+
+fn check_games(table: &PatternTable, size: usize, games: usize, seed: u64) -> u64 {
+    let mut rng = playout_rng(seed, 0);
+    let mut policy = PatternPolicy::new(table);
+    let mut moves = 0;
+    for _ in 0..games {
+        let mut board = Board::new(size).unwrap();
+        policy.start(None, None);
+        let mut color = Color::Black;
+        let mut passes = 0;
+        let mut played = 0;
+        while passes < 2 && played < default_move_cap(size) {
+            match policy.choose(&mut board, color, &mut rng) {
+                Some(p) => {
+                    assert!(
+                        board.is_legal(p, color),
+                        "illegal {p:?}\n{}",
+                        board.to_diagram()
+                    );
+                    assert!(!board.is_eye(p, color), "fills its own eye");
+                    board.play(p, color).unwrap();
+                    passes = 0;
+                }
+                None => {
+                    board.pass();
+                    passes += 1;
+                }
+            }
+            board.check_consistency().unwrap();
+            played += 1;
+            moves += 1;
+            color = color.opponent();
+        }
+    }
+    moves
+}
+
+#[test]
+fn plays_only_legal_moves_with_the_shipped_and_a_uniform_table() {
+    let uniform = PatternTable::uniform();
+    assert!(check_games(pattern::default_table(), 9, 60, 1) > 60 * 50);
+    assert!(check_games(&uniform, 9, 30, 2) > 30 * 50);
+    assert!(check_games(pattern::default_table(), 19, 6, 3) > 6 * 200);
+}
+
+#[test]
+fn answers_a_capture_of_the_last_move() {
+    // White just played D4 into atari (its only liberty D3): black captures.
+    let board = Board::from_diagram(
+        "
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . X O X . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .",
+    )
+    .unwrap();
+    let d4 = board.geometry().parse_point("D4").unwrap();
+    let d3 = board.geometry().parse_point("D3").unwrap();
+    let table = pattern::default_table();
+    let mut policy = PatternPolicy::new(table);
+    for seed in 0..20 {
+        let mut rng = playout_rng(seed, 0);
+        let mut b = board.clone();
+        policy.start(Some(d4), None);
+        assert_eq!(policy.choose(&mut b, Color::Black, &mut rng), Some(d3));
+    }
+}
+
+#[test]
+fn allocates_nothing_per_playout() {
+    let table = pattern::default_table();
+    table.playout_3x3_gammas();
+    let start = Board::new(19).unwrap();
+    let mut board = start.clone();
+    let mut policy = PatternPolicy::new(table);
+    let mut rng = playout_rng(5, 0);
+    let cap = default_move_cap(19);
+    // Warm up, then count.
+    run_playout(
+        &mut board,
+        Color::Black,
+        &mut policy,
+        &mut rng,
+        cap,
+        &mut (),
+    );
+    let mut moves = 0;
+    let allocations = allocation_counter::measure(|| {
+        for _ in 0..20 {
+            board.copy_from(&start);
+            policy.start(None, None);
+            moves += run_playout(
+                &mut board,
+                Color::Black,
+                &mut policy,
+                &mut rng,
+                cap,
+                &mut (),
+            )
+            .moves;
+        }
+    })
+    .count_total;
+    assert!(moves > 20 * 300);
+    assert_eq!(allocations, 0);
+    // The counter does see allocations.
+    let seen = allocation_counter::measure(|| {
+        std::hint::black_box(vec![1u8; 10]);
+    })
+    .count_total;
+    assert!(seen > 0);
+}

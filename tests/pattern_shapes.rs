@@ -1,0 +1,194 @@
+//! Shape codes: the 8 rotations and reflections of a position, and the same position with
+//! colours swapped (and the other player to move), give the same folded code; different
+//! shapes give different codes; the fast 3x3 reader agrees with the generic one.
+
+use hane::board::{Board, Cell, Color, Point};
+use hane::pattern::shape::{
+    SYMMETRIES, canonical_3x3_table, code_3x3, describe_3x3, diamond12, diamond24, raw_code_3x3,
+    square3,
+};
+use hane::playout::{playout_rng, random_below};
+
+/// A random position on a `size` board: stones of both colours, about `fill` of the
+/// points, built by legal moves so every chain has a liberty.
+fn random_board(size: usize, moves: usize, seed: u64) -> Board {
+    let mut board = Board::new(size).unwrap();
+    let mut rng = playout_rng(seed, 0);
+    let mut color = Color::Black;
+    for _ in 0..moves {
+        let empties = board.empty_points().len();
+        if empties == 0 {
+            break;
+        }
+        let p = Point::from_index(board.empty_points()[random_below(&mut rng, empties)] as usize);
+        if board.is_legal(p, color) {
+            board.play(p, color).unwrap();
+        }
+        color = color.opponent();
+    }
+    board
+}
+
+/// The diagram of `board` transformed by symmetry `s` (about the centre), colours swapped
+/// when `swap` is set.
+fn transformed(board: &Board, s: usize, swap: bool) -> (Board, impl Fn(Point) -> Point) {
+    let n = board.size() as i32;
+    let half = n - 1;
+    let map = move |col: i32, row: i32| -> (i32, i32) {
+        // Centre the coordinates (doubled, to stay integral), transform, un-centre.
+        let (x, y) = SYMMETRIES[s](2 * col - half, 2 * row - half);
+        ((x + half) / 2, (y + half) / 2)
+    };
+    let mut grid = vec![vec!['.'; n as usize]; n as usize];
+    let geometry = board.geometry();
+    for p in geometry.points() {
+        let (c, r) = geometry.coords(p);
+        let (tc, tr) = map(c as i32, r as i32);
+        let ch = match (board.cell(p), swap) {
+            (Cell::Black, false) | (Cell::White, true) => 'X',
+            (Cell::White, false) | (Cell::Black, true) => 'O',
+            _ => '.',
+        };
+        grid[(half - tr) as usize][tc as usize] = ch;
+    }
+    let text: String = grid
+        .iter()
+        .map(|row| row.iter().collect::<String>() + "\n")
+        .collect();
+    let out = Board::from_diagram(&text).expect("a transformed legal position is legal");
+    let point_map = move |p: Point| -> Point {
+        let (c, r) = geometry.coords(p);
+        let (tc, tr) = map(c as i32, r as i32);
+        geometry.point(tc as usize, tr as usize).unwrap()
+    };
+    (out, point_map)
+}
+
+#[test]
+fn all_symmetries_and_colour_swap_give_the_same_code() {
+    for (size, moves, seed) in [(9, 50, 1), (9, 70, 2), (13, 120, 3), (19, 250, 4)] {
+        let board = random_board(size, moves, seed);
+        let mut checked = 0;
+        for s in 0..8 {
+            for swap in [false, true] {
+                let (other, map) = transformed(&board, s, swap);
+                for p in board.geometry().points() {
+                    if board.cell(p) != Cell::Empty {
+                        continue;
+                    }
+                    let q = map(p);
+                    assert_eq!(other.cell(q), Cell::Empty);
+                    let (color, other_color) = if swap {
+                        (Color::Black, Color::White)
+                    } else {
+                        (Color::Black, Color::Black)
+                    };
+                    assert_eq!(
+                        code_3x3(&board, p, color),
+                        code_3x3(&other, q, other_color),
+                        "3x3 code differs under symmetry {s} swap {swap}"
+                    );
+                    assert_eq!(
+                        diamond12().code(&board, p, color),
+                        diamond12().code(&other, q, other_color)
+                    );
+                    assert_eq!(
+                        diamond24().code(&board, p, color),
+                        diamond24().code(&other, q, other_color)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100);
+    }
+}
+
+#[test]
+fn fast_3x3_reader_agrees_with_the_generic_shape() {
+    let board = random_board(9, 60, 7);
+    for p in board.geometry().points() {
+        if board.cell(p) != Cell::Empty {
+            continue;
+        }
+        for color in Color::ALL {
+            let fast = raw_code_3x3(&board, p, color) as u64;
+            assert_eq!(fast, square3().raw_code(&board, p, color));
+            assert_eq!(
+                canonical_3x3_table()[fast as usize] as u64,
+                square3().canonical(fast)
+            );
+        }
+    }
+}
+
+#[test]
+fn folding_keeps_different_shapes_apart() {
+    // Own stone north vs enemy stone north; stone north vs diagonal; atari mark or not.
+    let own_north = Board::from_diagram(
+        ". . . . .
+         . . X . .
+         . . . . .
+         . . . . .
+         . . . . .",
+    )
+    .unwrap();
+    let own_diagonal = Board::from_diagram(
+        ". . . . .
+         . X . . .
+         . . . . .
+         . . . . .
+         . . . . .",
+    )
+    .unwrap();
+    let p = own_north.geometry().point(2, 2).unwrap();
+    let a = code_3x3(&own_north, p, Color::Black);
+    let b = code_3x3(&own_north, p, Color::White);
+    let c = code_3x3(&own_diagonal, p, Color::Black);
+    assert_ne!(a, b, "own and enemy stone");
+    assert_ne!(a, c, "adjacent and diagonal");
+    // A stone in atari is marked.
+    let atari = Board::from_diagram(
+        ". . O . .
+         . O X O .
+         . . . X .
+         . . . . .
+         . . . . .",
+    )
+    .unwrap();
+    let below = atari.geometry().point(2, 2).unwrap();
+    let code = code_3x3(&atari, below, Color::White);
+    assert!(
+        describe_3x3(code as u64).contains('o'),
+        "{}",
+        describe_3x3(code as u64)
+    );
+    let free = Board::from_diagram(
+        ". . . . .
+         . O X O .
+         . . . X .
+         . . . . .
+         . . . . .",
+    )
+    .unwrap();
+    assert_ne!(code, code_3x3(&free, below, Color::White));
+}
+
+#[test]
+fn fold_is_a_canonical_representative() {
+    // Brute force: every raw 3x3 code's fold is the minimum of its orbit and the orbit
+    // of the fold is the same set.
+    let table = canonical_3x3_table();
+    let shape = square3();
+    let mut distinct = std::collections::HashSet::new();
+    for raw in (0u64..1 << 20).step_by(97) {
+        let orbit: Vec<u64> = (0..8).map(|s| shape.transform(raw, s)).collect();
+        let folded = table[raw as usize] as u64;
+        assert_eq!(folded, *orbit.iter().min().unwrap());
+        for &o in &orbit {
+            assert_eq!(table[o as usize] as u64, folded);
+        }
+        distinct.insert(folded);
+    }
+    assert!(distinct.len() > 1000);
+}
