@@ -1,18 +1,44 @@
 //! Tactical positions with a single winning move, solved by a one-thread search from a fixed
-//! seed. Every expected answer was checked independently: GNU Go 3.8 (`--level 10
+//! seed, with the default search (light playouts, heuristic priors) and with the learned
+//! patterns (pattern playouts, pattern priors). Every expected answer was checked independently: GNU Go 3.8 (`--level 10
 //! --chinese-rules`, same komi) plays the same move in each position.
 
-use hane::board::{Board, Color, GameState, Move, Rules};
-use hane::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use std::sync::Arc;
 
-fn solve(diagram: &str, komi: f32, color: Color, playouts: u64) -> (Move, GameState) {
-    let board = Board::from_diagram(diagram).expect("valid diagram");
-    let state = GameState::from_board(board, color, Rules::chinese(komi));
-    let mut searcher = Searcher::new(SearchConfig {
+use hane::board::{Board, Color, GameState, Move, Rules};
+use hane::pattern;
+use hane::search::priors::PatternPriors;
+use hane::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
+
+/// The search settings a test runs with.
+#[derive(Clone, Copy, Debug)]
+enum Setup {
+    /// Light playouts, heuristic priors.
+    Default,
+    /// Pattern playouts, pattern priors.
+    Patterns,
+}
+
+fn config(setup: Setup) -> SearchConfig {
+    let base = SearchConfig {
         threads: 1,
         seed: 7,
         ..SearchConfig::default()
-    });
+    };
+    match setup {
+        Setup::Default => base,
+        Setup::Patterns => SearchConfig {
+            playout: PlayoutKind::Pattern,
+            priors: Arc::new(PatternPriors::new(pattern::default_table_arc())),
+            ..base
+        },
+    }
+}
+
+fn solve(diagram: &str, komi: f32, color: Color, playouts: u64, setup: Setup) -> (Move, GameState) {
+    let board = Board::from_diagram(diagram).expect("valid diagram");
+    let state = GameState::from_board(board, color, Rules::chinese(komi));
+    let mut searcher = Searcher::new(config(setup));
     let limits = SearchLimits {
         playouts: Some(playouts),
         ..SearchLimits::default()
@@ -25,7 +51,7 @@ fn solve(diagram: &str, komi: f32, color: Color, playouts: u64) -> (Move, GameSt
         &mut |_| {},
     );
     eprintln!(
-        "best {} after {} playouts; top: {:?}",
+        "{setup:?}: best {} after {} playouts; top: {:?}",
         result.best.to_gtp(state.geometry()),
         result.analysis.playouts,
         result
@@ -40,13 +66,15 @@ fn solve(diagram: &str, komi: f32, color: Color, playouts: u64) -> (Move, GameSt
 }
 
 fn expect(diagram: &str, komi: f32, color: Color, answer: &str) {
-    let (best, state) = solve(diagram, komi, color, 20_000);
-    let want = Move::parse(state.geometry(), answer).unwrap();
-    assert_eq!(
-        best.to_gtp(state.geometry()),
-        want.to_gtp(state.geometry()),
-        "wrong move in\n{diagram}"
-    );
+    for setup in [Setup::Default, Setup::Patterns] {
+        let (best, state) = solve(diagram, komi, color, 20_000, setup);
+        let want = Move::parse(state.geometry(), answer).unwrap();
+        assert_eq!(
+            best.to_gtp(state.geometry()),
+            want.to_gtp(state.geometry()),
+            "wrong move with {setup:?} in\n{diagram}"
+        );
+    }
 }
 
 /// The white stone on C3 cuts black's wall and is in atari: capture it.

@@ -17,7 +17,7 @@ pub mod shape;
 pub mod table;
 pub mod train;
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 pub use features::{Context, Group, MoveFeatures, extract};
 pub use table::{PatternError, PatternTable, PlayoutShapes, ShapeWeights, context, context_of};
@@ -26,12 +26,18 @@ pub use train::{PatternDataset, Prediction, ShapeCounter, for_each_position};
 /// The text of the shipped table.
 pub const DEFAULT_TABLE_TEXT: &str = include_str!("../../patterns/default.txt");
 
+static DEFAULT_TABLE: LazyLock<Arc<PatternTable>> = LazyLock::new(|| {
+    Arc::new(PatternTable::parse(DEFAULT_TABLE_TEXT).expect("the shipped pattern table is valid"))
+});
+
 /// The shipped table, parsed on first use.
 pub fn default_table() -> &'static PatternTable {
-    static TABLE: LazyLock<PatternTable> = LazyLock::new(|| {
-        PatternTable::parse(DEFAULT_TABLE_TEXT).expect("the shipped pattern table is valid")
-    });
-    &TABLE
+    &DEFAULT_TABLE
+}
+
+/// The shipped table as a shared handle (for `SearchConfig::patterns`).
+pub fn default_table_arc() -> Arc<PatternTable> {
+    Arc::clone(&DEFAULT_TABLE)
 }
 
 /// Reads a table from a file; a clear error (and nothing else changes) when it cannot.

@@ -137,7 +137,7 @@ impl PlayoutShapes {
 }
 
 /// Learned weights of every feature.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct PatternTable {
     header: Vec<String>,
     /// `levels[g][level]`: gamma of levelled group `g` at `level`; `[0]` is 1 (absent).
@@ -155,6 +155,23 @@ impl Clone for PatternTable {
             shapes: self.shapes.clone(),
             playout_3x3: OnceLock::new(),
         }
+    }
+}
+
+/// A summary (header and sizes), not the thousands of weights.
+impl fmt::Debug for PatternTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PatternTable")
+            .field("header", &self.header)
+            .field(
+                "shapes",
+                &self
+                    .shapes
+                    .iter()
+                    .map(ShapeWeights::len)
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
     }
 }
 

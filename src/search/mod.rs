@@ -38,9 +38,10 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Rules};
+use crate::pattern::PatternTable;
 use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
 
-use priors::{HeuristicPriors, MovePriors};
+use priors::{HeuristicPriors, MovePriors, Recent};
 use tree::{Edge, MemoryBudget, Node, Prior};
 use worker::{SharedSearch, run_worker};
 
@@ -50,6 +51,22 @@ pub enum PlayoutKind {
     /// Uniformly random among the legal moves that do not fill one's own eye.
     #[default]
     Light,
+    /// The pattern-guided policy (`playout::PatternPolicy`) with the 3x3 weights of
+    /// `SearchConfig::patterns`.
+    Pattern,
+}
+
+impl std::str::FromStr for PlayoutKind {
+    type Err = String;
+    fn from_str(text: &str) -> Result<PlayoutKind, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "light" => Ok(PlayoutKind::Light),
+            "pattern" => Ok(PlayoutKind::Pattern),
+            _ => Err(format!(
+                "unknown playout policy {text:?} (light or pattern)"
+            )),
+        }
+    }
 }
 
 /// Settings that stay fixed for a session (from the command line).
@@ -67,6 +84,8 @@ pub struct SearchConfig {
     pub resign_moves: u32,
     /// Playout policy.
     pub playout: PlayoutKind,
+    /// The pattern table the pattern playouts use (the shipped one unless `--patterns`).
+    pub patterns: Arc<PatternTable>,
     /// Priors of new edges, as virtual wins and visits.
     pub priors: Arc<dyn MovePriors>,
     /// UCT exploration constant `c` (see `worker` for the formula).
@@ -93,6 +112,7 @@ impl Default for SearchConfig {
             resign_threshold: 0.1,
             resign_moves: 3,
             playout: PlayoutKind::Light,
+            patterns: crate::pattern::default_table_arc(),
             priors: Arc::new(HeuristicPriors::default()),
             exploration: 0.2,
             rave_equivalence: 3000.0,
@@ -391,8 +411,8 @@ impl Searcher {
         let clock = Instant::now();
         let mut root = self.take_root(state, color);
         let board = state.board();
-        let last = state.last_move().and_then(|(_, mv)| mv.point());
-        prepare_root(&mut root, state, color, last, &*self.config.priors);
+        let recent = recent_moves(state);
+        prepare_root(&mut root, state, color, recent, &*self.config.priors);
         let used = root.subtree_bytes();
         self.searches += 1;
         let seed = self
@@ -405,7 +425,7 @@ impl Searcher {
             root_board: board,
             root_color: color,
             root_passes: state.consecutive_passes(),
-            root_last: last,
+            root_recent: recent,
             komi: state.komi() + state.rules().handicap_points(state.handicap()),
             config: &self.config,
             priors: &*self.config.priors,
@@ -505,13 +525,24 @@ fn free_in_background<T: Send + 'static>(garbage: T) {
     let _ = spawned;
 }
 
+/// The last two moves of a game.
+fn recent_moves(state: &GameState) -> Recent {
+    let moves = state.moves();
+    let nth_last = |k: usize| moves.len().checked_sub(k).map(|i| moves[i].1);
+    Recent {
+        last: nth_last(1).and_then(|mv| mv.point()),
+        second_last: nth_last(2).and_then(|mv| mv.point()),
+        last_was_pass: nth_last(1) == Some(Move::Pass),
+    }
+}
+
 /// Gives the root its edges (the game's legal moves, superko included) or removes edges a
 /// reused tree brought that the game's ko rule forbids.
 fn prepare_root(
     root: &mut Node,
     state: &GameState,
     color: Color,
-    last: Option<Point>,
+    recent: Recent,
     priors: &dyn MovePriors,
 ) {
     if root.edges().is_some() {
@@ -529,7 +560,7 @@ fn prepare_root(
         .collect();
     moves.push(Move::Pass);
     let mut out = vec![Prior::NONE; moves.len()];
-    priors.priors(state.board(), color, last, &moves, &mut out);
+    priors.priors(state.board(), color, recent, &moves, &mut out);
     let edges: Box<[Edge]> = moves
         .iter()
         .zip(&out)

@@ -5,21 +5,44 @@
 //! the trait and being put in `SearchConfig::priors`.
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
-use crate::board::{Board, Cell, Color, Move, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
+use crate::pattern::{Context, PatternTable};
 
 pub use super::tree::Prior;
 
+/// The last two moves before a position (`None` for a pass or no move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recent {
+    pub last: Option<Point>,
+    pub second_last: Option<Point>,
+    /// Whether the last move was a pass.
+    pub last_was_pass: bool,
+}
+
+impl Recent {
+    /// The moves before a position after `mv` is played in it.
+    #[inline]
+    pub fn after(self, mv: Move) -> Recent {
+        Recent {
+            last: mv.point(),
+            second_last: self.last,
+            last_was_pass: mv == Move::Pass,
+        }
+    }
+}
+
 /// Computes priors for new tree edges. Called once per expansion, from any worker thread,
 /// with `moves` the candidate moves (legal under simple ko, no suicide; a pass included);
-/// it must fill `out[k]` for `moves[k]` (`out` comes zeroed). `last` is the previous move's
-/// point, if it was not a pass. Must not allocate on the hot path.
+/// it must fill `out[k]` for `moves[k]` (`out` comes zeroed). `recent` holds the last two
+/// moves. Must not allocate on the hot path.
 pub trait MovePriors: Send + Sync + Debug {
     fn priors(
         &self,
         board: &Board,
         color: Color,
-        last: Option<Point>,
+        recent: Recent,
         moves: &[Move],
         out: &mut [Prior],
     );
@@ -138,10 +161,11 @@ impl MovePriors for HeuristicPriors {
         &self,
         board: &Board,
         color: Color,
-        last: Option<Point>,
+        recent: Recent,
         moves: &[Move],
         out: &mut [Prior],
     ) {
+        let last = recent.last;
         let g = board.geometry();
         let area = g.size() * g.size();
         for (mv, prior) in moves.iter().zip(out.iter_mut()) {
@@ -183,6 +207,78 @@ impl MovePriors for HeuristicPriors {
                 };
                 prior.add(weight, 0.0);
             }
+        }
+    }
+}
+
+/// Priors from the learned pattern table (progressive bias): the heuristic priors (kept for
+/// eye filling, early passes and the like) plus, for every move, `weight` virtual playouts
+/// valued at `(p / p_max) ^ exponent`, with `p` the table's probability of the move and
+/// `p_max` the largest over the candidates. The most likely moves start as near-certain wins
+/// worth `weight` playouts, implausible ones as near-certain losses, so the search spends
+/// its first playouts on the moves a professional would consider.
+#[derive(Clone)]
+pub struct PatternPriors {
+    pub table: Arc<PatternTable>,
+    pub heuristic: HeuristicPriors,
+    /// Virtual playouts of the pattern term.
+    pub weight: f32,
+    /// Shape of the value curve (0.5: a move a quarter as likely as the best is worth 0.5).
+    pub exponent: f32,
+}
+
+impl PatternPriors {
+    /// Pattern priors from `table` with the default weights.
+    pub fn new(table: Arc<PatternTable>) -> PatternPriors {
+        PatternPriors {
+            table,
+            heuristic: HeuristicPriors::default(),
+            weight: 20.0,
+            exponent: 0.5,
+        }
+    }
+}
+
+impl Debug for PatternPriors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternPriors")
+            .field("table", &self.table.header().first())
+            .field("heuristic", &self.heuristic)
+            .field("weight", &self.weight)
+            .field("exponent", &self.exponent)
+            .finish()
+    }
+}
+
+impl MovePriors for PatternPriors {
+    fn priors(
+        &self,
+        board: &Board,
+        color: Color,
+        recent: Recent,
+        moves: &[Move],
+        out: &mut [Prior],
+    ) {
+        self.heuristic.priors(board, color, recent, moves, out);
+        let mut probability = [0f32; MAX_CELLS];
+        let ctx = Context {
+            color,
+            last: recent.last,
+            second_last: recent.second_last,
+            last_was_pass: recent.last_was_pass,
+        };
+        let pass = self.table.move_probabilities(board, &ctx, &mut probability);
+        let of = |mv: &Move| match *mv {
+            Move::Pass => pass,
+            Move::Play(p) => probability[p.index()],
+        };
+        let max = moves.iter().map(of).fold(0f32, f32::max);
+        if max <= 0.0 {
+            return;
+        }
+        for (mv, prior) in moves.iter().zip(out.iter_mut()) {
+            let value = (of(mv) / max).powf(self.exponent);
+            prior.add(self.weight, value);
         }
     }
 }

@@ -20,10 +20,11 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize
 
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
 use crate::playout::{
-    AmafRecord, LightPolicy, PlayoutPolicy, PlayoutRng, default_move_cap, playout_rng, run_playout,
+    AmafRecord, LightPolicy, PatternPolicy, PlayoutPolicy, PlayoutRng, default_move_cap,
+    playout_rng, run_playout,
 };
 
-use super::priors::MovePriors;
+use super::priors::{MovePriors, Recent};
 use super::tree::{Edge, MemoryBudget, Node, Prior, VirtualLoss};
 use super::{PlayoutKind, SearchConfig};
 
@@ -43,8 +44,8 @@ pub struct SharedSearch<'a> {
     pub root_color: Color,
     /// Passes in a row before the root (0 or 1 matter).
     pub root_passes: u32,
-    /// Last move before the root, for the near-last-move prior.
-    pub root_last: Option<Point>,
+    /// Last two moves before the root, for the priors and the pattern playouts.
+    pub root_recent: Recent,
     /// Komi plus handicap compensation: black wins when area score > komi.
     pub komi: f32,
     pub config: &'a SearchConfig,
@@ -145,11 +146,29 @@ struct Worker<'a, P> {
 pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
     match shared.config.playout {
         PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
+        PlayoutKind::Pattern => {
+            let policy = PatternPolicy::new(&shared.config.patterns);
+            Worker::new(shared, index, policy).run()
+        }
     }
     shared.running.fetch_sub(1, Ordering::AcqRel);
 }
 
-impl<'a, P: PlayoutPolicy> Worker<'a, P> {
+/// A playout policy as the workers use it: told the last two moves before each playout.
+trait SearchPolicy: PlayoutPolicy {
+    fn begin(&mut self, _recent: Recent) {}
+}
+
+impl SearchPolicy for LightPolicy {}
+
+impl SearchPolicy for PatternPolicy<'_> {
+    #[inline]
+    fn begin(&mut self, recent: Recent) {
+        self.start(recent.last, recent.second_last);
+    }
+}
+
+impl<'a, P: SearchPolicy> Worker<'a, P> {
     fn new(shared: &'a SharedSearch<'a>, index: usize, policy: P) -> Worker<'a, P> {
         Worker {
             shared,
@@ -243,7 +262,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
         self.hashes.push(self.board.hash());
         let mut color = shared.root_color;
         let mut passes = shared.root_passes.min(1);
-        let mut last = shared.root_last;
+        let mut recent = shared.root_recent;
         // Black's half-wins when the descent itself decides the result.
         let mut decided: Option<u32> = None;
 
@@ -255,7 +274,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                     if (is_root || node.stats().visits >= shared.expand_visits)
                         && node.try_begin_expansion()
                     {
-                        if !self.expand(node, color, last) {
+                        if !self.expand(node, color, recent) {
                             break;
                         }
                         node.edges().expect("just expanded")
@@ -273,14 +292,13 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
                 Move::Pass => {
                     self.board.pass();
                     passes += 1;
-                    last = None;
                 }
                 Move::Play(p) => {
                     self.board.play_unchecked(p, color);
                     passes = 0;
-                    last = Some(p);
                 }
             }
+            recent = recent.after(mv);
             self.moves.push((color, mv));
             self.taken.push(edge);
             self.guards.push(edge.enter());
@@ -307,6 +325,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
         let black = match decided {
             Some(result) => result,
             None => {
+                self.policy.begin(recent);
                 let outcome = run_playout(
                     &mut self.board,
                     color,
@@ -347,7 +366,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
     /// Creates the edges of `node` (claimed by `try_begin_expansion`) for `color` to move on
     /// the worker's board. False when memory is full (the node stays a leaf).
     #[inline(never)]
-    fn expand(&mut self, node: &Node, color: Color, last: Option<Point>) -> bool {
+    fn expand(&mut self, node: &Node, color: Color, recent: Recent) -> bool {
         let shared = self.shared;
         self.candidates.clear();
         // Board order, whatever the order of the empty-point list.
@@ -370,7 +389,7 @@ impl<'a, P: PlayoutPolicy> Worker<'a, P> {
         shared.priors.priors(
             &self.board,
             color,
-            last,
+            recent,
             &self.candidates,
             &mut self.prior_buf,
         );
