@@ -101,3 +101,20 @@ fn pattern_priors_focus_a_19x19_search_on_plausible_moves() {
         analysis.playouts
     );
 }
+
+#[test]
+fn broken_patterns_file_stops_the_gtp_engine_at_start_up() {
+    let path = std::env::temp_dir().join(format!("hane-broken-patterns-{}", std::process::id()));
+    std::fs::write(&path, "not a pattern table\n").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(["gtp", "--playout", "pattern", "--patterns"])
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty(), "stdout: {:?}", output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--patterns"), "{stderr}");
+}

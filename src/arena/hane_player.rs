@@ -6,8 +6,9 @@ use std::time::Duration;
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
 use super::referee::dead_stones_by_playouts;
 use crate::board::{Color, GameState, Move};
+use crate::search::priors::PriorsKind;
 use crate::search::time::{TimeSystem, move_budget};
-use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
 
 /// Playouts per move when neither a playout count nor a time limit is given.
 pub const DEFAULT_PLAYOUTS: u64 = 1000;
@@ -26,6 +27,10 @@ pub struct HaneSettings {
     pub max_memory_mib: usize,
     /// Playouts used to answer `final_status_list dead`.
     pub dead_playouts: u64,
+    /// Playout policy (`playout=light|pattern`).
+    pub playout: PlayoutKind,
+    /// Tree priors (`priors=heuristic|pattern`), from the compiled-in pattern table.
+    pub priors: PriorsKind,
 }
 
 impl Default for HaneSettings {
@@ -37,12 +42,15 @@ impl Default for HaneSettings {
             resign: SearchConfig::default().resign_threshold,
             max_memory_mib: 256,
             dead_playouts: 400,
+            playout: PlayoutKind::default(),
+            priors: PriorsKind::default(),
         }
     }
 }
 
 impl HaneSettings {
-    /// Parses `playouts=400,time=0.5,threads=2,resign=0.1,memory=512` (any subset, in any
+    /// Parses `playouts=400,time=0.5,threads=2,resign=0.1,memory=512,playout=pattern,
+    /// priors=pattern` (any subset, in any
     /// order; an empty text gives the defaults).
     pub fn parse(text: &str) -> Result<HaneSettings, String> {
         let mut settings = HaneSettings::default();
@@ -91,10 +99,14 @@ impl HaneSettings {
                     let n: u64 = value.parse().map_err(|_| bad("not a count"))?;
                     settings.dead_playouts = n.max(1);
                 }
+                "playout" => {
+                    settings.playout = value.trim().parse().map_err(|e: String| bad(&e))?
+                }
+                "priors" => settings.priors = value.trim().parse().map_err(|e: String| bad(&e))?,
                 other => {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
-                         resign, memory, dead-playouts)"
+                         resign, memory, dead-playouts, playout, priors)"
                     ));
                 }
             }
@@ -115,6 +127,12 @@ impl HaneSettings {
             parts.push(format!("playouts={DEFAULT_PLAYOUTS}"));
         }
         parts.push(format!("threads={}", self.threads));
+        if self.playout != PlayoutKind::default() {
+            parts.push(format!("playout={:?}", self.playout).to_lowercase());
+        }
+        if self.priors != PriorsKind::default() {
+            parts.push(format!("priors={:?}", self.priors).to_lowercase());
+        }
         format!("hane({})", parts.join(","))
     }
 }
@@ -141,12 +159,15 @@ impl HanePlayer {
     // The struct update keeps this compiling when the search gains settings.
     #[allow(clippy::needless_update)]
     fn config(settings: &HaneSettings, seed: u64) -> SearchConfig {
+        let defaults = SearchConfig::default();
         SearchConfig {
             threads: settings.threads,
             seed,
             max_memory: settings.max_memory_mib << 20,
             resign_threshold: settings.resign,
-            ..SearchConfig::default()
+            playout: settings.playout,
+            priors: settings.priors.build(&defaults.patterns),
+            ..defaults
         }
     }
 }
@@ -248,5 +269,14 @@ mod tests {
         assert!(HaneSettings::parse("colour=blue").is_err());
         assert!(HaneSettings::parse("threads").is_err());
         assert!(HaneSettings::parse("time=-1").is_err());
+        let p = HaneSettings::parse("playout=pattern,priors=pattern").unwrap();
+        assert_eq!(p.playout, PlayoutKind::Pattern);
+        assert_eq!(p.priors, PriorsKind::Pattern);
+        assert_eq!(
+            p.describe(),
+            "hane(playouts=1000,threads=1,playout=pattern,priors=pattern)"
+        );
+        assert!(HaneSettings::parse("playout=heavy").is_err());
+        assert!(HaneSettings::parse("priors=none").is_err());
     }
 }

@@ -1,13 +1,17 @@
 //! `hane gtp` (the default subcommand): the options a bot operator sets, turned into
 //! [`EngineOptions`], and the server's start.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use crate::board::Rules;
 use crate::engine::{EngineOptions, LogLevel, log, serve_stdio, set_log_level};
-use crate::search::SearchConfig;
+use crate::pattern;
+use crate::search::priors::PriorsKind;
+use crate::search::{PlayoutKind, SearchConfig};
 
 /// Log verbosity on stderr (stdout carries GTP only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -70,6 +74,25 @@ pub struct GtpArgs {
     /// Seed of the random generators; with one thread and --playouts the moves repeat.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Playout policy: light (uniformly random, no eye filling) or pattern (answers the
+    /// last move's tactics and plays learned 3x3 shapes).
+    #[arg(long, value_name = "POLICY", default_value = "light", value_parser = parse_playout)]
+    pub playout: PlayoutKind,
+    /// Priors of new tree moves: heuristic (captures, ataris, distance to the last move)
+    /// or pattern (the learned move probabilities on top of the heuristic).
+    #[arg(long, value_name = "KIND", default_value = "heuristic", value_parser = parse_priors)]
+    pub priors: PriorsKind,
+    /// Pattern table to use instead of the compiled-in one (the `patterns/` text format).
+    #[arg(long, value_name = "FILE")]
+    pub patterns: Option<PathBuf>,
+}
+
+fn parse_playout(text: &str) -> Result<PlayoutKind, String> {
+    text.parse()
+}
+
+fn parse_priors(text: &str) -> Result<PriorsKind, String> {
+    text.parse()
 }
 
 fn parse_rules(text: &str) -> Result<Rules, String> {
@@ -119,12 +142,23 @@ impl GtpArgs {
         }
         let mut rules = self.rules;
         rules.komi = self.komi;
+        let patterns = match &self.patterns {
+            Some(path) => Arc::new(
+                pattern::load(path)
+                    .map_err(|e| format!("cannot use --patterns {}: {e}", path.display()))?,
+            ),
+            None => defaults.patterns.clone(),
+        };
+        let priors = self.priors.build(&patterns);
         Ok(EngineOptions {
             search: SearchConfig {
                 threads: self.threads.unwrap_or(defaults.threads),
                 seed: self.seed.unwrap_or(defaults.seed),
                 max_memory: self.max_memory,
                 resign_threshold: self.resign_threshold,
+                playout: self.playout,
+                priors,
+                patterns,
                 ..defaults.clone()
             },
             playouts: self.playouts,
@@ -178,5 +212,47 @@ mod tests {
         assert_eq!(parse_memory("1000"), Ok(1000));
         assert!(parse_memory("lots").is_err());
         assert!(parse_memory("0").is_err());
+    }
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        gtp: GtpArgs,
+    }
+
+    fn options(args: &[&str]) -> Result<EngineOptions, String> {
+        use clap::Parser as _;
+        let cli = Cli::try_parse_from(std::iter::once("hane").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?;
+        cli.gtp.engine_options()
+    }
+
+    #[test]
+    fn playout_and_priors_options() {
+        let defaults = options(&[]).unwrap();
+        assert_eq!(defaults.search.playout, PlayoutKind::Light);
+        assert!(format!("{:?}", defaults.search.priors).starts_with("HeuristicPriors"));
+        let chosen = options(&["--playout", "pattern", "--priors", "pattern"]).unwrap();
+        assert_eq!(chosen.search.playout, PlayoutKind::Pattern);
+        assert!(format!("{:?}", chosen.search.priors).starts_with("PatternPriors"));
+        assert!(options(&["--playout", "heavy"]).is_err());
+        assert!(options(&["--priors", "oracle"]).is_err());
+    }
+
+    #[test]
+    fn patterns_file_is_loaded_or_refused() {
+        let dir = std::env::temp_dir().join(format!("hane-gtp-options-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.txt");
+        std::fs::write(&good, pattern::PatternTable::uniform().to_text()).unwrap();
+        let loaded = options(&["--patterns", good.to_str().unwrap()]).unwrap();
+        assert_eq!(*loaded.search.patterns, pattern::PatternTable::uniform());
+        let broken = dir.join("broken.txt");
+        std::fs::write(&broken, "this is not a pattern table\n").unwrap();
+        let err = options(&["--patterns", broken.to_str().unwrap()]).unwrap_err();
+        assert!(err.contains("--patterns"), "{err}");
+        let missing = dir.join("missing.txt");
+        assert!(options(&["--patterns", missing.to_str().unwrap()]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

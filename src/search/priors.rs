@@ -12,6 +12,37 @@ use crate::pattern::{Context, PatternTable};
 
 pub use super::tree::Prior;
 
+/// Which priors a search uses (`--priors heuristic|pattern`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PriorsKind {
+    /// [`HeuristicPriors`].
+    #[default]
+    Heuristic,
+    /// [`PatternPriors`] with the search's pattern table.
+    Pattern,
+}
+
+impl PriorsKind {
+    /// The priors of this kind, with `table` for the pattern ones.
+    pub fn build(self, table: &Arc<PatternTable>) -> Arc<dyn MovePriors> {
+        match self {
+            PriorsKind::Heuristic => Arc::new(HeuristicPriors::default()),
+            PriorsKind::Pattern => Arc::new(PatternPriors::new(Arc::clone(table))),
+        }
+    }
+}
+
+impl std::str::FromStr for PriorsKind {
+    type Err = String;
+    fn from_str(text: &str) -> Result<PriorsKind, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "heuristic" => Ok(PriorsKind::Heuristic),
+            "pattern" => Ok(PriorsKind::Pattern),
+            _ => Err(format!("unknown priors {text:?} (heuristic or pattern)")),
+        }
+    }
+}
+
 /// The last two moves before a position (`None` for a pass or no move).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Recent {
