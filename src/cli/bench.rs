@@ -10,7 +10,8 @@ use crate::pattern;
 use crate::playout::{
     LightPolicy, PlayoutPolicy, playout_rng, run_light_playouts, run_pattern_playouts,
 };
-use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use crate::search::priors::PriorsKind;
+use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -35,6 +36,12 @@ pub struct BenchArgs {
     /// Seconds per search case (each position and thread count).
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
+    /// Playout policy of the search case: light or pattern.
+    #[arg(long, default_value = "light", value_parser = |s: &str| s.parse::<PlayoutKind>())]
+    playout: PlayoutKind,
+    /// Priors of the search case: heuristic or pattern.
+    #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
+    priors: PriorsKind,
 }
 
 fn thread_count(spec: &str) -> Result<usize, String> {
@@ -144,7 +151,7 @@ fn middle_game(size: usize, seed: u64) -> Option<GameState> {
     Some(state)
 }
 
-/// `case=search`: full searches (tree, RAVE, priors, light playouts) for `--seconds` from the
+/// `case=search`: full searches (tree, RAVE, priors, `--playout` playouts) for `--seconds` from the
 /// empty board and from a middle-game position, early stopping off.
 fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
@@ -157,11 +164,14 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
         for (name, state) in [("empty", &empty), ("middle", &middle)] {
             for spec in &args.threads {
                 let threads = thread_count(spec)?;
+                let defaults = SearchConfig::default();
                 let config = SearchConfig {
                     threads,
                     seed: args.seed,
                     early_stop: false,
-                    ..SearchConfig::default()
+                    playout: args.playout,
+                    priors: args.priors.build(&defaults.patterns),
+                    ..defaults
                 };
                 let mut searcher = Searcher::new(config);
                 let limits = SearchLimits {
@@ -180,10 +190,13 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let seconds = a.elapsed.as_secs_f64();
                 let tree = searcher.check_tree()?;
                 println!(
-                    "case=search size={size} position={name} threads={threads} playouts={} \
+                    "case=search playout={} priors={} size={size} position={name} \
+                     threads={threads} playouts={} \
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3}",
+                    format!("{:?}", args.playout).to_lowercase(),
+                    format!("{:?}", args.priors).to_lowercase(),
                     a.playouts,
                     a.playouts as f64 / seconds,
                     a.playouts as f64 / seconds / threads as f64,
