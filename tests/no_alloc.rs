@@ -1,6 +1,7 @@
 //! A counting global allocator proves that the hot paths allocate nothing: `run_playout`
 //! with `LightPolicy` (with and without an AMAF record), `Board::play_unchecked`,
-//! `Board::play`, `Board::is_legal`, `Board::copy_from` and `area_score`, over many
+//! `Board::play`, `Board::is_legal`, `Board::copy_from` and `area_score`, and the search's
+//! `PatternPriors`, over many
 //! playouts on 9x9 and 19x19 once the board and the generator exist.
 //!
 //! The counter is per thread, so tests running in parallel do not disturb each other. The
@@ -138,4 +139,45 @@ fn board_primitives_allocate_nothing() {
         );
         assert!(played > 1000 && legal_checks > 1000);
     }
+}
+
+#[test]
+fn pattern_priors_allocate_nothing() {
+    use hane::board::{MAX_POINTS, Move};
+    use hane::search::priors::{MovePriors, PatternPriors, Prior, Recent};
+    let priors = PatternPriors::new(hane::pattern::default_table_arc());
+    let mut board = Board::new(19).unwrap();
+    let mut rng = playout_rng(19, 1);
+    // A middle-game position: random light moves.
+    for k in 0..60 {
+        let color = if k % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if let Some(p) =
+            hane::playout::PlayoutPolicy::choose(&mut LightPolicy, &mut board, color, &mut rng)
+        {
+            board.play_unchecked(p, color);
+        }
+    }
+    let mut moves: Vec<Move> = board
+        .geometry()
+        .points()
+        .filter(|&p| board.is_legal(p, Color::Black))
+        .map(Move::Play)
+        .collect();
+    moves.push(Move::Pass);
+    let mut out = Vec::with_capacity(MAX_POINTS + 1);
+    out.resize(moves.len(), Prior::NONE);
+    // The table is parsed and its caches built before counting.
+    priors.priors(&board, Color::Black, Recent::default(), &moves, &mut out);
+    let n = allocations_during(|| {
+        for _ in 0..20 {
+            out.fill(Prior::NONE);
+            priors.priors(&board, Color::Black, Recent::default(), &moves, &mut out);
+        }
+    });
+    assert_eq!(n, 0, "pattern priors allocated {n} times");
+    assert!(out.iter().any(|p| p.visits > 0.0));
 }
