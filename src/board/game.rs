@@ -429,10 +429,10 @@ impl GameState {
         let mut board = self.board.clone();
         let mut cleaned = Board::with_geometry(board.geometry());
         for p in board.geometry().points() {
-            if let Some(color) = board.cell(p).color() {
-                if !dead.contains(&p) {
-                    cleaned.play_unchecked(p, color);
-                }
+            if let Some(color) = board.cell(p).color()
+                && !dead.contains(&p)
+            {
+                cleaned.play_unchecked(p, color);
             }
         }
         board = cleaned;

@@ -179,7 +179,7 @@ impl Geometry {
     /// Whether a raw padded index is an on-board point for this size.
     pub fn contains_index(self, index: usize) -> bool {
         let stride = self.stride();
-        index >= stride && index < (self.size() + 1) * stride && index % stride != 0
+        index >= stride && index < (self.size() + 1) * stride && !index.is_multiple_of(stride)
     }
 
     /// All points, bottom row first, left to right.

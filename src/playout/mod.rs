@@ -33,6 +33,10 @@ pub fn random_below(rng: &mut PlayoutRng, bound: usize) -> usize {
 /// A playout policy chooses the next move for `color`, or `None` to pass.
 pub trait PlayoutPolicy {
     fn choose(&mut self, board: &mut Board, color: Color, rng: &mut PlayoutRng) -> Option<Point>;
+
+    /// Called before each playout with the position's last two moves (policies that look
+    /// at the last move need them; the default ignores them).
+    fn start(&mut self, _last: Option<Point>, _second_last: Option<Point>) {}
 }
 
 /// Receives every stone a playout plays (AMAF statistics listen here).
@@ -272,16 +276,30 @@ impl PlayoutStats {
 /// Runs `playouts` light playouts from `start` (black to move) on `threads` threads, worker
 /// `k` seeded with `(seed, k)`.
 pub fn run_light_playouts(start: &Board, playouts: u64, threads: usize, seed: u64) -> PlayoutStats {
+    run_playouts(start, playouts, threads, seed, || LightPolicy)
+}
+
+/// Runs `playouts` playouts from `start` (black to move, no earlier moves) on `threads`
+/// threads, each worker with its own policy from `make_policy`, worker `k` seeded with
+/// `(seed, k)`; the batch behind `hane bench` and the reference-figure tests.
+pub fn run_playouts<P: PlayoutPolicy>(
+    start: &Board,
+    playouts: u64,
+    threads: usize,
+    seed: u64,
+    make_policy: impl Fn() -> P + Sync,
+) -> PlayoutStats {
     let threads = threads.max(1);
     let cap = default_move_cap(start.size());
     let worker = |k: usize| {
         let share = playouts / threads as u64 + ((k as u64) < playouts % threads as u64) as u64;
         let mut rng = playout_rng(seed, k as u64);
         let mut board = start.clone();
-        let mut policy = LightPolicy;
+        let mut policy = make_policy();
         let mut stats = PlayoutStats::new(start.size());
         for _ in 0..share {
             board.copy_from(start);
+            policy.start(None, None);
             let outcome = run_playout(
                 &mut board,
                 Color::Black,

@@ -12,8 +12,8 @@ use crate::pattern::shape::raw_code_3x3;
 use crate::pattern::table::PlayoutShapes;
 
 use super::{
-    MoveSink, PlayoutPolicy, PlayoutRng, PlayoutStats, default_move_cap, playout_rng,
-    random_acceptable_move, run_playout,
+    MoveSink, PlayoutPolicy, PlayoutRng, PlayoutStats, default_move_cap, random_acceptable_move,
+    run_playout,
 };
 
 /// Self-atari of a chain this big (after the move) is never played by the policy.
@@ -166,6 +166,10 @@ impl<'t> PatternPolicy<'t> {
 }
 
 impl PlayoutPolicy for PatternPolicy<'_> {
+    fn start(&mut self, last: Option<Point>, second_last: Option<Point>) {
+        PatternPolicy::start(self, last, second_last);
+    }
+
     fn choose(&mut self, board: &mut Board, color: Color, rng: &mut PlayoutRng) -> Option<Point> {
         let last = Some(self.last[0] as usize)
             .filter(|&i| i != 0 && board.cell_at(i).is(color.opponent()))
@@ -196,43 +200,8 @@ pub fn run_pattern_playouts(
     threads: usize,
     seed: u64,
 ) -> PlayoutStats {
-    let threads = threads.max(1);
-    let cap = default_move_cap(start.size());
     table.playout_3x3_gammas();
-    let worker = |k: usize| {
-        let share = playouts / threads as u64 + ((k as u64) < playouts % threads as u64) as u64;
-        let mut rng = playout_rng(seed, k as u64);
-        let mut board = start.clone();
-        let mut policy = PatternPolicy::new(table);
-        let mut stats = PlayoutStats::new(start.size());
-        for _ in 0..share {
-            board.copy_from(start);
-            policy.start(None, None);
-            let outcome = run_playout(
-                &mut board,
-                Color::Black,
-                &mut policy,
-                &mut rng,
-                cap,
-                &mut (),
-            );
-            stats.record(&outcome);
-        }
-        stats
-    };
-    if threads == 1 {
-        return worker(0);
-    }
-    let mut total = PlayoutStats::new(start.size());
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|k| scope.spawn(move || worker(k)))
-            .collect();
-        for handle in handles {
-            total.merge(&handle.join().expect("playout worker panicked"));
-        }
-    });
-    total
+    super::run_playouts(start, playouts, threads, seed, || PatternPolicy::new(table))
 }
 
 /// A sink-aware single playout with the pattern policy, for the search: plays `board` out

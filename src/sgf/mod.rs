@@ -103,10 +103,10 @@ fn read_game(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
         Some(other) => return Err(SgfError::BadSize(format!("{other:?}"))),
     };
     let geometry = Geometry::new(size).ok_or_else(|| SgfError::BadSize(size.to_string()))?;
-    if let Some(Prop::GM(game)) = root.get_property("GM") {
-        if *game != 1 {
-            return Err(SgfError::NotGo);
-        }
+    if let Some(Prop::GM(game)) = root.get_property("GM")
+        && *game != 1
+    {
+        return Err(SgfError::NotGo);
     }
     let text = |id: &str| -> Option<String> {
         match root.get_property(id)? {
