@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use hane::board::{Color, GameState, Move, Rules};
+use hane::board::{Color, GameState, KoRule, Move, Rules};
 
 const HANE: &str = env!("CARGO_BIN_EXE_hane");
 const GNUGO: &str = "/usr/games/gnugo";
@@ -117,6 +117,14 @@ struct GameReport {
     gnugo_score: String,
 }
 
+/// Area scoring, no suicide, komi 7.5 and the simple ko rule: GNU Go's `--chinese-rules`.
+fn simple_ko_rules() -> Rules {
+    let mut rules: Rules = "simple-ko".parse().unwrap();
+    rules.komi = 7.5;
+    assert_eq!(rules.ko, KoRule::Simple);
+    rules
+}
+
 /// One 9x9 game, hane taking `hane_color`. Every move goes through an independent referee
 /// (a `GameState`) and into the other engine, which must accept it.
 fn play_game(hane_color: Color, seed: u64) -> GameReport {
@@ -135,19 +143,31 @@ fn play_game(hane_color: Color, seed: u64) -> GameReport {
             "0",
             "--judge-playouts",
             "1000",
+            // GNU Go knows only the simple ko rule; under superko it can play moves that
+            // repeat a position, so both engines and the referee play simple ko here.
+            "--rules",
+            "simple-ko",
         ],
     );
     let mut gnugo = Engine::start(
         "gnugo",
         GNUGO,
-        &["--mode", "gtp", "--level", "1", "--chinese-rules"],
+        &[
+            "--mode",
+            "gtp",
+            "--level",
+            "1",
+            "--chinese-rules",
+            "--seed",
+            &seed,
+        ],
     );
     for e in [&mut hane, &mut gnugo] {
         e.ok("boardsize 9");
         e.ok("clear_board");
         e.ok("komi 7.5");
     }
-    let mut referee = GameState::new(9, Rules::chinese(7.5)).unwrap();
+    let mut referee = GameState::new(9, simple_ko_rules()).unwrap();
     let g = referee.geometry();
     let mut color = Color::Black;
     let mut passes = 0;

@@ -106,6 +106,7 @@ impl Rules {
             (KoRule::SituationalSuperko, false, HandicapCompensation::AllButOne) => "aga",
             (KoRule::SituationalSuperko, true, HandicapCompensation::None) => "new-zealand",
             (KoRule::PositionalSuperko, false, HandicapCompensation::None) => "cgos",
+            (KoRule::Simple, false, HandicapCompensation::None) => "simple-ko",
             _ => "custom",
         }
     }

@@ -47,7 +47,8 @@ pub struct GtpArgs {
     #[arg(long)]
     pub ponder: bool,
     /// Rules for new games: cgos (area scoring, positional superko, no handicap
-    /// compensation), chinese, japanese (played as chinese), tromp-taylor, aga, new-zealand.
+    /// compensation), chinese, japanese (played as chinese), tromp-taylor, aga, new-zealand,
+    /// simple-ko (cgos with only the simple ko rule, as GNU Go plays).
     #[arg(long, value_name = "RULES", default_value = "cgos", value_parser = parse_rules)]
     pub rules: Rules,
     /// Komi for new games (GTP `komi` overrides it).
