@@ -7,7 +7,7 @@ use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, Tim
 use super::referee::dead_stones_by_playouts;
 use crate::board::{Color, GameState, Move};
 use crate::search::priors::PriorsKind;
-use crate::search::time::{TimeSystem, move_budget};
+use crate::search::time::{MoveTime, TimeSystem, move_time};
 use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
 
 /// Playouts per move when neither a playout count nor a time limit is given.
@@ -189,16 +189,22 @@ impl Player for HanePlayer {
     }
 
     fn genmove(&mut self, state: &GameState, request: &MoveRequest) -> Result<Reply, Fault> {
-        let clock_budget = match request.time_control {
+        // A fixed per-move limit is kept with a tenth to spare; a clock gets the planned budget
+        // and, for an uncertain position, the extension `move_time` allows.
+        let clock = match request.time_control {
             TimeControl::None { .. } => None,
             TimeControl::PerMove { seconds } => {
-                Some(Duration::from_secs_f64((seconds * 0.9).max(0.01)))
+                let limit = Duration::from_secs_f64((seconds * 0.9).max(0.01));
+                Some(MoveTime {
+                    budget: limit,
+                    max: limit,
+                })
             }
             TimeControl::Clock {
                 main,
                 byo_yomi,
                 stones,
-            } => move_budget(
+            } => move_time(
                 TimeSystem::from_gtp(main, byo_yomi, stones),
                 request.time_left,
                 state.moves().len(),
@@ -207,9 +213,11 @@ impl Player for HanePlayer {
             ),
         };
         let own = self.settings.seconds.map(Duration::from_secs_f64);
-        let time = match (own, clock_budget) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        // hane's own time per move caps both the plan and the extension.
+        let (time, max_time) = match (clock, own) {
+            (Some(c), Some(op)) => (Some(c.budget.min(op)), Some(c.max.min(op))),
+            (Some(c), None) => (Some(c.budget), Some(c.max)),
+            (None, op) => (op, None),
         };
         let playouts = match (self.settings.playouts, time) {
             (None, None) => Some(DEFAULT_PLAYOUTS),
@@ -219,7 +227,7 @@ impl Player for HanePlayer {
             playouts,
             time,
             report_interval: None,
-            max_time: None,
+            max_time,
         };
         let control = SearchControl::new();
         let result = self

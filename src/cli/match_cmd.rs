@@ -32,6 +32,8 @@ pub struct GameOptions {
     #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
     komi: f32,
     /// Rules: cgos (default: positional superko, no suicide, no handicap compensation),
+    /// simple-ko (cgos with simple ko only: what GNU Go plays; under superko it can lose games
+    /// by repeating a position),
     /// chinese, tromp-taylor, aga, new-zealand.
     #[arg(long, default_value = "cgos")]
     rules: String,
