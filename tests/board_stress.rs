@@ -201,6 +201,31 @@ impl NaiveBoard {
     }
 
     /// Every stone, sorted: the naive "hash".
+    /// A one-point eye of `color` as the light playout defines it: every orthogonal
+    /// neighbour is `color`'s stone, and of the diagonal points on the board at most one (none
+    /// on the edge) holds an enemy stone.
+    fn is_eye(&self, p: (usize, usize), color: Color) -> bool {
+        let own = Stone::of(color);
+        let enemy = Stone::of(color.opponent());
+        let orthogonal: Vec<_> = self.neighbors(p).collect();
+        if orthogonal.iter().any(|&n| self.at(n) != own) {
+            return false;
+        }
+        let (c, r) = (p.0 as isize, p.1 as isize);
+        let n = self.size as isize;
+        let enemies = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+            .iter()
+            .map(|(dc, dr)| (c + dc, r + dr))
+            .filter(|&(x, y)| x >= 0 && y >= 0 && x < n && y < n)
+            .filter(|&(x, y)| self.at((x as usize, y as usize)) == enemy)
+            .count();
+        if orthogonal.len() < 4 {
+            enemies == 0
+        } else {
+            enemies <= 1
+        }
+    }
+
     fn stone_list(&self) -> Vec<(usize, usize, Stone)> {
         let mut out = Vec::new();
         for r in 0..self.size {
@@ -361,6 +386,17 @@ fn compare_all_verdicts(board: &Board, naive: &NaiveBoard, context: &dyn Fn() ->
                     assert_eq!(
                         board.is_suicide(p, color),
                         expected == Err(IllegalMove::Suicide)
+                    );
+                }
+                if board.cell(p) == Cell::Empty {
+                    // the light playout's combined test: legal and not its own eye
+                    let eye = naive.is_eye((c, r), color);
+                    assert_eq!(board.is_eye(p, color), eye, "{}: eye at {c},{r}", context());
+                    assert_eq!(
+                        board.is_legal_non_eye(p, color),
+                        expected.is_ok() && !eye,
+                        "{}: light-playout verdict of {color} at {c},{r}",
+                        context()
                     );
                 }
             }

@@ -47,6 +47,13 @@ const CELL_SLOTS: usize = 1024;
 const _: () =
     assert!(CELL_SLOTS >= MAX_CELLS && CELL_SLOTS >= MAX_POINTS && CELL_SLOTS.is_power_of_two());
 
+/// The `chain_head` of every cell that holds no stone (empty points and the border): a slot
+/// beyond every real cell whose `ChainInfo` soaks up the liberty updates the move loops make
+/// for all four neighbours without asking what they hold (fewer unpredictable branches).
+/// Its contents are meaningless and never read.
+const NO_CHAIN: u16 = (CELL_SLOTS - 1) as u16;
+const _: () = assert!(NO_CHAIN as usize >= MAX_CELLS);
+
 /// A per-cell array indexed through a mask. Every index the board uses is below
 /// `MAX_CELLS`; the mask only lets the compiler drop the bounds checks on the hot path
 /// (`check_consistency` and the tests verify the indices themselves).
@@ -105,18 +112,29 @@ struct ChainInfo {
 }
 
 impl ChainInfo {
+    // Wrapping arithmetic: the `NO_CHAIN` slot takes arbitrary updates; real chains never
+    // wrap (their counts stay exact).
     #[inline]
     fn add_lib(&mut self, index: usize) {
-        self.libs += 1;
-        self.lib_sum += index as u32;
-        self.lib_sum_sq += (index * index) as u32;
+        self.libs = self.libs.wrapping_add(1);
+        self.lib_sum = self.lib_sum.wrapping_add(index as u32);
+        self.lib_sum_sq = self.lib_sum_sq.wrapping_add((index * index) as u32);
+    }
+
+    /// Adds `index` as a liberty when `present` is true, without branching.
+    #[inline]
+    fn add_lib_if(&mut self, index: usize, present: bool) {
+        let mask = (present as u32).wrapping_neg();
+        self.libs += present as u16;
+        self.lib_sum += index as u32 & mask;
+        self.lib_sum_sq += (index * index) as u32 & mask;
     }
 
     #[inline]
     fn remove_lib(&mut self, index: usize) {
-        self.libs -= 1;
-        self.lib_sum -= index as u32;
-        self.lib_sum_sq -= (index * index) as u32;
+        self.libs = self.libs.wrapping_sub(1);
+        self.lib_sum = self.lib_sum.wrapping_sub(index as u32);
+        self.lib_sum_sq = self.lib_sum_sq.wrapping_sub((index * index) as u32);
     }
 
     #[inline]
@@ -188,7 +206,7 @@ impl Board {
         let mut board = Board {
             geometry,
             cells: CellArray::filled(Cell::Border),
-            chain_head: CellArray::filled(0),
+            chain_head: CellArray::filled(NO_CHAIN),
             next_stone: CellArray::filled(0),
             chains: CellArray::filled(ChainInfo::default()),
             empties: CellArray::filled(0),
@@ -405,24 +423,40 @@ impl Board {
     /// own chain without liberties.
     #[inline]
     pub fn is_suicide(&self, p: Point, color: Color) -> bool {
-        if count_of(self.neighbor_counts[p.index()], Cell::Empty) > 0 {
+        count_of(self.neighbor_counts[p.index()], Cell::Empty) == 0
+            && self.is_suicide_when_surrounded(p, color)
+    }
+
+    /// `is_suicide` for a point without empty neighbours: true unless a friendly chain keeps
+    /// another liberty or an enemy chain loses its last one (and so is captured). Branch-free
+    /// over the four neighbours; a border neighbour's `NO_CHAIN` statistics are masked out.
+    #[inline]
+    fn is_suicide_when_surrounded(&self, p: Point, color: Color) -> bool {
+        let mut gives_liberty = false;
+        for n in self.geometry.neighbors(p) {
+            let cell = self.cells[n];
+            let atari = self.chains[self.head(n)].in_atari();
+            gives_liberty |= (cell != Cell::Border) & (cell.is(color) != atari);
+        }
+        !gives_liberty
+    }
+
+    /// The light playout's test of a candidate: legal for `color` (not a ko retake, not
+    /// suicide) and not `color`'s own one-point eye. Equal to
+    /// `!is_eye && !is_ko_retake && !is_suicide`, with the common case (an empty neighbour,
+    /// so neither eye nor suicide) decided by one test.
+    #[inline]
+    pub fn is_legal_non_eye(&self, p: Point, color: Color) -> bool {
+        let counts = self.neighbor_counts[p.index()];
+        if count_of(counts, Cell::Empty) > 0 {
+            return !self.is_ko_retake(p, color);
+        }
+        if count_of(counts, Cell::from(color)) + count_of(counts, Cell::Border) == 4
+            && self.is_eye(p, color)
+        {
             return false;
         }
-        for n in self.geometry.neighbors(p) {
-            match self.cells[n] {
-                Cell::Empty => return false,
-                Cell::Border => {}
-                cell => {
-                    let atari = self.chains[self.head(n)].in_atari();
-                    // A friendly chain with another liberty, or an enemy chain whose last
-                    // liberty is `p` (and so is captured), gives the new stone a liberty.
-                    if cell.is(color) != atari {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
+        !self.is_ko_retake(p, color) && !self.is_suicide_when_surrounded(p, color)
     }
 
     /// Whether `p` retakes the simple ko for `color`.
@@ -543,14 +577,11 @@ impl Board {
         };
         for n in neighbors {
             self.neighbor_counts[n] += placed;
-            match self.cells[n] {
-                Cell::Empty => info.add_lib(n),
-                Cell::Border => {}
-                _ => {
-                    let h = self.head(n);
-                    self.chains[h].remove_lib(i);
-                }
-            }
+            // An empty neighbour is a liberty of the new stone; a stone neighbour's chain loses
+            // `i`; the border and empty points update only the `NO_CHAIN` slot.
+            info.add_lib_if(n, self.cells[n] == Cell::Empty);
+            let h = self.head(n);
+            self.chains[h].remove_lib(i);
         }
         let mut head = i;
         if count_of(counts, own_cell) == 0 {
@@ -628,21 +659,21 @@ impl Board {
         let color = self.cells[head]
             .color()
             .expect("a chain head holds a stone");
-        let enemy = color.opponent();
-        let key_color = color;
         let removed = count_unit(Cell::Empty).wrapping_sub(count_unit(Cell::from(color)));
         let mut count = 0;
         let mut s = head;
         loop {
             self.cells[s] = Cell::Empty;
-            self.hash ^= stone_key(key_color, s);
+            self.chain_head[s] = NO_CHAIN;
+            self.hash ^= stone_key(color, s);
             self.add_empty(s);
+            // Every neighbouring enemy chain gains `s`. Other neighbours are empty points,
+            // the border (both `NO_CHAIN`) or stones of this same chain, whose statistics
+            // die with it.
             for n in self.geometry.neighbors(Point::from_index(s)) {
                 self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(removed);
-                if self.cells[n].is(enemy) {
-                    let h = self.head(n);
-                    self.chains[h].add_lib(s);
-                }
+                let h = self.head(n);
+                self.chains[h].add_lib(s);
             }
             count += 1;
             s = self.next_stone[s] as usize;
@@ -774,6 +805,12 @@ impl Board {
                     if slot >= self.empty_count() || self.empties[slot] as usize != i {
                         return Err(format!(
                             "empty point {} missing from the list",
+                            g.format_point(p)
+                        ));
+                    }
+                    if self.chain_head[i] != NO_CHAIN {
+                        return Err(format!(
+                            "empty point {} still names a chain",
                             g.format_point(p)
                         ));
                     }
