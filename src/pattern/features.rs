@@ -7,6 +7,7 @@
 
 use crate::board::{Board, Cell, Color, Point};
 
+use super::ladder::{atari_starts_ladder, extension_caught_in_ladder};
 use super::shape::{code_3x3, diamond12, diamond24};
 
 /// The feature groups, in table order.
@@ -15,14 +16,17 @@ pub enum Group {
     /// 1: pass; 2: pass right after the opponent passed.
     Pass,
     /// 1: captures a chain; 2: the captured chain holds the last move's stone; 3: the capture
-    /// frees an own chain that is in atari.
+    /// frees an own chain that is in atari; 4: captures a chain that could have escaped (its
+    /// owner extending on the capturing point would get two or more liberties).
     Capture,
     /// 1: extends an own chain out of atari (to two or more liberties); 2: the same for a
-    /// chain touching the last move.
+    /// chain touching the last move; 3: the extension has two liberties and the opponent
+    /// then captures it in a ladder (an escape that fails).
     Escape,
     /// 1: self-atari of a chain of at most two stones; 2: of a bigger chain.
     SelfAtari,
-    /// 1: puts an enemy chain in atari; 2: the same while a ko is on the board.
+    /// 1: puts an enemy chain in atari; 2: the same while a ko is on the board; 3: the atari
+    /// starts a ladder that captures the chain.
     Atari,
     /// Coulom's distance `dx + dy + max(dx, dy)` to the last move, 2..=16; 17 for farther.
     DistLast,
@@ -95,10 +99,10 @@ impl Group {
     pub fn max_level(self) -> usize {
         match self {
             Group::Pass => 2,
-            Group::Capture => 3,
-            Group::Escape => 2,
+            Group::Capture => 4,
+            Group::Escape => 3,
             Group::SelfAtari => 2,
-            Group::Atari => 2,
+            Group::Atari => 3,
             Group::DistLast | Group::DistSecond => 17,
             Group::Edge => 36,
             _ => 0,
@@ -329,6 +333,7 @@ pub fn extract_tactical(
     let mut capture = 0u8;
     let mut escape_chain: Option<Point> = None;
     let mut atari = false;
+    let mut ladder = false;
     for n in geometry.neighbors(p) {
         let cell = board.cell_at(n);
         let np = Point::from_index(n);
@@ -338,17 +343,22 @@ pub fn extract_tactical(
                     2
                 } else if frees_own_chain(board, np, color) {
                     3
+                } else if liberties_after(board, p, enemy).liberties >= 2 {
+                    4
                 } else {
                     1
                 };
-                // Priority: holds the last move, then frees a chain, then plain.
+                // Priority: holds the last move, then frees a chain, then one that could
+                // escape, then plain.
                 capture = match (capture, level) {
                     (2, _) | (_, 2) => 2,
                     (3, _) | (_, 3) => 3,
+                    (4, _) | (_, 4) => 4,
                     _ => 1,
                 };
             } else if liberties_capped(board, np, 3) == 2 {
                 atari = true;
+                ladder = ladder || atari_starts_ladder(board, p, color, np);
             }
         } else if cell.is(color) && board.in_atari(np) {
             escape_chain = Some(np);
@@ -359,12 +369,21 @@ pub fn extract_tactical(
     if let Some(chain) = escape_chain
         && after.liberties >= 2
     {
-        levels[Group::Escape.slot()] = if touches_last(chain) { 2 } else { 1 };
+        levels[Group::Escape.slot()] = if after.liberties == 2 && extension_caught_in_ladder(board, p, color)
+        {
+            3
+        } else if touches_last(chain) {
+            2
+        } else {
+            1
+        };
     }
     if !after.captures && after.liberties <= 1 {
         levels[Group::SelfAtari.slot()] = if after.chain_size <= 2 { 1 } else { 2 };
     }
-    if atari {
+    if ladder {
+        levels[Group::Atari.slot()] = 3;
+    } else if atari {
         levels[Group::Atari.slot()] = if board.ko().is_some() { 2 } else { 1 };
     }
     if let Some(l) = ctx.last {
