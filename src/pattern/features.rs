@@ -1,6 +1,6 @@
 //! The features of a candidate move that the Bradley-Terry model rates: tactical ones
 //! (capture, atari escape, self-atari, atari given), distances to the last two moves and to
-//! the edge, pass, and three shapes (3x3 with atari marks, 12- and 24-point diamonds).
+//! the edge, pass, and four shapes (3x3 with atari marks, 12-, 24- and 40-point diamonds).
 //! Each feature group gives a move at most one level; level 0 means "absent" (gamma 1).
 //!
 //! Extraction allocates nothing: chain walks use small fixed arrays.
@@ -8,7 +8,7 @@
 use crate::board::{Board, Cell, Color, Point};
 
 use super::ladder::{atari_starts_ladder, extension_caught_in_ladder};
-use super::shape::{code_3x3, diamond12, diamond24};
+use super::shape::{code_3x3, diamond12, diamond24, diamond40};
 
 /// The feature groups, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,10 +42,12 @@ pub enum Group {
     Shape12,
     /// The folded 24-point diamond code.
     Shape24,
+    /// The key of the folded 40-point diamond (Manhattan distance 4) code.
+    Shape40,
 }
 
 impl Group {
-    pub const ALL: [Group; 11] = [
+    pub const ALL: [Group; 12] = [
         Group::Pass,
         Group::Capture,
         Group::Escape,
@@ -57,6 +59,7 @@ impl Group {
         Group::Shape3,
         Group::Shape12,
         Group::Shape24,
+        Group::Shape40,
     ];
 
     /// Groups with a small number of levels, in table order.
@@ -72,7 +75,12 @@ impl Group {
     ];
 
     /// Shape groups, in table order.
-    pub const SHAPES: [Group; 3] = [Group::Shape3, Group::Shape12, Group::Shape24];
+    pub const SHAPES: [Group; 4] = [
+        Group::Shape3,
+        Group::Shape12,
+        Group::Shape24,
+        Group::Shape40,
+    ];
 
     /// Name used in the table format.
     pub fn name(self) -> &'static str {
@@ -88,6 +96,7 @@ impl Group {
             Group::Shape3 => "shape3",
             Group::Shape12 => "shape12",
             Group::Shape24 => "shape24",
+            Group::Shape40 => "shape40",
         }
     }
 
@@ -116,6 +125,7 @@ impl Group {
             Group::Shape3 => 0,
             Group::Shape12 => 1,
             Group::Shape24 => 2,
+            Group::Shape40 => 3,
             g => g as usize,
         }
     }
@@ -124,7 +134,7 @@ impl Group {
 /// Number of levelled groups.
 pub const LEVELLED_GROUPS: usize = 8;
 /// Number of shape groups.
-pub const SHAPE_GROUPS: usize = 3;
+pub const SHAPE_GROUPS: usize = 4;
 
 /// The features of one candidate: a level per levelled group (0 = absent) and the folded
 /// code of each shape (meaningless for a pass, which has `is_pass` set).
@@ -302,6 +312,7 @@ pub fn extract(board: &Board, p: Option<Point>, ctx: &Context) -> MoveFeatures {
     f.shapes[0] = code_3x3(board, p, ctx.color) as u64;
     f.shapes[1] = diamond12().code(board, p, ctx.color);
     f.shapes[2] = diamond24().code(board, p, ctx.color);
+    f.shapes[3] = diamond40().code(board, p, ctx.color);
     f
 }
 

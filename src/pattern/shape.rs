@@ -6,6 +6,10 @@
 //! Cell states use 2 bits: 0 empty, 1 the mover's stone, 2 an enemy stone, 3 off the board.
 //! After the cells come 4 atari bits, one per orthogonal neighbour (north, west, east,
 //! south): set when a stone there belongs to a chain with exactly one liberty.
+//!
+//! Shapes of up to 30 cells have codes that fit 64 bits and are their own keys. Larger ones
+//! (up to 62 cells, e.g. the 40-point diamond) are read and folded in 128 bits, and their
+//! key is a 64-bit hash of the folded code ([`wide_key`]).
 
 use std::sync::OnceLock;
 
@@ -109,7 +113,7 @@ impl ShapeKind {
                 }
             }
         }
-        assert!(offsets.len() <= 28, "a shape code holds at most 28 cells");
+        assert!(offsets.len() <= 62, "a shape code holds at most 62 cells");
         ShapeKind::from_offsets(offsets)
     }
 
@@ -123,14 +127,35 @@ impl ShapeKind {
         2 * self.offsets.len() as u32
     }
 
-    /// The code of this shape around `p` for `color` to move, not folded.
+    /// Whether codes fit 64 bits (at most 30 cells): then a folded code is its own key.
+    pub fn fits_u64(&self) -> bool {
+        self.atari_shift() + 4 <= 64
+    }
+
+    /// The code of this shape around `p` for `color` to move, not folded (the low 64 bits
+    /// for shapes that do not fit them: see [`ShapeKind::raw_code_wide`]).
     pub fn raw_code(&self, board: &Board, p: Point, color: Color) -> u64 {
+        self.raw_code_wide(board, p, color) as u64
+    }
+
+    /// Applies symmetry `s` to a code of a shape that fits 64 bits.
+    pub fn transform(&self, code: u64, s: usize) -> u64 {
+        self.transform_wide(code as u128, s) as u64
+    }
+
+    /// The smallest of the 8 transformed codes (a shape that fits 64 bits).
+    pub fn canonical(&self, code: u64) -> u64 {
+        self.canonical_wide(code as u128) as u64
+    }
+
+    /// The code of this shape around `p` for `color` to move, not folded, in 128 bits.
+    pub fn raw_code_wide(&self, board: &Board, p: Point, color: Color) -> u128 {
         let geometry = board.geometry();
         let size = board.size() as i32;
         let stride = geometry.stride() as i32;
         let (col, row) = geometry.coords(p);
         let (col, row) = (col as i32, row as i32);
-        let mut code = 0u64;
+        let mut code = 0u128;
         for (k, &(dx, dy)) in self.offsets.iter().enumerate() {
             let (c, r) = (col + dx, row + dy);
             let state = if c < 0 || r < 0 || c >= size || r >= size {
@@ -139,14 +164,14 @@ impl ShapeKind {
                 let index = (p.index() as i32 + dy * stride + dx) as usize;
                 cell_state(board.cell_at(index), color)
             };
-            code |= state << (2 * k);
+            code |= (state as u128) << (2 * k);
         }
-        code | atari_bits(board, p) << self.atari_shift()
+        code | (atari_bits(board, p) as u128) << self.atari_shift()
     }
 
-    /// Applies symmetry `s` to a code of this shape.
-    pub fn transform(&self, code: u64, s: usize) -> u64 {
-        let mut out = 0u64;
+    /// Applies symmetry `s` to a 128-bit code of this shape.
+    pub fn transform_wide(&self, code: u128, s: usize) -> u128 {
+        let mut out = 0u128;
         for (k, &to) in self.cell_map[s].iter().enumerate() {
             out |= ((code >> (2 * k)) & 3) << (2 * to as u32);
         }
@@ -158,17 +183,34 @@ impl ShapeKind {
     }
 
     /// The smallest of the 8 transformed codes: equal for all symmetric neighbourhoods.
-    pub fn canonical(&self, code: u64) -> u64 {
+    pub fn canonical_wide(&self, code: u128) -> u128 {
         (0..8)
-            .map(|s| self.transform(code, s))
+            .map(|s| self.transform_wide(code, s))
             .min()
             .unwrap_or(code)
     }
 
-    /// The folded code of this shape around `p` for `color` to move.
+    /// The key of the folded code of this shape around `p` for `color` to move: the folded
+    /// code itself when it fits 64 bits, else its [`wide_key`].
     pub fn code(&self, board: &Board, p: Point, color: Color) -> u64 {
-        self.canonical(self.raw_code(board, p, color))
+        let folded = self.canonical_wide(self.raw_code_wide(board, p, color));
+        if self.fits_u64() {
+            folded as u64
+        } else {
+            wide_key(folded)
+        }
     }
+}
+
+/// The 64-bit key of a folded code wider than 64 bits: a fixed mix (splitmix64) of its
+/// halves. Part of the table format: changing it invalidates trained tables.
+pub fn wide_key(code: u128) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    mix(mix(code as u64) ^ (code >> 64) as u64)
 }
 
 /// `STATES[color as usize - 1][cell as usize]`: the 2-bit state of a cell.
@@ -239,6 +281,13 @@ pub fn diamond12() -> &'static ShapeKind {
 pub fn diamond24() -> &'static ShapeKind {
     static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
     SHAPE.get_or_init(|| ShapeKind::diamond(3))
+}
+
+/// The 40-point diamond (Manhattan radius 4), built once; its keys are hashed
+/// ([`wide_key`]).
+pub fn diamond40() -> &'static ShapeKind {
+    static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
+    SHAPE.get_or_init(|| ShapeKind::diamond(4))
 }
 
 /// The folded code of every raw 3x3 code, computed once (4 MiB).
