@@ -221,3 +221,25 @@ fn the_40_point_diamond_reads_distance_4_and_hashes_its_fold() {
         diamond24().code(&north, centre, Color::Black)
     );
 }
+
+#[test]
+fn the_fast_fold_equals_the_minimum_of_the_orbit() {
+    use hane::pattern::shape::wide_key;
+    for (size, moves, seed) in [(9, 60, 11), (19, 200, 12), (19, 300, 13)] {
+        let board = random_board(size, moves, seed);
+        for p in board.geometry().points() {
+            if board.cell(p) != Cell::Empty {
+                continue;
+            }
+            for color in [Color::Black, Color::White] {
+                for shape in [diamond12(), diamond24()] {
+                    let slow = shape.canonical(shape.raw_code(&board, p, color));
+                    assert_eq!(shape.code(&board, p, color), slow);
+                }
+                let wide = diamond40();
+                let slow = wide.canonical_wide(wide.raw_code_wide(&board, p, color));
+                assert_eq!(wide.code(&board, p, color), wide_key(slow));
+            }
+        }
+    }
+}

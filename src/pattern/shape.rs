@@ -66,7 +66,15 @@ pub struct ShapeKind {
     cell_map: [Vec<u8>; 8],
     /// `atari_map[s][k]`: the atari slot that orthogonal neighbour `k` moves to.
     atari_map: [[u8; 4]; 8],
+    /// `cell_source[s][j]`: the offset that lands on bit slot `j` under symmetry `s` (the
+    /// inverse of `cell_map[s]`).
+    cell_source: [Vec<u8>; 8],
+    /// `atari_source[s][j]`: the orthogonal neighbour that lands on atari slot `j`.
+    atari_source: [[u8; 4]; 8],
 }
+
+/// Most cells a shape may have.
+pub const MAX_SHAPE_CELLS: usize = 62;
 
 fn position_of(list: &[(i32, i32)], item: (i32, i32)) -> u8 {
     list.iter()
@@ -88,10 +96,26 @@ impl ShapeKind {
                 position_of(&ORTHOGONAL, SYMMETRIES[s](x, y))
             })
         });
+        let cell_source = std::array::from_fn(|s| {
+            let map: &Vec<u8> = &cell_map[s];
+            (0..map.len())
+                .map(|j| map.iter().position(|&to| to as usize == j).expect("a bijection") as u8)
+                .collect()
+        });
+        let atari_source = std::array::from_fn(|s| {
+            std::array::from_fn(|j| {
+                atari_map[s]
+                    .iter()
+                    .position(|&to| to as usize == j)
+                    .expect("a bijection") as u8
+            })
+        });
         ShapeKind {
             offsets,
             cell_map,
             atari_map,
+            cell_source,
+            atari_source,
         }
     }
 
@@ -113,7 +137,10 @@ impl ShapeKind {
                 }
             }
         }
-        assert!(offsets.len() <= 62, "a shape code holds at most 62 cells");
+        assert!(
+            offsets.len() <= MAX_SHAPE_CELLS,
+            "a shape code holds at most 62 cells"
+        );
         ShapeKind::from_offsets(offsets)
     }
 
@@ -191,14 +218,83 @@ impl ShapeKind {
     }
 
     /// The key of the folded code of this shape around `p` for `color` to move: the folded
-    /// code itself when it fits 64 bits, else its [`wide_key`].
+    /// code itself when it fits 64 bits, else its [`wide_key`]. Equal to folding
+    /// [`ShapeKind::raw_code_wide`] with [`ShapeKind::canonical_wide`], but faster: the cells
+    /// are read once, and the smallest transformed code is found digit by digit from the
+    /// top, dropping symmetries as soon as they give a larger digit, so that usually only
+    /// one code is built.
     pub fn code(&self, board: &Board, p: Point, color: Color) -> u64 {
-        let folded = self.canonical_wide(self.raw_code_wide(board, p, color));
+        let n = self.offsets.len();
+        let mut states = [0u8; MAX_SHAPE_CELLS];
+        let geometry = board.geometry();
+        let size = board.size() as i32;
+        let stride = geometry.stride() as i32;
+        let (col, row) = geometry.coords(p);
+        let (col, row) = (col as i32, row as i32);
+        for (state, &(dx, dy)) in states.iter_mut().zip(&self.offsets) {
+            let (c, r) = (col + dx, row + dy);
+            *state = if c < 0 || r < 0 || c >= size || r >= size {
+                OFF as u8
+            } else {
+                let index = (p.index() as i32 + dy * stride + dx) as usize;
+                cell_state(board.cell_at(index), color) as u8
+            };
+        }
+        let atari = atari_bits(board, p) as u8;
+        let folded = self.fold(&states[..n], atari);
         if self.fits_u64() {
             folded as u64
         } else {
             wide_key(folded)
         }
+    }
+
+    /// The smallest transformed code of the shape with these cell states (in offset order)
+    /// and atari bits.
+    fn fold(&self, states: &[u8], atari: u8) -> u128 {
+        let mut alive: u8 = 0xFF;
+        if atari != 0 {
+            for j in (0..4).rev() {
+                let mut zeros = 0u8;
+                for s in 0..8 {
+                    if alive >> s & 1 == 1 && (atari >> self.atari_source[s][j]) & 1 == 0 {
+                        zeros |= 1 << s;
+                    }
+                }
+                if zeros != 0 {
+                    alive = zeros;
+                }
+            }
+        }
+        for j in (0..states.len()).rev() {
+            if alive & (alive - 1) == 0 {
+                break;
+            }
+            let mut min = u8::MAX;
+            let mut mask = 0u8;
+            for s in 0..8 {
+                if alive >> s & 1 == 1 {
+                    let d = states[self.cell_source[s][j] as usize];
+                    if d < min {
+                        min = d;
+                        mask = 1 << s;
+                    } else if d == min {
+                        mask |= 1 << s;
+                    }
+                }
+            }
+            alive = mask;
+        }
+        let s = alive.trailing_zeros() as usize;
+        let mut code = 0u128;
+        for (j, &k) in self.cell_source[s].iter().enumerate() {
+            code |= (states[k as usize] as u128) << (2 * j);
+        }
+        let shift = self.atari_shift();
+        for (j, &k) in self.atari_source[s].iter().enumerate() {
+            code |= (((atari >> k) & 1) as u128) << (shift + j as u32);
+        }
+        code
     }
 }
 
