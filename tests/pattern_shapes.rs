@@ -239,6 +239,14 @@ fn the_fast_fold_equals_the_minimum_of_the_orbit() {
                 let wide = diamond40();
                 let slow = wide.canonical_wide(wide.raw_code_wide(&board, p, color));
                 assert_eq!(wide.code(&board, p, color), wide_key(slow));
+                assert_eq!(
+                    hane::pattern::shape::diamond_codes(&board, p, color),
+                    [
+                        diamond12().code(&board, p, color),
+                        diamond24().code(&board, p, color),
+                        wide_key(slow)
+                    ]
+                );
             }
         }
     }

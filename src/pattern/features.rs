@@ -8,7 +8,7 @@
 use crate::board::{Board, Cell, Color, Point};
 
 use super::ladder::{atari_starts_ladder, extension_caught_in_ladder};
-use super::shape::{code_3x3, diamond12, diamond24, diamond40};
+use super::shape::{code_3x3, diamond_codes};
 
 /// The feature groups, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -310,9 +310,10 @@ pub fn extract(board: &Board, p: Option<Point>, ctx: &Context) -> MoveFeatures {
     };
     extract_tactical(board, p, ctx, &mut f.levels);
     f.shapes[0] = code_3x3(board, p, ctx.color) as u64;
-    f.shapes[1] = diamond12().code(board, p, ctx.color);
-    f.shapes[2] = diamond24().code(board, p, ctx.color);
-    f.shapes[3] = diamond40().code(board, p, ctx.color);
+    let [d12, d24, d40] = diamond_codes(board, p, ctx.color);
+    f.shapes[1] = d12;
+    f.shapes[2] = d24;
+    f.shapes[3] = d40;
     f
 }
 

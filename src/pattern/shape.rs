@@ -71,6 +71,9 @@ pub struct ShapeKind {
     cell_source: [Vec<u8>; 8],
     /// `atari_source[s][j]`: the orthogonal neighbour that lands on atari slot `j`.
     atari_source: [[u8; 4]; 8],
+    /// Ranges of slots that every symmetry maps onto themselves (the rings of a diamond,
+    /// one per Manhattan distance), in slot order; one range for other shapes.
+    rings: Vec<(usize, usize)>,
 }
 
 /// Most cells a shape may have.
@@ -110,12 +113,29 @@ impl ShapeKind {
                     .expect("a bijection") as u8
             })
         });
+        // Runs of equal Manhattan distance; a symmetry keeps the distance, so each run is
+        // closed under the symmetries when the distances never decrease along the offsets.
+        let distance = |&(x, y): &(i32, i32)| x.abs() + y.abs();
+        let sorted = offsets.windows(2).all(|w| distance(&w[0]) <= distance(&w[1]));
+        let mut rings = Vec::new();
+        if sorted {
+            let mut start = 0;
+            for k in 1..=offsets.len() {
+                if k == offsets.len() || distance(&offsets[k]) != distance(&offsets[start]) {
+                    rings.push((start, k));
+                    start = k;
+                }
+            }
+        } else {
+            rings.push((0, offsets.len()));
+        }
         ShapeKind {
             offsets,
             cell_map,
             atari_map,
             cell_source,
             atari_source,
+            rings,
         }
     }
 
@@ -226,6 +246,25 @@ impl ShapeKind {
     pub fn code(&self, board: &Board, p: Point, color: Color) -> u64 {
         let n = self.offsets.len();
         let mut states = [0u8; MAX_SHAPE_CELLS];
+        self.read_states(board, p, color, &mut states);
+        let atari = atari_bits(board, p) as u8;
+        self.key(&states[..n], atari)
+    }
+
+    /// The key of the fold of these cell states (in offset order) and atari bits.
+    #[inline]
+    fn key(&self, states: &[u8], atari: u8) -> u64 {
+        let folded = self.fold(states, atari);
+        if self.fits_u64() {
+            folded as u64
+        } else {
+            wide_key(folded)
+        }
+    }
+
+    /// Writes the 2-bit state of each offset around `p` into `states` (offset order).
+    #[inline]
+    fn read_states(&self, board: &Board, p: Point, color: Color, states: &mut [u8]) {
         let geometry = board.geometry();
         let size = board.size() as i32;
         let stride = geometry.stride() as i32;
@@ -239,13 +278,6 @@ impl ShapeKind {
                 let index = (p.index() as i32 + dy * stride + dx) as usize;
                 cell_state(board.cell_at(index), color) as u8
             };
-        }
-        let atari = atari_bits(board, p) as u8;
-        let folded = self.fold(&states[..n], atari);
-        if self.fits_u64() {
-            folded as u64
-        } else {
-            wide_key(folded)
         }
     }
 
@@ -266,24 +298,31 @@ impl ShapeKind {
                 }
             }
         }
-        for j in (0..states.len()).rev() {
-            if alive & (alive - 1) == 0 {
-                break;
+        // Outer rings first (the high digits). Every symmetry reads an empty ring as zeros:
+        // no symmetry drops out there.
+        'rings: for &(start, end) in self.rings.iter().rev() {
+            if states[start..end].iter().all(|&d| d == 0) {
+                continue;
             }
-            let mut min = u8::MAX;
-            let mut mask = 0u8;
-            for s in 0..8 {
-                if alive >> s & 1 == 1 {
-                    let d = states[self.cell_source[s][j] as usize];
-                    if d < min {
-                        min = d;
-                        mask = 1 << s;
-                    } else if d == min {
-                        mask |= 1 << s;
+            for j in (start..end).rev() {
+                if alive & (alive - 1) == 0 {
+                    break 'rings;
+                }
+                let mut min = u8::MAX;
+                let mut mask = 0u8;
+                for s in 0..8 {
+                    if alive >> s & 1 == 1 {
+                        let d = states[self.cell_source[s][j] as usize];
+                        if d < min {
+                            min = d;
+                            mask = 1 << s;
+                        } else if d == min {
+                            mask |= 1 << s;
+                        }
                     }
                 }
+                alive = mask;
             }
-            alive = mask;
         }
         let s = alive.trailing_zeros() as usize;
         let mut code = 0u128;
@@ -383,7 +422,30 @@ pub fn diamond24() -> &'static ShapeKind {
 /// ([`wide_key`]).
 pub fn diamond40() -> &'static ShapeKind {
     static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
-    SHAPE.get_or_init(|| ShapeKind::diamond(4))
+    SHAPE.get_or_init(|| {
+        let shape = ShapeKind::diamond(4);
+        assert!(
+            shape.offsets.starts_with(&diamond24().offsets)
+                && diamond24().offsets.starts_with(&diamond12().offsets),
+            "the smaller diamonds are prefixes of the larger"
+        );
+        shape
+    })
+}
+
+/// The keys of the 12-, 24- and 40-point diamonds around `p` for `color` to move (equal to
+/// their [`ShapeKind::code`]s), reading the 40 cells and the atari bits once: each smaller
+/// diamond's offsets are the first ones of the larger.
+pub fn diamond_codes(board: &Board, p: Point, color: Color) -> [u64; 3] {
+    let (d12, d24, d40) = (diamond12(), diamond24(), diamond40());
+    let mut states = [0u8; MAX_SHAPE_CELLS];
+    d40.read_states(board, p, color, &mut states);
+    let atari = atari_bits(board, p) as u8;
+    [
+        d12.key(&states[..12], atari),
+        d24.key(&states[..24], atari),
+        d40.key(&states[..40], atari),
+    ]
 }
 
 /// The folded code of every raw 3x3 code, computed once (4 MiB).
