@@ -48,7 +48,12 @@ const BROKEN: &str = "
 fn an_atari_that_starts_a_working_ladder() {
     let board = Board::from_diagram(LADDER).unwrap();
     let d4 = at(&board, "D4");
-    assert!(atari_starts_ladder(&board, at(&board, "D3"), Color::Black, d4));
+    assert!(atari_starts_ladder(
+        &board,
+        at(&board, "D3"),
+        Color::Black,
+        d4
+    ));
     assert_eq!(level(&board, "D3", Color::Black, Group::Atari), 3);
     // After the atari, White D4 (in atari) is captured in the ladder.
     let mut after = board.clone();
@@ -78,7 +83,11 @@ fn an_escape_caught_in_a_ladder_is_marked() {
     // and Black ladders it to the edge.
     let mut board = Board::from_diagram(LADDER).unwrap();
     board.play(at(&board, "D3"), Color::Black).unwrap();
-    assert!(extension_caught_in_ladder(&board, at(&board, "E4"), Color::White));
+    assert!(extension_caught_in_ladder(
+        &board,
+        at(&board, "E4"),
+        Color::White
+    ));
     assert_eq!(level(&board, "E4", Color::White, Group::Escape), 3);
     // With the breaker on G7 the same escape works: a plain escape.
     let mut broken = Board::from_diagram(BROKEN).unwrap();

@@ -206,11 +206,16 @@ fn the_40_point_diamond_reads_distance_4_and_hashes_its_fold() {
     let empty = Board::new(19).unwrap();
     let centre = empty.geometry().parse_point("K10").unwrap();
     let mut north = empty.clone();
-    north.play(empty.geometry().parse_point("K14").unwrap(), Color::White).unwrap();
+    north
+        .play(empty.geometry().parse_point("K14").unwrap(), Color::White)
+        .unwrap();
     let mut south = empty.clone();
-    south.play(empty.geometry().parse_point("K6").unwrap(), Color::White).unwrap();
+    south
+        .play(empty.geometry().parse_point("K6").unwrap(), Color::White)
+        .unwrap();
     let mut far = empty.clone();
-    far.play(empty.geometry().parse_point("K15").unwrap(), Color::White).unwrap();
+    far.play(empty.geometry().parse_point("K15").unwrap(), Color::White)
+        .unwrap();
     let key = |b: &Board| shape.code(b, centre, Color::Black);
     assert_ne!(key(&empty), key(&north));
     assert_eq!(key(&north), key(&south));

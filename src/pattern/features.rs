@@ -381,14 +381,14 @@ pub fn extract_tactical(
     if let Some(chain) = escape_chain
         && after.liberties >= 2
     {
-        levels[Group::Escape.slot()] = if after.liberties == 2 && extension_caught_in_ladder(board, p, color)
-        {
-            3
-        } else if touches_last(chain) {
-            2
-        } else {
-            1
-        };
+        levels[Group::Escape.slot()] =
+            if after.liberties == 2 && extension_caught_in_ladder(board, p, color) {
+                3
+            } else if touches_last(chain) {
+                2
+            } else {
+                1
+            };
     }
     if !after.captures && after.liberties <= 1 {
         levels[Group::SelfAtari.slot()] = if after.chain_size <= 2 { 1 } else { 2 };

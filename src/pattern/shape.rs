@@ -102,7 +102,11 @@ impl ShapeKind {
         let cell_source = std::array::from_fn(|s| {
             let map: &Vec<u8> = &cell_map[s];
             (0..map.len())
-                .map(|j| map.iter().position(|&to| to as usize == j).expect("a bijection") as u8)
+                .map(|j| {
+                    map.iter()
+                        .position(|&to| to as usize == j)
+                        .expect("a bijection") as u8
+                })
                 .collect()
         });
         let atari_source = std::array::from_fn(|s| {
@@ -116,7 +120,9 @@ impl ShapeKind {
         // Runs of equal Manhattan distance; a symmetry keeps the distance, so each run is
         // closed under the symmetries when the distances never decrease along the offsets.
         let distance = |&(x, y): &(i32, i32)| x.abs() + y.abs();
-        let sorted = offsets.windows(2).all(|w| distance(&w[0]) <= distance(&w[1]));
+        let sorted = offsets
+            .windows(2)
+            .all(|w| distance(&w[0]) <= distance(&w[1]));
         let mut rings = Vec::new();
         if sorted {
             let mut start = 0;
