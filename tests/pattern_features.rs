@@ -108,9 +108,9 @@ fn escape_self_atari_and_atari_given() {
     // Without a last move next to the chain, the escape is level 1.
     let far = ctx(Color::Black, Some(at(&board, "A7")), None);
     assert_eq!(level(&board, "D3", &far, Group::Escape), 1);
-    // White D3 captures the stone.
+    // White D3 captures the stone, which could have escaped there: level 4.
     let white = ctx(Color::White, None, None);
-    assert_eq!(level(&board, "D3", &white, Group::Capture), 1);
+    assert_eq!(level(&board, "D3", &white, Group::Capture), 4);
     // White C6 touches no black chain: no atari.
     assert_eq!(level(&board, "C6", &white, Group::Atari), 0);
 
@@ -186,8 +186,9 @@ fn escape_self_atari_and_atari_given() {
     let after = liberties_after(&board, at(&board, "C2"), Color::Black);
     assert_eq!(after.liberties, 2, "A1 and C1");
     assert_eq!(level(&board, "C2", &black, Group::SelfAtari), 0);
-    // White C2 puts the two black stones in atari.
-    assert_eq!(level(&board, "C2", &white, Group::Atari), 1);
+    // White C2 puts the two black stones in atari, and they cannot run (A1 would be
+    // suicide): the atari captures them, as a working ladder does (level 3).
+    assert_eq!(level(&board, "C2", &white, Group::Atari), 3);
 }
 
 #[test]

@@ -4,8 +4,8 @@
 
 use hane::board::{Board, Cell, Color, Point};
 use hane::pattern::shape::{
-    SYMMETRIES, canonical_3x3_table, code_3x3, describe_3x3, diamond12, diamond24, raw_code_3x3,
-    square3,
+    SYMMETRIES, canonical_3x3_table, code_3x3, describe_3x3, diamond12, diamond24, diamond40,
+    raw_code_3x3, square3,
 };
 use hane::playout::{playout_rng, random_below};
 
@@ -95,6 +95,10 @@ fn all_symmetries_and_colour_swap_give_the_same_code() {
                     assert_eq!(
                         diamond24().code(&board, p, color),
                         diamond24().code(&other, q, other_color)
+                    );
+                    assert_eq!(
+                        diamond40().code(&board, p, color),
+                        diamond40().code(&other, q, other_color)
                     );
                     checked += 1;
                 }
@@ -191,4 +195,64 @@ fn fold_is_a_canonical_representative() {
         distinct.insert(folded);
     }
     assert!(distinct.len() > 1000);
+}
+
+#[test]
+fn the_40_point_diamond_reads_distance_4_and_hashes_its_fold() {
+    let shape = diamond40();
+    assert_eq!(shape.offsets().len(), 40);
+    assert!(!shape.fits_u64() && diamond24().fits_u64());
+    // A stone at distance 4 changes the key; the same stone mirrored gives the same key.
+    let empty = Board::new(19).unwrap();
+    let centre = empty.geometry().parse_point("K10").unwrap();
+    let mut north = empty.clone();
+    north
+        .play(empty.geometry().parse_point("K14").unwrap(), Color::White)
+        .unwrap();
+    let mut south = empty.clone();
+    south
+        .play(empty.geometry().parse_point("K6").unwrap(), Color::White)
+        .unwrap();
+    let mut far = empty.clone();
+    far.play(empty.geometry().parse_point("K15").unwrap(), Color::White)
+        .unwrap();
+    let key = |b: &Board| shape.code(b, centre, Color::Black);
+    assert_ne!(key(&empty), key(&north));
+    assert_eq!(key(&north), key(&south));
+    assert_eq!(key(&empty), key(&far));
+    // The 24-point diamond does not see distance 4.
+    assert_eq!(
+        diamond24().code(&empty, centre, Color::Black),
+        diamond24().code(&north, centre, Color::Black)
+    );
+}
+
+#[test]
+fn the_fast_fold_equals_the_minimum_of_the_orbit() {
+    use hane::pattern::shape::wide_key;
+    for (size, moves, seed) in [(9, 60, 11), (19, 200, 12), (19, 300, 13)] {
+        let board = random_board(size, moves, seed);
+        for p in board.geometry().points() {
+            if board.cell(p) != Cell::Empty {
+                continue;
+            }
+            for color in [Color::Black, Color::White] {
+                for shape in [diamond12(), diamond24()] {
+                    let slow = shape.canonical(shape.raw_code(&board, p, color));
+                    assert_eq!(shape.code(&board, p, color), slow);
+                }
+                let wide = diamond40();
+                let slow = wide.canonical_wide(wide.raw_code_wide(&board, p, color));
+                assert_eq!(wide.code(&board, p, color), wide_key(slow));
+                assert_eq!(
+                    hane::pattern::shape::diamond_codes(&board, p, color),
+                    [
+                        diamond12().code(&board, p, color),
+                        diamond24().code(&board, p, color),
+                        wide_key(slow)
+                    ]
+                );
+            }
+        }
+    }
 }

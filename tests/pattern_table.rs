@@ -63,7 +63,7 @@ fn malformed_tables_are_rejected_with_the_line() {
         ("capture 1 2\n", 1, "expected `hane-patterns 1`"),
         ("hane-patterns 1\ncapture 1\n", 2, "GROUP KEY GAMMA"),
         ("hane-patterns 1\nfoo 1 2\n", 2, "unknown feature group"),
-        ("hane-patterns 1\ncapture 9 2\n", 2, "not in 1..=3"),
+        ("hane-patterns 1\ncapture 9 2\n", 2, "not in 1..=4"),
         (
             "hane-patterns 1\ncapture 1 -2\n",
             2,

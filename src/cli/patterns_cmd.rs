@@ -46,6 +46,9 @@ pub struct TrainPatternsArgs {
     /// The same for the 24-point diamond.
     #[arg(long, default_value_t = 20)]
     min_count_24: u32,
+    /// The same for the 40-point diamond.
+    #[arg(long, default_value_t = 20)]
+    min_count_40: u32,
 }
 
 #[derive(Args, Debug)]
@@ -207,16 +210,27 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let min_counts = [args.min_count_3x3, args.min_count_12, args.min_count_24];
+    let min_counts = [
+        args.min_count_3x3,
+        args.min_count_12,
+        args.min_count_24,
+        args.min_count_40,
+    ];
     let shapes = counter.frequent(min_counts);
     drop(counter);
     eprintln!(
-        "shapes kept: 3x3 {}, diamond-12 {}, diamond-24 {}; {truncated} games cut at an illegal move",
+        "shapes kept: 3x3 {}, diamond-12 {}, diamond-24 {}, diamond-40 {}; {truncated} games cut at an illegal move",
         shapes[0].len(),
         shapes[1].len(),
-        shapes[2].len()
+        shapes[2].len(),
+        shapes[3].len()
     );
-    let shape_counts = [shapes[0].len(), shapes[1].len(), shapes[2].len()];
+    let shape_counts = [
+        shapes[0].len(),
+        shapes[1].len(),
+        shapes[2].len(),
+        shapes[3].len(),
+    ];
 
     let mut dataset = PatternDataset::new(shapes);
     let bar = progress_bar(training.len() as u64, "positions");
@@ -276,13 +290,15 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
             sample_every
         ),
         format!(
-            "shapes: 3x3 {} (played >= {}), diamond-12 {} (>= {}), diamond-24 {} (>= {})",
+            "shapes: 3x3 {} (played >= {}), diamond-12 {} (>= {}), diamond-24 {} (>= {}), diamond-40 {} (>= {})",
             shape_counts[0],
             min_counts[0],
             shape_counts[1],
             min_counts[1],
             shape_counts[2],
-            min_counts[2]
+            min_counts[2],
+            shape_counts[3],
+            min_counts[3]
         ),
         format!(
             "mm: {} rounds, training mean log-likelihood {last_ll:.4}",

@@ -1,13 +1,14 @@
 //! The features of a candidate move that the Bradley-Terry model rates: tactical ones
 //! (capture, atari escape, self-atari, atari given), distances to the last two moves and to
-//! the edge, pass, and three shapes (3x3 with atari marks, 12- and 24-point diamonds).
+//! the edge, pass, and four shapes (3x3 with atari marks, 12-, 24- and 40-point diamonds).
 //! Each feature group gives a move at most one level; level 0 means "absent" (gamma 1).
 //!
 //! Extraction allocates nothing: chain walks use small fixed arrays.
 
 use crate::board::{Board, Cell, Color, Point};
 
-use super::shape::{code_3x3, diamond12, diamond24};
+use super::ladder::{atari_starts_ladder, extension_caught_in_ladder};
+use super::shape::{code_3x3, diamond_codes};
 
 /// The feature groups, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -15,14 +16,17 @@ pub enum Group {
     /// 1: pass; 2: pass right after the opponent passed.
     Pass,
     /// 1: captures a chain; 2: the captured chain holds the last move's stone; 3: the capture
-    /// frees an own chain that is in atari.
+    /// frees an own chain that is in atari; 4: captures a chain that could have escaped (its
+    /// owner extending on the capturing point would get two or more liberties).
     Capture,
     /// 1: extends an own chain out of atari (to two or more liberties); 2: the same for a
-    /// chain touching the last move.
+    /// chain touching the last move; 3: the extension has two liberties and the opponent
+    /// then captures it in a ladder (an escape that fails).
     Escape,
     /// 1: self-atari of a chain of at most two stones; 2: of a bigger chain.
     SelfAtari,
-    /// 1: puts an enemy chain in atari; 2: the same while a ko is on the board.
+    /// 1: puts an enemy chain in atari; 2: the same while a ko is on the board; 3: the atari
+    /// starts a ladder that captures the chain.
     Atari,
     /// Coulom's distance `dx + dy + max(dx, dy)` to the last move, 2..=16; 17 for farther.
     DistLast,
@@ -38,10 +42,12 @@ pub enum Group {
     Shape12,
     /// The folded 24-point diamond code.
     Shape24,
+    /// The key of the folded 40-point diamond (Manhattan distance 4) code.
+    Shape40,
 }
 
 impl Group {
-    pub const ALL: [Group; 11] = [
+    pub const ALL: [Group; 12] = [
         Group::Pass,
         Group::Capture,
         Group::Escape,
@@ -53,6 +59,7 @@ impl Group {
         Group::Shape3,
         Group::Shape12,
         Group::Shape24,
+        Group::Shape40,
     ];
 
     /// Groups with a small number of levels, in table order.
@@ -68,7 +75,12 @@ impl Group {
     ];
 
     /// Shape groups, in table order.
-    pub const SHAPES: [Group; 3] = [Group::Shape3, Group::Shape12, Group::Shape24];
+    pub const SHAPES: [Group; 4] = [
+        Group::Shape3,
+        Group::Shape12,
+        Group::Shape24,
+        Group::Shape40,
+    ];
 
     /// Name used in the table format.
     pub fn name(self) -> &'static str {
@@ -84,6 +96,7 @@ impl Group {
             Group::Shape3 => "shape3",
             Group::Shape12 => "shape12",
             Group::Shape24 => "shape24",
+            Group::Shape40 => "shape40",
         }
     }
 
@@ -95,10 +108,10 @@ impl Group {
     pub fn max_level(self) -> usize {
         match self {
             Group::Pass => 2,
-            Group::Capture => 3,
-            Group::Escape => 2,
+            Group::Capture => 4,
+            Group::Escape => 3,
             Group::SelfAtari => 2,
-            Group::Atari => 2,
+            Group::Atari => 3,
             Group::DistLast | Group::DistSecond => 17,
             Group::Edge => 36,
             _ => 0,
@@ -112,6 +125,7 @@ impl Group {
             Group::Shape3 => 0,
             Group::Shape12 => 1,
             Group::Shape24 => 2,
+            Group::Shape40 => 3,
             g => g as usize,
         }
     }
@@ -120,7 +134,7 @@ impl Group {
 /// Number of levelled groups.
 pub const LEVELLED_GROUPS: usize = 8;
 /// Number of shape groups.
-pub const SHAPE_GROUPS: usize = 3;
+pub const SHAPE_GROUPS: usize = 4;
 
 /// The features of one candidate: a level per levelled group (0 = absent) and the folded
 /// code of each shape (meaningless for a pass, which has `is_pass` set).
@@ -296,8 +310,10 @@ pub fn extract(board: &Board, p: Option<Point>, ctx: &Context) -> MoveFeatures {
     };
     extract_tactical(board, p, ctx, &mut f.levels);
     f.shapes[0] = code_3x3(board, p, ctx.color) as u64;
-    f.shapes[1] = diamond12().code(board, p, ctx.color);
-    f.shapes[2] = diamond24().code(board, p, ctx.color);
+    let [d12, d24, d40] = diamond_codes(board, p, ctx.color);
+    f.shapes[1] = d12;
+    f.shapes[2] = d24;
+    f.shapes[3] = d40;
     f
 }
 
@@ -329,6 +345,7 @@ pub fn extract_tactical(
     let mut capture = 0u8;
     let mut escape_chain: Option<Point> = None;
     let mut atari = false;
+    let mut ladder = false;
     for n in geometry.neighbors(p) {
         let cell = board.cell_at(n);
         let np = Point::from_index(n);
@@ -338,17 +355,22 @@ pub fn extract_tactical(
                     2
                 } else if frees_own_chain(board, np, color) {
                     3
+                } else if liberties_after(board, p, enemy).liberties >= 2 {
+                    4
                 } else {
                     1
                 };
-                // Priority: holds the last move, then frees a chain, then plain.
+                // Priority: holds the last move, then frees a chain, then one that could
+                // escape, then plain.
                 capture = match (capture, level) {
                     (2, _) | (_, 2) => 2,
                     (3, _) | (_, 3) => 3,
+                    (4, _) | (_, 4) => 4,
                     _ => 1,
                 };
             } else if liberties_capped(board, np, 3) == 2 {
                 atari = true;
+                ladder = ladder || atari_starts_ladder(board, p, color, np);
             }
         } else if cell.is(color) && board.in_atari(np) {
             escape_chain = Some(np);
@@ -359,12 +381,21 @@ pub fn extract_tactical(
     if let Some(chain) = escape_chain
         && after.liberties >= 2
     {
-        levels[Group::Escape.slot()] = if touches_last(chain) { 2 } else { 1 };
+        levels[Group::Escape.slot()] =
+            if after.liberties == 2 && extension_caught_in_ladder(board, p, color) {
+                3
+            } else if touches_last(chain) {
+                2
+            } else {
+                1
+            };
     }
     if !after.captures && after.liberties <= 1 {
         levels[Group::SelfAtari.slot()] = if after.chain_size <= 2 { 1 } else { 2 };
     }
-    if atari {
+    if ladder {
+        levels[Group::Atari.slot()] = 3;
+    } else if atari {
         levels[Group::Atari.slot()] = if board.ko().is_some() { 2 } else { 1 };
     }
     if let Some(l) = ctx.last {

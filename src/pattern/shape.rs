@@ -6,6 +6,10 @@
 //! Cell states use 2 bits: 0 empty, 1 the mover's stone, 2 an enemy stone, 3 off the board.
 //! After the cells come 4 atari bits, one per orthogonal neighbour (north, west, east,
 //! south): set when a stone there belongs to a chain with exactly one liberty.
+//!
+//! Shapes of up to 30 cells have codes that fit 64 bits and are their own keys. Larger ones
+//! (up to 62 cells, e.g. the 40-point diamond) are read and folded in 128 bits, and their
+//! key is a 64-bit hash of the folded code ([`wide_key`]).
 
 use std::sync::OnceLock;
 
@@ -62,7 +66,18 @@ pub struct ShapeKind {
     cell_map: [Vec<u8>; 8],
     /// `atari_map[s][k]`: the atari slot that orthogonal neighbour `k` moves to.
     atari_map: [[u8; 4]; 8],
+    /// `cell_source[s][j]`: the offset that lands on bit slot `j` under symmetry `s` (the
+    /// inverse of `cell_map[s]`).
+    cell_source: [Vec<u8>; 8],
+    /// `atari_source[s][j]`: the orthogonal neighbour that lands on atari slot `j`.
+    atari_source: [[u8; 4]; 8],
+    /// Ranges of slots that every symmetry maps onto themselves (the rings of a diamond,
+    /// one per Manhattan distance), in slot order; one range for other shapes.
+    rings: Vec<(usize, usize)>,
 }
+
+/// Most cells a shape may have.
+pub const MAX_SHAPE_CELLS: usize = 62;
 
 fn position_of(list: &[(i32, i32)], item: (i32, i32)) -> u8 {
     list.iter()
@@ -84,10 +99,49 @@ impl ShapeKind {
                 position_of(&ORTHOGONAL, SYMMETRIES[s](x, y))
             })
         });
+        let cell_source = std::array::from_fn(|s| {
+            let map: &Vec<u8> = &cell_map[s];
+            (0..map.len())
+                .map(|j| {
+                    map.iter()
+                        .position(|&to| to as usize == j)
+                        .expect("a bijection") as u8
+                })
+                .collect()
+        });
+        let atari_source = std::array::from_fn(|s| {
+            std::array::from_fn(|j| {
+                atari_map[s]
+                    .iter()
+                    .position(|&to| to as usize == j)
+                    .expect("a bijection") as u8
+            })
+        });
+        // Runs of equal Manhattan distance; a symmetry keeps the distance, so each run is
+        // closed under the symmetries when the distances never decrease along the offsets.
+        let distance = |&(x, y): &(i32, i32)| x.abs() + y.abs();
+        let sorted = offsets
+            .windows(2)
+            .all(|w| distance(&w[0]) <= distance(&w[1]));
+        let mut rings = Vec::new();
+        if sorted {
+            let mut start = 0;
+            for k in 1..=offsets.len() {
+                if k == offsets.len() || distance(&offsets[k]) != distance(&offsets[start]) {
+                    rings.push((start, k));
+                    start = k;
+                }
+            }
+        } else {
+            rings.push((0, offsets.len()));
+        }
         ShapeKind {
             offsets,
             cell_map,
             atari_map,
+            cell_source,
+            atari_source,
+            rings,
         }
     }
 
@@ -109,7 +163,10 @@ impl ShapeKind {
                 }
             }
         }
-        assert!(offsets.len() <= 28, "a shape code holds at most 28 cells");
+        assert!(
+            offsets.len() <= MAX_SHAPE_CELLS,
+            "a shape code holds at most 62 cells"
+        );
         ShapeKind::from_offsets(offsets)
     }
 
@@ -123,14 +180,35 @@ impl ShapeKind {
         2 * self.offsets.len() as u32
     }
 
-    /// The code of this shape around `p` for `color` to move, not folded.
+    /// Whether codes fit 64 bits (at most 30 cells): then a folded code is its own key.
+    pub fn fits_u64(&self) -> bool {
+        self.atari_shift() + 4 <= 64
+    }
+
+    /// The code of this shape around `p` for `color` to move, not folded (the low 64 bits
+    /// for shapes that do not fit them: see [`ShapeKind::raw_code_wide`]).
     pub fn raw_code(&self, board: &Board, p: Point, color: Color) -> u64 {
+        self.raw_code_wide(board, p, color) as u64
+    }
+
+    /// Applies symmetry `s` to a code of a shape that fits 64 bits.
+    pub fn transform(&self, code: u64, s: usize) -> u64 {
+        self.transform_wide(code as u128, s) as u64
+    }
+
+    /// The smallest of the 8 transformed codes (a shape that fits 64 bits).
+    pub fn canonical(&self, code: u64) -> u64 {
+        self.canonical_wide(code as u128) as u64
+    }
+
+    /// The code of this shape around `p` for `color` to move, not folded, in 128 bits.
+    pub fn raw_code_wide(&self, board: &Board, p: Point, color: Color) -> u128 {
         let geometry = board.geometry();
         let size = board.size() as i32;
         let stride = geometry.stride() as i32;
         let (col, row) = geometry.coords(p);
         let (col, row) = (col as i32, row as i32);
-        let mut code = 0u64;
+        let mut code = 0u128;
         for (k, &(dx, dy)) in self.offsets.iter().enumerate() {
             let (c, r) = (col + dx, row + dy);
             let state = if c < 0 || r < 0 || c >= size || r >= size {
@@ -139,14 +217,14 @@ impl ShapeKind {
                 let index = (p.index() as i32 + dy * stride + dx) as usize;
                 cell_state(board.cell_at(index), color)
             };
-            code |= state << (2 * k);
+            code |= (state as u128) << (2 * k);
         }
-        code | atari_bits(board, p) << self.atari_shift()
+        code | (atari_bits(board, p) as u128) << self.atari_shift()
     }
 
-    /// Applies symmetry `s` to a code of this shape.
-    pub fn transform(&self, code: u64, s: usize) -> u64 {
-        let mut out = 0u64;
+    /// Applies symmetry `s` to a 128-bit code of this shape.
+    pub fn transform_wide(&self, code: u128, s: usize) -> u128 {
+        let mut out = 0u128;
         for (k, &to) in self.cell_map[s].iter().enumerate() {
             out |= ((code >> (2 * k)) & 3) << (2 * to as u32);
         }
@@ -158,17 +236,122 @@ impl ShapeKind {
     }
 
     /// The smallest of the 8 transformed codes: equal for all symmetric neighbourhoods.
-    pub fn canonical(&self, code: u64) -> u64 {
+    pub fn canonical_wide(&self, code: u128) -> u128 {
         (0..8)
-            .map(|s| self.transform(code, s))
+            .map(|s| self.transform_wide(code, s))
             .min()
             .unwrap_or(code)
     }
 
-    /// The folded code of this shape around `p` for `color` to move.
+    /// The key of the folded code of this shape around `p` for `color` to move: the folded
+    /// code itself when it fits 64 bits, else its [`wide_key`]. Equal to folding
+    /// [`ShapeKind::raw_code_wide`] with [`ShapeKind::canonical_wide`], but faster: the cells
+    /// are read once, and the smallest transformed code is found digit by digit from the
+    /// top, dropping symmetries as soon as they give a larger digit, so that usually only
+    /// one code is built.
     pub fn code(&self, board: &Board, p: Point, color: Color) -> u64 {
-        self.canonical(self.raw_code(board, p, color))
+        let n = self.offsets.len();
+        let mut states = [0u8; MAX_SHAPE_CELLS];
+        self.read_states(board, p, color, &mut states);
+        let atari = atari_bits(board, p) as u8;
+        self.key(&states[..n], atari)
     }
+
+    /// The key of the fold of these cell states (in offset order) and atari bits.
+    #[inline]
+    fn key(&self, states: &[u8], atari: u8) -> u64 {
+        let folded = self.fold(states, atari);
+        if self.fits_u64() {
+            folded as u64
+        } else {
+            wide_key(folded)
+        }
+    }
+
+    /// Writes the 2-bit state of each offset around `p` into `states` (offset order).
+    #[inline]
+    fn read_states(&self, board: &Board, p: Point, color: Color, states: &mut [u8]) {
+        let geometry = board.geometry();
+        let size = board.size() as i32;
+        let stride = geometry.stride() as i32;
+        let (col, row) = geometry.coords(p);
+        let (col, row) = (col as i32, row as i32);
+        for (state, &(dx, dy)) in states.iter_mut().zip(&self.offsets) {
+            let (c, r) = (col + dx, row + dy);
+            *state = if c < 0 || r < 0 || c >= size || r >= size {
+                OFF as u8
+            } else {
+                let index = (p.index() as i32 + dy * stride + dx) as usize;
+                cell_state(board.cell_at(index), color) as u8
+            };
+        }
+    }
+
+    /// The smallest transformed code of the shape with these cell states (in offset order)
+    /// and atari bits.
+    fn fold(&self, states: &[u8], atari: u8) -> u128 {
+        let mut alive: u8 = 0xFF;
+        if atari != 0 {
+            for j in (0..4).rev() {
+                let mut zeros = 0u8;
+                for s in 0..8 {
+                    if alive >> s & 1 == 1 && (atari >> self.atari_source[s][j]) & 1 == 0 {
+                        zeros |= 1 << s;
+                    }
+                }
+                if zeros != 0 {
+                    alive = zeros;
+                }
+            }
+        }
+        // Outer rings first (the high digits). Every symmetry reads an empty ring as zeros:
+        // no symmetry drops out there.
+        'rings: for &(start, end) in self.rings.iter().rev() {
+            if states[start..end].iter().all(|&d| d == 0) {
+                continue;
+            }
+            for j in (start..end).rev() {
+                if alive & (alive - 1) == 0 {
+                    break 'rings;
+                }
+                let mut min = u8::MAX;
+                let mut mask = 0u8;
+                for s in 0..8 {
+                    if alive >> s & 1 == 1 {
+                        let d = states[self.cell_source[s][j] as usize];
+                        if d < min {
+                            min = d;
+                            mask = 1 << s;
+                        } else if d == min {
+                            mask |= 1 << s;
+                        }
+                    }
+                }
+                alive = mask;
+            }
+        }
+        let s = alive.trailing_zeros() as usize;
+        let mut code = 0u128;
+        for (j, &k) in self.cell_source[s].iter().enumerate() {
+            code |= (states[k as usize] as u128) << (2 * j);
+        }
+        let shift = self.atari_shift();
+        for (j, &k) in self.atari_source[s].iter().enumerate() {
+            code |= (((atari >> k) & 1) as u128) << (shift + j as u32);
+        }
+        code
+    }
+}
+
+/// The 64-bit key of a folded code wider than 64 bits: a fixed mix (splitmix64) of its
+/// halves. Part of the table format: changing it invalidates trained tables.
+pub fn wide_key(code: u128) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    mix(mix(code as u64) ^ (code >> 64) as u64)
 }
 
 /// `STATES[color as usize - 1][cell as usize]`: the 2-bit state of a cell.
@@ -239,6 +422,36 @@ pub fn diamond12() -> &'static ShapeKind {
 pub fn diamond24() -> &'static ShapeKind {
     static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
     SHAPE.get_or_init(|| ShapeKind::diamond(3))
+}
+
+/// The 40-point diamond (Manhattan radius 4), built once; its keys are hashed
+/// ([`wide_key`]).
+pub fn diamond40() -> &'static ShapeKind {
+    static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
+    SHAPE.get_or_init(|| {
+        let shape = ShapeKind::diamond(4);
+        assert!(
+            shape.offsets.starts_with(&diamond24().offsets)
+                && diamond24().offsets.starts_with(&diamond12().offsets),
+            "the smaller diamonds are prefixes of the larger"
+        );
+        shape
+    })
+}
+
+/// The keys of the 12-, 24- and 40-point diamonds around `p` for `color` to move (equal to
+/// their [`ShapeKind::code`]s), reading the 40 cells and the atari bits once: each smaller
+/// diamond's offsets are the first ones of the larger.
+pub fn diamond_codes(board: &Board, p: Point, color: Color) -> [u64; 3] {
+    let (d12, d24, d40) = (diamond12(), diamond24(), diamond40());
+    let mut states = [0u8; MAX_SHAPE_CELLS];
+    d40.read_states(board, p, color, &mut states);
+    let atari = atari_bits(board, p) as u8;
+    [
+        d12.key(&states[..12], atari),
+        d24.key(&states[..24], atari),
+        d40.key(&states[..40], atari),
+    ]
 }
 
 /// The folded code of every raw 3x3 code, computed once (4 MiB).

@@ -14,7 +14,7 @@
 //!
 //! Lines starting with `#` are the header. The first other line is the version line. Each
 //! further line is `GROUP KEY GAMMA`: `GROUP` one of `pass capture escape self_atari atari
-//! dist_last dist_second edge shape3 shape12 shape24`; `KEY` a level (decimal, 1 up to the
+//! dist_last dist_second edge shape3 shape12 shape24 shape40`; `KEY` a level (decimal, 1 up to the
 //! group's maximum) for the first eight groups, and for shape groups either `other` (every
 //! shape not listed) or a folded shape code in hexadecimal (see [`super::shape`]); `GAMMA` a
 //! positive finite number. A feature that is not listed has gamma 1. A move's strength is

@@ -261,8 +261,11 @@ impl Dataset {
 /// Turns the features of a candidate into a team row: levelled groups first (feature index
 /// `level - 1`), then shape groups (index 0 for "other", `k + 1` for the `k`-th listed
 /// shape).
-pub fn team_row(f: &MoveFeatures, shape_index: &[HashMap<u64, u32>; SHAPE_GROUPS]) -> [u32; 11] {
-    let mut row = [ABSENT; 11];
+pub fn team_row(
+    f: &MoveFeatures,
+    shape_index: &[HashMap<u64, u32>; SHAPE_GROUPS],
+) -> [u32; LEVELLED_GROUPS + SHAPE_GROUPS] {
+    let mut row = [ABSENT; LEVELLED_GROUPS + SHAPE_GROUPS];
     for (slot, &level) in f.levels.iter().enumerate() {
         if level != 0 {
             row[slot] = level as u32 - 1;
