@@ -122,8 +122,7 @@ pub fn random_acceptable_move(
     while remaining > 0 {
         let slot = random_below(rng, remaining);
         let p = Point::from_index(board.empty_points()[slot] as usize);
-        if board.is_legal_non_eye(p, color) && accept(board, p)
-        {
+        if board.is_legal_non_eye(p, color) && accept(board, p) {
             return Some(p);
         }
         remaining -= 1;
