@@ -67,10 +67,7 @@ impl<'t> PatternPolicy<'t> {
     /// filling its own eye.
     #[inline]
     fn playable(board: &Board, p: Point, color: Color) -> bool {
-        board.cell(p) == Cell::Empty
-            && !board.is_ko_retake(p, color)
-            && !board.is_suicide(p, color)
-            && !board.is_eye(p, color)
+        board.cell(p) == Cell::Empty && board.is_legal_non_eye(p, color)
     }
 
     /// Captures of chains next to the last move, and escapes of own chains it put in atari.
