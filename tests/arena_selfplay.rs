@@ -55,6 +55,52 @@ fn selfplay_plays_hane_against_hane() {
 }
 
 #[test]
+fn selfplay_compares_policies_and_search_parameters() {
+    let dir = fresh_dir("selfplay-parameters");
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args([
+            "selfplay",
+            "--player1",
+            "playouts=16,playout=pattern,priors=pattern,exploration=0.4,rave=500,expand=3",
+            "--player2",
+            "playouts=16,threads=2,reuse=false,early-stop=false",
+        ])
+        .args(["-n", "2", "--size", "7", "--move-cap", "30", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        report.contains(
+            "Match: hane(playouts=16,threads=1,playout=pattern,priors=pattern,\
+             exploration=0.4,rave=500,expand=3) vs \
+             hane(playouts=16,threads=2,early-stop=false,reuse=false)"
+        ),
+        "{report}"
+    );
+    assert_eq!(records(&dir).len(), 2);
+    // A bad parameter stops the match before any game, with the reason.
+    let bad = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(["selfplay", "--player1", "rave=-5", "-n", "2", "-q", "--out"])
+        .arg(dir.join("bad"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("rave"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    assert!(!dir.join("bad").join("results.jsonl").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn sprt_stops_a_decided_match_and_the_chart_shows_it() {
     // hane against an engine that crashes at its fourth move: hane wins every game, and the
     // SPRT (0 against 50 Elo) decides long before 200 games.

@@ -1,11 +1,14 @@
 //! hane playing in-process: a [`Searcher`] driven directly, with its settings given as
 //! `key=value` pairs (`hane:playouts=400,threads=1`).
 
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
 use super::referee::dead_stones_by_playouts;
 use crate::board::{Color, GameState, Move};
+use crate::pattern::{self, PatternTable};
 use crate::search::priors::PriorsKind;
 use crate::search::time::{MoveTime, TimeSystem, move_time};
 use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
@@ -29,8 +32,72 @@ pub struct HaneSettings {
     pub dead_playouts: u64,
     /// Playout policy (`playout=light|pattern`).
     pub playout: PlayoutKind,
-    /// Tree priors (`priors=heuristic|pattern`), from the compiled-in pattern table.
+    /// Tree priors (`priors=heuristic|pattern`), from the pattern table below.
     pub priors: PriorsKind,
+    /// A pattern table read from a file (`patterns=FILE`) instead of the compiled-in one,
+    /// for pattern playouts and pattern priors.
+    pub patterns: Option<(PathBuf, Arc<PatternTable>)>,
+    /// Search parameters that differ from `SearchConfig::default()` (`exploration=`,
+    /// `rave=`, `fpu=`, `expand=`, `early-stop=`, `reuse=`, `resign-moves=`).
+    pub search: SearchParameters,
+}
+
+/// The tunable parameters of the search, as `hane selfplay` compares them. `None` keeps
+/// the search's default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchParameters {
+    pub exploration: Option<f32>,
+    pub rave_equivalence: Option<f32>,
+    pub first_play_urgency: Option<f32>,
+    pub expand_visits: Option<u32>,
+    pub early_stop: Option<bool>,
+    pub reuse_tree: Option<bool>,
+    pub resign_moves: Option<u32>,
+}
+
+impl SearchParameters {
+    /// `config` with these parameters applied.
+    fn apply(&self, config: &mut SearchConfig) {
+        if let Some(c) = self.exploration {
+            config.exploration = c;
+        }
+        if let Some(k) = self.rave_equivalence {
+            config.rave_equivalence = k;
+        }
+        if let Some(u) = self.first_play_urgency {
+            config.first_play_urgency = u;
+        }
+        if let Some(v) = self.expand_visits {
+            config.expand_visits = Some(v);
+        }
+        if let Some(e) = self.early_stop {
+            config.early_stop = e;
+        }
+        if let Some(r) = self.reuse_tree {
+            config.reuse_tree = r;
+        }
+        if let Some(m) = self.resign_moves {
+            config.resign_moves = m;
+        }
+    }
+
+    /// `key=value` for every parameter that is set, in a fixed order.
+    fn describe(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        let mut add = |key: &str, value: Option<String>| {
+            if let Some(v) = value {
+                parts.push(format!("{key}={v}"));
+            }
+        };
+        add("exploration", self.exploration.map(|v| v.to_string()));
+        add("rave", self.rave_equivalence.map(|v| v.to_string()));
+        add("fpu", self.first_play_urgency.map(|v| v.to_string()));
+        add("expand", self.expand_visits.map(|v| v.to_string()));
+        add("early-stop", self.early_stop.map(|v| v.to_string()));
+        add("reuse", self.reuse_tree.map(|v| v.to_string()));
+        add("resign-moves", self.resign_moves.map(|v| v.to_string()));
+        parts
+    }
 }
 
 impl Default for HaneSettings {
@@ -44,14 +111,17 @@ impl Default for HaneSettings {
             dead_playouts: 400,
             playout: PlayoutKind::default(),
             priors: PriorsKind::default(),
+            patterns: None,
+            search: SearchParameters::default(),
         }
     }
 }
 
 impl HaneSettings {
     /// Parses `playouts=400,time=0.5,threads=2,resign=0.1,memory=512,playout=pattern,
-    /// priors=pattern` (any subset, in any
-    /// order; an empty text gives the defaults).
+    /// priors=pattern,patterns=FILE,exploration=0.3,rave=2000,fpu=1.1,expand=4,
+    /// early-stop=false,reuse=false,resign-moves=5` (any subset, in any order; an empty text
+    /// gives the defaults).
     pub fn parse(text: &str) -> Result<HaneSettings, String> {
         let mut settings = HaneSettings::default();
         for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -103,10 +173,43 @@ impl HaneSettings {
                     settings.playout = value.trim().parse().map_err(|e: String| bad(&e))?
                 }
                 "priors" => settings.priors = value.trim().parse().map_err(|e: String| bad(&e))?,
+                "patterns" => {
+                    let path = PathBuf::from(value.trim());
+                    let table = pattern::load(&path).map_err(|e| bad(&e.to_string()))?;
+                    settings.patterns = Some((path, Arc::new(table)));
+                }
+                "exploration" => {
+                    settings.search.exploration = Some(non_negative(value).map_err(|e| bad(e))?)
+                }
+                "rave" => {
+                    settings.search.rave_equivalence =
+                        Some(non_negative(value).map_err(|e| bad(e))?)
+                }
+                "fpu" => {
+                    settings.search.first_play_urgency =
+                        Some(non_negative(value).map_err(|e| bad(e))?)
+                }
+                "expand" => {
+                    let n: u32 = value.trim().parse().map_err(|_| bad("not a count"))?;
+                    if n == 0 {
+                        return Err(bad("must be at least 1"));
+                    }
+                    settings.search.expand_visits = Some(n);
+                }
+                "early-stop" => settings.search.early_stop = Some(flag(value).map_err(|e| bad(e))?),
+                "reuse" => settings.search.reuse_tree = Some(flag(value).map_err(|e| bad(e))?),
+                "resign-moves" => {
+                    let n: u32 = value.trim().parse().map_err(|_| bad("not a count"))?;
+                    if n == 0 {
+                        return Err(bad("must be at least 1"));
+                    }
+                    settings.search.resign_moves = Some(n);
+                }
                 other => {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
-                         resign, memory, dead-playouts, playout, priors)"
+                         resign, memory, dead-playouts, playout, priors, patterns, \
+                         exploration, rave, fpu, expand, early-stop, reuse, resign-moves)"
                     ));
                 }
             }
@@ -133,7 +236,28 @@ impl HaneSettings {
         if self.priors != PriorsKind::default() {
             parts.push(format!("priors={:?}", self.priors).to_lowercase());
         }
+        if let Some((path, _)) = &self.patterns {
+            parts.push(format!("patterns={}", path.display()));
+        }
+        parts.extend(self.search.describe());
         format!("hane({})", parts.join(","))
+    }
+}
+
+/// A finite number at least 0.
+fn non_negative(value: &str) -> Result<f32, &'static str> {
+    match value.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err("not a number at least 0"),
+    }
+}
+
+/// `true`/`false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
+fn flag(value: &str) -> Result<bool, &'static str> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Ok(true),
+        "false" | "off" | "no" | "0" => Ok(false),
+        _ => Err("not true or false"),
     }
 }
 
@@ -160,15 +284,22 @@ impl HanePlayer {
     #[allow(clippy::needless_update)]
     fn config(settings: &HaneSettings, seed: u64) -> SearchConfig {
         let defaults = SearchConfig::default();
-        SearchConfig {
+        let patterns = match &settings.patterns {
+            Some((_, table)) => table.clone(),
+            None => defaults.patterns.clone(),
+        };
+        let mut config = SearchConfig {
             threads: settings.threads,
             seed,
             max_memory: settings.max_memory_mib << 20,
             resign_threshold: settings.resign,
             playout: settings.playout,
-            priors: settings.priors.build(&defaults.patterns),
+            priors: settings.priors.build(&patterns),
+            patterns,
             ..defaults
-        }
+        };
+        settings.search.apply(&mut config);
+        config
     }
 }
 
@@ -286,5 +417,63 @@ mod tests {
         );
         assert!(HaneSettings::parse("playout=heavy").is_err());
         assert!(HaneSettings::parse("priors=none").is_err());
+    }
+
+    #[test]
+    fn search_parameters_reach_the_search_config() {
+        let s = HaneSettings::parse(
+            "exploration=0.35,rave=1500,fpu=1.2,expand=4,early-stop=off,reuse=false,\
+             resign-moves=5,threads=2",
+        )
+        .unwrap();
+        let config = HanePlayer::config(&s, 9);
+        assert_eq!(config.exploration, 0.35);
+        assert_eq!(config.rave_equivalence, 1500.0);
+        assert_eq!(config.first_play_urgency, 1.2);
+        assert_eq!(config.expand_visits, Some(4));
+        assert!(!config.early_stop);
+        assert!(!config.reuse_tree);
+        assert_eq!(config.resign_moves, 5);
+        assert_eq!((config.threads, config.seed), (2, 9));
+        assert_eq!(
+            s.describe(),
+            "hane(playouts=1000,threads=2,exploration=0.35,rave=1500,fpu=1.2,expand=4,\
+             early-stop=false,reuse=false,resign-moves=5)"
+        );
+        // Unset parameters keep the search's defaults.
+        let plain = HanePlayer::config(&HaneSettings::default(), 0);
+        let defaults = SearchConfig::default();
+        assert_eq!(plain.exploration, defaults.exploration);
+        assert_eq!(plain.rave_equivalence, defaults.rave_equivalence);
+        assert_eq!(plain.early_stop, defaults.early_stop);
+        for bad in [
+            "exploration=-1",
+            "rave=x",
+            "fpu=inf",
+            "expand=0",
+            "early-stop=maybe",
+            "resign-moves=0",
+        ] {
+            assert!(HaneSettings::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn patterns_file_is_loaded_or_refused() {
+        let dir = std::env::temp_dir().join(format!("hane-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("uniform.txt");
+        std::fs::write(&good, PatternTable::uniform().to_text()).unwrap();
+        let s =
+            HaneSettings::parse(&format!("patterns={},priors=pattern", good.display())).unwrap();
+        let config = HanePlayer::config(&s, 0);
+        assert_eq!(*config.patterns, PatternTable::uniform());
+        assert!(s.describe().contains("patterns="));
+        let broken = dir.join("broken.txt");
+        std::fs::write(&broken, "not a pattern table\n").unwrap();
+        let err = HaneSettings::parse(&format!("patterns={}", broken.display())).unwrap_err();
+        assert!(err.contains("patterns"), "{err}");
+        assert!(HaneSettings::parse("patterns=/nonexistent/table.txt").is_err());
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -135,7 +135,9 @@ struct ReportArgs {
 /// `hane selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Settings of the first hane: `playouts=N,time=S,threads=T,resign=R`.
+    /// Settings of the first hane, `key=value,...`: playouts, time, threads, resign, memory,
+    /// dead-playouts, playout (light|pattern), priors (heuristic|pattern), patterns (a table
+    /// file), exploration, rave, fpu, expand, early-stop, reuse, resign-moves.
     #[arg(long, default_value = "")]
     player1: String,
     /// Settings of the second hane.
