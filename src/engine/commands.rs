@@ -574,8 +574,13 @@ impl Engine {
         }
         if let Some(j) = &judgement {
             let opponent_dead = j.has_dead(color.opponent());
-            let we_win = (j.score > 0.0) == (color == Color::Black) && j.score != 0.0;
-            if mv == Move::Pass && cleanup && opponent_dead {
+            let wins = |score: f32| (score > 0.0) == (color == Color::Black) && score != 0.0;
+            let we_win = wins(j.score);
+            // A scorer that counts every stone as alive (CGOS, Tromp-Taylor, any controller
+            // that does not ask for dead stones) must not be handed a lost count either: while
+            // the board as it stands loses, the opponent's dead stones are taken off first.
+            let must_clean = opponent_dead && (cleanup || !wins(self.state.score()));
+            if mv == Move::Pass && must_clean {
                 // Never leave dead stones for a scorer that counts every stone as alive.
                 mv = result
                     .analysis
@@ -590,8 +595,7 @@ impl Engine {
                     })
                     .or_else(|| judge::cleanup_move(&self.state, color, j))
                     .unwrap_or(Move::Pass);
-            } else if opponent_passed && (we_win || j.unsettled == 0) && !(cleanup && opponent_dead)
-            {
+            } else if opponent_passed && (we_win || j.unsettled == 0) && !must_clean {
                 // The opponent passed and the game is won as it stands, or nothing is left
                 // to gain: end it.
                 mv = Move::Pass;

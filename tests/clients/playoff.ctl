@@ -1,9 +1,10 @@
-# gomill ringmaster control file: a short playoff hane vs GNU Go on 9x9.
+# gomill ringmaster control file: a short playoff hane vs GNU Go on 9x9. hane plays
+# simple ko (GNU Go knows no superko), so a repetition by GNU Go is no forfeit.
 # tests/gtp_clients.rs replaces HANE_BINARY with the path of the built binary.
 competition_type = 'playoff'
 
 players = {
-    'hane': Player('HANE_BINARY --threads 1 --playouts 300 --seed 5 --log-level off',
+    'hane': Player('HANE_BINARY --threads 1 --playouts 300 --seed 5 --rules simple-ko --log-level off',
                    is_reliable_scorer=True),
     'gnugo': Player('/usr/games/gnugo --mode gtp --level 1 --chinese-rules --capture-all-dead'),
 }
