@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use super::geometry::{Cell, Color, Geometry, MAX_CELLS, MAX_POINTS, Point};
+use super::geometry::{Cell, Color, Geometry, MAX_CELLS, MAX_POINTS, MAX_SIZE, Point};
 use super::zobrist::stone_key;
 
 /// Why a move is illegal on the board (before any superko rule).
@@ -98,17 +98,40 @@ impl<T> std::ops::IndexMut<usize> for CellArray<T> {
     }
 }
 
+/// Bits of each field of [`ChainInfo::libs`]: the pseudo-liberty count, the sum of their
+/// indices and the sum of their squared indices. A chain has at most one pseudo-liberty per
+/// grid edge (1,200 on 25x25) on indices below `MAX_CELLS` (703), so the count fits 11 bits,
+/// the sum 20 and the sum of squares 30: 61 bits in all.
+const LIB_COUNT_BITS: u32 = 11;
+const LIB_SUM_BITS: u32 = 20;
+const LIB_SUM_SQ_BITS: u32 = 30;
+const LIB_SUM_SHIFT: u32 = LIB_COUNT_BITS;
+const LIB_SUM_SQ_SHIFT: u32 = LIB_COUNT_BITS + LIB_SUM_BITS;
+const _: () = {
+    let edges = 2 * MAX_SIZE * (MAX_SIZE - 1);
+    assert!(edges < 1 << LIB_COUNT_BITS);
+    assert!(edges * MAX_CELLS < 1 << LIB_SUM_BITS);
+    assert!(edges * MAX_CELLS * MAX_CELLS < 1 << LIB_SUM_SQ_BITS);
+    assert!(LIB_SUM_SQ_SHIFT + LIB_SUM_SQ_BITS <= 64);
+};
+
+/// One pseudo-liberty at `index`, in the packed form of [`ChainInfo::libs`].
+#[inline]
+const fn lib_unit(index: usize) -> u64 {
+    let i = index as u64;
+    1 | i << LIB_SUM_SHIFT | (i * i) << LIB_SUM_SQ_SHIFT
+}
+
 /// Statistics of one chain, stored at the chain's head cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct ChainInfo {
-    /// Pseudo-liberty count.
-    libs: u16,
+    /// Pseudo-liberties packed in one word: their count, the sum of their indices and the sum
+    /// of their squared indices (see `LIB_COUNT_BITS`), so that adding or removing one is a
+    /// single addition. The fields of a real chain never underflow or overflow, so no carry
+    /// crosses from one to the next.
+    libs: u64,
     /// Stones in the chain.
     stones: u16,
-    /// Sum of pseudo-liberty indices.
-    lib_sum: u32,
-    /// Sum of squared pseudo-liberty indices.
-    lib_sum_sq: u32,
 }
 
 impl ChainInfo {
@@ -116,40 +139,56 @@ impl ChainInfo {
     // wrap (their counts stay exact).
     #[inline]
     fn add_lib(&mut self, index: usize) {
-        self.libs = self.libs.wrapping_add(1);
-        self.lib_sum = self.lib_sum.wrapping_add(index as u32);
-        self.lib_sum_sq = self.lib_sum_sq.wrapping_add((index * index) as u32);
+        self.libs = self.libs.wrapping_add(lib_unit(index));
     }
 
     /// Adds `index` as a liberty when `present` is true, without branching.
     #[inline]
     fn add_lib_if(&mut self, index: usize, present: bool) {
-        let mask = (present as u32).wrapping_neg();
-        self.libs += present as u16;
-        self.lib_sum += index as u32 & mask;
-        self.lib_sum_sq += (index * index) as u32 & mask;
+        self.libs += lib_unit(index) & (present as u64).wrapping_neg();
     }
 
     #[inline]
     fn remove_lib(&mut self, index: usize) {
-        self.libs = self.libs.wrapping_sub(1);
-        self.lib_sum = self.lib_sum.wrapping_sub(index as u32);
-        self.lib_sum_sq = self.lib_sum_sq.wrapping_sub((index * index) as u32);
+        self.libs = self.libs.wrapping_sub(lib_unit(index));
     }
 
     #[inline]
     fn absorb(&mut self, other: ChainInfo) {
         self.libs += other.libs;
         self.stones += other.stones;
-        self.lib_sum += other.lib_sum;
-        self.lib_sum_sq += other.lib_sum_sq;
+    }
+
+    /// Pseudo-liberty count.
+    #[inline]
+    fn lib_count(&self) -> u64 {
+        self.libs & ((1 << LIB_COUNT_BITS) - 1)
+    }
+
+    /// Sum of the pseudo-liberties' indices.
+    #[inline]
+    fn lib_sum(&self) -> u64 {
+        (self.libs >> LIB_SUM_SHIFT) & ((1 << LIB_SUM_BITS) - 1)
+    }
+
+    /// Sum of the pseudo-liberties' squared indices.
+    #[inline]
+    fn lib_sum_sq(&self) -> u64 {
+        self.libs >> LIB_SUM_SQ_SHIFT
+    }
+
+    /// No liberty at all.
+    #[inline]
+    fn has_no_liberty(&self) -> bool {
+        self.lib_count() == 0
     }
 
     /// Exactly one distinct liberty.
     #[inline]
     fn in_atari(&self) -> bool {
-        let libs = self.libs as u64;
-        libs > 0 && libs * self.lib_sum_sq as u64 == (self.lib_sum as u64) * (self.lib_sum as u64)
+        let libs = self.lib_count();
+        let sum = self.lib_sum();
+        libs > 0 && libs * self.lib_sum_sq() == sum * sum
     }
 }
 
@@ -353,7 +392,7 @@ impl Board {
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {
         let info = &self.chains[self.head(p.index())];
         info.in_atari()
-            .then(|| Point::from_index((info.lib_sum / info.libs as u32) as usize))
+            .then(|| Point::from_index((info.lib_sum() / info.lib_count()) as usize))
     }
 
     /// Number of stones in the chain through the stone at `p`.
@@ -593,7 +632,7 @@ impl Board {
         // Read after every neighbour's update: a chain touching `i` twice loses both.
         let mut dead_enemies = 0u32;
         for (k, &n) in neighbors.iter().enumerate() {
-            let dead = (self.cells[n] == enemy_cell) & (self.chains[self.head(n)].libs == 0);
+            let dead = (self.cells[n] == enemy_cell) & self.chains[self.head(n)].has_no_liberty();
             dead_enemies |= (dead as u32) << k;
         }
 
@@ -622,7 +661,7 @@ impl Board {
         if dead_enemies != 0 {
             self.capture_around(i, color, head, neighbors, dead_enemies)
         } else {
-            if self.chains[head].libs == 0 {
+            if self.chains[head].has_no_liberty() {
                 let lost = self.remove_chain(head);
                 self.captures[enemy.index()] += lost as u32;
             }
@@ -656,11 +695,11 @@ impl Board {
         }
         self.captures[color.index()] += captured as u32;
         let own = self.chains[head];
-        if captured == 1 && own.stones == 1 && own.libs == 1 {
+        if captured == 1 && own.stones == 1 && own.lib_count() == 1 {
             self.ko_point = captured_at as u16;
             self.ko_color = color.opponent();
         }
-        debug_assert!(own.libs > 0 && self.chains[self.head(i)].libs > 0);
+        debug_assert!(!own.has_no_liberty() && !self.chains[self.head(i)].has_no_liberty());
         captured
     }
 
@@ -893,7 +932,7 @@ impl Board {
                             expected
                         ));
                     }
-                    if expected.libs == 0 {
+                    if expected.has_no_liberty() {
                         return Err(format!("chain at {} has no liberties", g.format_point(p)));
                     }
                     let ring: Vec<usize> = self.chain_stones(p).map(|s| s.index()).collect();
