@@ -183,6 +183,16 @@ impl ChainInfo {
         self.lib_count() == 0
     }
 
+    /// Whether every pseudo-liberty is the point whose [`lib_unit`] is `unit`, for a chain
+    /// that has that point among its pseudo-liberties: then the chain is in atari there. `c`
+    /// pseudo-liberties all at `p` pack to exactly `c * lib_unit(p)`; any other set differs
+    /// in its sum or its sum of squares (equality in Cauchy-Schwarz), so one multiplication
+    /// decides it.
+    #[inline]
+    fn only_liberty_is(&self, unit: u64) -> bool {
+        self.libs == self.lib_count().wrapping_mul(unit)
+    }
+
     /// Exactly one distinct liberty.
     #[inline]
     fn in_atari(&self) -> bool {
@@ -475,9 +485,10 @@ impl Board {
     #[inline]
     fn is_suicide_when_surrounded(&self, p: Point, color: Color) -> bool {
         let mut gives_liberty = false;
+        let unit = lib_unit(p.index());
         for n in self.geometry.neighbors(p) {
             let cell = self.cells[n];
-            let atari = self.chains[self.head(n)].in_atari();
+            let atari = self.chains[self.head(n)].only_liberty_is(unit);
             gives_liberty |= (cell != Cell::Border) & (cell.is(color) != atari);
         }
         !gives_liberty
