@@ -53,9 +53,19 @@ fn check_sgf(dir: &Path, record: &serde_json::Value) {
 
 /// Plays two games of the faulty engine against hane and returns the records.
 fn faulty_match(mode: &str, extra: &[&str]) -> (PathBuf, Vec<serde_json::Value>, Duration) {
+    faulty_match_with(mode, extra, &[])
+}
+
+/// `faulty_match` with extra environment variables for the engines.
+fn faulty_match_with(
+    mode: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (PathBuf, Vec<serde_json::Value>, Duration) {
     let dir = fresh_dir(mode);
     let started = Instant::now();
     let output = hane()
+        .envs(env.iter().copied())
         .args([
             "match",
             "--engine1",
@@ -115,7 +125,24 @@ fn a_crashing_engine_loses_and_is_restarted() {
 
 #[test]
 fn a_hanging_engine_loses_on_time() {
-    let (dir, records, elapsed) = faulty_match("hang", &["--move-time", "1", "--margin", "0.5"]);
+    // The hang is a `sleep` child of the engine's shell, with a length no other process
+    // uses, so that the test can see whether killing the engine also ended it.
+    let hang_seconds = format!("3600.{}", std::process::id());
+    let (dir, records, elapsed) = faulty_match_with(
+        "hang",
+        &["--move-time", "1", "--margin", "0.5"],
+        &[("FAKE_GTP_HANG_SECONDS", &hang_seconds)],
+    );
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
+        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        .filter(|cmdline| cmdline.trim_end() == format!("sleep {hang_seconds}"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "the hung engine's child outlived it: {left:?}"
+    );
     for record in &records {
         assert_eq!(record["end"], "timeout");
         assert_eq!(record["winner_engine"], 2);

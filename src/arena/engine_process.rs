@@ -59,18 +59,23 @@ struct Process {
 
 impl Process {
     fn start(words: &[String]) -> Result<Process, Fault> {
-        let mut child = Command::new(&words[0])
+        let mut command = Command::new(&words[0]);
+        command
             .args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                Fault::new(
-                    FaultKind::Crash,
-                    format!("cannot start {:?}: {e}", words[0]),
-                )
-            })?;
+            .stderr(Stdio::piped());
+        // The engine leads a process group of its own, so that killing it also ends what it
+        // started (a wrapper script's real engine, a helper process) instead of leaving it
+        // to burn the CPU the rest of the match is timed on.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| {
+            Fault::new(
+                FaultKind::Crash,
+                format!("cannot start {:?}: {e}", words[0]),
+            )
+        })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
@@ -263,21 +268,41 @@ impl Process {
             let waited = Instant::now();
             while waited.elapsed() < Duration::from_millis(300) {
                 if let Ok(Some(_)) = self.child.try_wait() {
+                    // Whatever the engine left behind in its group goes too.
+                    kill_group(&self.child);
                     return;
                 }
                 std::thread::sleep(Duration::from_millis(10));
             }
         }
+        self.kill();
+    }
+
+    /// Kills the engine and every process of its group, and reaps the engine.
+    fn kill(&mut self) {
+        kill_group(&self.child);
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Sends SIGKILL to the process group the engine leads (see `Process::start`). The group
+/// outlives its leader while members remain, so this also works after the engine exited; it
+/// is harmless when the group is already gone.
+fn kill_group(child: &Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            self.kill();
         }
     }
 }

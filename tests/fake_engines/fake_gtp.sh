@@ -7,7 +7,7 @@
 #   slow      like passer, but sleeps before every reply to genmove, ordinary moves
 #             included (FAKE_GTP_DELAY seconds, 0.05 s)
 #   crash     writes to stderr and exits with status 3
-#   hang      never answers
+#   hang      never answers (sleeps FAKE_GTP_HANG_SECONDS seconds, 3600, in a child process)
 #   garbage   answers with text that is not GTP
 #   badmove   answers "= Z99" (not a vertex)
 #   refuse    answers "? cannot play"
@@ -75,7 +75,7 @@ while IFS= read -r line; do
         passer) reply "$id" pass ;;
         slow) reply "$id" pass ;;
         crash) echo "fake engine: simulated crash" >&2; exit 3 ;;
-        hang) sleep 3600 ;;
+        hang) sleep "${FAKE_GTP_HANG_SECONDS:-3600}" ;;
         garbage) printf 'hello, this is not GTP\n\n' ;;
         badmove) reply "$id" Z99 ;;
         refuse) fail "$id" "cannot play" ;;
