@@ -18,19 +18,14 @@ fn records(dir: &std::path::Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
-#[test]
-fn selfplay_plays_hane_against_hane() {
-    let dir = fresh_dir("selfplay");
+/// Runs `hane selfplay` with the two players' settings and `extra` options into `dir`,
+/// expects success, and returns the report.
+fn selfplay(dir: &std::path::Path, player1: &str, player2: &str, extra: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_hane"))
-        .args([
-            "selfplay",
-            "--player1",
-            "playouts=8",
-            "--player2",
-            "playouts=32",
-        ])
-        .args(["-n", "2", "--size", "7", "--move-cap", "40", "-q", "--out"])
-        .arg(&dir)
+        .args(["selfplay", "--player1", player1, "--player2", player2])
+        .args(extra)
+        .args(["-q", "--out"])
+        .arg(dir)
         .output()
         .unwrap();
     assert!(
@@ -38,7 +33,18 @@ fn selfplay_plays_hane_against_hane() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let report = String::from_utf8(output.stdout).unwrap();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn selfplay_plays_hane_against_hane() {
+    let dir = fresh_dir("selfplay");
+    let report = selfplay(
+        &dir,
+        "playouts=8",
+        "playouts=32",
+        &["-n", "2", "--size", "7", "--move-cap", "40"],
+    );
     assert!(
         report.contains("Match: hane(playouts=8,threads=1) vs hane(playouts=32,threads=1)"),
         "{report}"
@@ -57,24 +63,12 @@ fn selfplay_plays_hane_against_hane() {
 #[test]
 fn selfplay_compares_policies_and_search_parameters() {
     let dir = fresh_dir("selfplay-parameters");
-    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
-        .args([
-            "selfplay",
-            "--player1",
-            "playouts=16,playout=pattern,priors=pattern,exploration=0.4,rave=500,expand=3",
-            "--player2",
-            "playouts=16,threads=2,reuse=false,early-stop=false",
-        ])
-        .args(["-n", "2", "--size", "7", "--move-cap", "30", "-q", "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let report = selfplay(
+        &dir,
+        "playouts=16,playout=pattern,priors=pattern,exploration=0.4,rave=500,expand=3",
+        "playouts=16,threads=2,reuse=false,early-stop=false",
+        &["-n", "2", "--size", "7", "--move-cap", "30"],
     );
-    let report = String::from_utf8(output.stdout).unwrap();
     assert!(
         report.contains(
             "Match: hane(playouts=16,threads=1,playout=pattern,priors=pattern,\
