@@ -179,15 +179,13 @@ impl HaneSettings {
                     settings.patterns = Some((path, Arc::new(table)));
                 }
                 "exploration" => {
-                    settings.search.exploration = Some(non_negative(value).map_err(|e| bad(e))?)
+                    settings.search.exploration = Some(non_negative(value).map_err(&bad)?)
                 }
                 "rave" => {
-                    settings.search.rave_equivalence =
-                        Some(non_negative(value).map_err(|e| bad(e))?)
+                    settings.search.rave_equivalence = Some(non_negative(value).map_err(&bad)?)
                 }
                 "fpu" => {
-                    settings.search.first_play_urgency =
-                        Some(non_negative(value).map_err(|e| bad(e))?)
+                    settings.search.first_play_urgency = Some(non_negative(value).map_err(&bad)?)
                 }
                 "expand" => {
                     let n: u32 = value.trim().parse().map_err(|_| bad("not a count"))?;
@@ -196,8 +194,8 @@ impl HaneSettings {
                     }
                     settings.search.expand_visits = Some(n);
                 }
-                "early-stop" => settings.search.early_stop = Some(flag(value).map_err(|e| bad(e))?),
-                "reuse" => settings.search.reuse_tree = Some(flag(value).map_err(|e| bad(e))?),
+                "early-stop" => settings.search.early_stop = Some(flag(value).map_err(&bad)?),
+                "reuse" => settings.search.reuse_tree = Some(flag(value).map_err(&bad)?),
                 "resign-moves" => {
                     let n: u32 = value.trim().parse().map_err(|_| bad("not a count"))?;
                     if n == 0 {
