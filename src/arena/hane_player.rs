@@ -188,20 +188,12 @@ impl HaneSettings {
                     settings.search.first_play_urgency = Some(non_negative(value).map_err(&bad)?)
                 }
                 "expand" => {
-                    let n: u32 = value.trim().parse().map_err(|_| bad("not a count"))?;
-                    if n == 0 {
-                        return Err(bad("must be at least 1"));
-                    }
-                    settings.search.expand_visits = Some(n);
+                    settings.search.expand_visits = Some(at_least_one(value).map_err(&bad)?)
                 }
                 "early-stop" => settings.search.early_stop = Some(flag(value).map_err(&bad)?),
                 "reuse" => settings.search.reuse_tree = Some(flag(value).map_err(&bad)?),
                 "resign-moves" => {
-                    let n: u32 = value.trim().parse().map_err(|_| bad("not a count"))?;
-                    if n == 0 {
-                        return Err(bad("must be at least 1"));
-                    }
-                    settings.search.resign_moves = Some(n);
+                    settings.search.resign_moves = Some(at_least_one(value).map_err(&bad)?)
                 }
                 other => {
                     return Err(format!(
@@ -247,6 +239,15 @@ fn non_negative(value: &str) -> Result<f32, &'static str> {
     match value.trim().parse::<f32>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err("not a number at least 0"),
+    }
+}
+
+/// A count of at least 1.
+fn at_least_one(value: &str) -> Result<u32, &'static str> {
+    match value.trim().parse::<u32>() {
+        Ok(0) => Err("must be at least 1"),
+        Ok(n) => Ok(n),
+        Err(_) => Err("not a count"),
     }
 }
 
