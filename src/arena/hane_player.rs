@@ -138,11 +138,8 @@ impl HaneSettings {
                     settings.playouts = Some(n);
                 }
                 "time" | "seconds" => {
-                    let s: f64 = value.parse().map_err(|_| bad("not a number of seconds"))?;
-                    if !(s > 0.0 && s.is_finite()) {
-                        return Err(bad("must be positive"));
-                    }
-                    settings.seconds = Some(s);
+                    settings.seconds =
+                        Some(crate::search::time::parse_move_seconds(value).map_err(|e| bad(&e))?);
                 }
                 "threads" => {
                     let n: usize = value.parse().map_err(|_| bad("not a count"))?;

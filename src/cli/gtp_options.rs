@@ -35,7 +35,7 @@ pub struct GtpArgs {
     #[arg(long, short = 'p', value_name = "N")]
     pub playouts: Option<u64>,
     /// Longest thinking time per move in seconds; the game clock can make it shorter.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::search::time::parse_move_seconds)]
     pub time: Option<f64>,
     /// Upper bound on the search tree's memory, e.g. 512M, 2G.
     #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_memory)]

@@ -156,6 +156,9 @@ impl Engine {
     fn new_game(&mut self, size: usize) {
         self.state = GameState::new(size, self.rules).expect("size checked by the caller");
         self.searcher.clear();
+        // A controller that re-sends the same `time_settings` for every game (and no
+        // `time_left`) must find full clocks, not the last game's.
+        self.clock.left = [self.clock.start(); 2];
         self.ponder_wanted = false;
         self.last_explanation.clear();
     }
@@ -332,47 +335,10 @@ fn cmd_gg_undo(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome 
 impl Engine {
     /// Installs a time system; both clocks start full.
     fn set_time_system(&mut self, system: TimeSystem) {
-        let start = match system {
-            TimeSystem::None => None,
-            TimeSystem::Absolute { main } => Some(TimeLeft {
-                seconds: main,
-                stones_or_periods: 0,
-            }),
-            TimeSystem::Byoyomi {
-                main,
-                period,
-                periods,
-            } => Some(if main > 0.0 {
-                TimeLeft {
-                    seconds: main,
-                    stones_or_periods: 0,
-                }
-            } else {
-                TimeLeft {
-                    seconds: period,
-                    stones_or_periods: periods,
-                }
-            }),
-            TimeSystem::Canadian {
-                main,
-                period,
-                stones,
-            } => Some(if main > 0.0 {
-                TimeLeft {
-                    seconds: main,
-                    stones_or_periods: 0,
-                }
-            } else {
-                TimeLeft {
-                    seconds: period,
-                    stones_or_periods: stones,
-                }
-            }),
-        };
         // Re-sending the same settings (gtp2ogs does so before every move) keeps the clocks.
         if self.clock.system != system {
             self.clock.system = system;
-            self.clock.left = [start, start];
+            self.clock.left = [self.clock.start(); 2];
         }
     }
 
@@ -502,7 +468,9 @@ fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcom
         return Err(ERR_SYNTAX.into());
     };
     let color = parse_color(color).ok_or(ERR_SYNTAX)?;
-    let seconds = parse_float(seconds).ok_or(ERR_SYNTAX)?.max(0.0);
+    // Overtime can be reported as negative; absurdly large values plan no further than a
+    // day per move anyway (`time::move_budget`).
+    let seconds = parse_float(seconds).ok_or(ERR_SYNTAX)?.clamp(0.0, 1e9);
     let stones = parse_count(stones).ok_or(ERR_SYNTAX)?;
     engine.clock.left[Engine::color_index(color)] = Some(TimeLeft {
         seconds,
@@ -554,9 +522,13 @@ impl Engine {
         if result.analysis.moves.is_empty() && !self.state.legal_points(color).is_empty() {
             // Interrupted before anything was searched: a short search that cannot be
             // interrupted gives the best move "so far".
+            // Never longer than the clock's own budget for this move.
+            let quick_time = limits.time.map_or(Duration::from_millis(200), |t| {
+                t.min(Duration::from_millis(200))
+            });
             let quick = SearchLimits {
                 playouts: Some(4 * self.state.size() as u64 * self.state.size() as u64),
-                time: Some(Duration::from_millis(200)),
+                time: Some(quick_time),
                 report_interval: None,
                 max_time: None,
             };
@@ -601,8 +573,8 @@ impl Engine {
                 mv = Move::Pass;
             }
         }
+        // `kgs-rules` changes only passing: a plain genmove may still resign.
         let resign = kind == GenmoveKind::Normal
-            && !cleanup
             && result.resign
             && self.options.search.resign_threshold > 0.0
             && mv != Move::Pass;
@@ -1037,4 +1009,105 @@ fn cmd_genmove_analyze(
     let every = interval(&request).unwrap_or(Duration::from_secs(3600));
     let reply = engine.genmove_and_play(color, GenmoveKind::Normal, Some((every, &mut report)));
     Ok(format!("play {reply}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineOptions;
+    use crate::search::SearchConfig;
+
+    fn engine(playouts: u64, resign_moves: u32) -> Engine {
+        Engine::new(EngineOptions {
+            search: SearchConfig {
+                threads: 1,
+                seed: 3,
+                resign_moves,
+                ..SearchConfig::default()
+            },
+            playouts: Some(playouts),
+            judge_playouts: 50,
+            ..EngineOptions::default()
+        })
+    }
+
+    /// Runs one command and returns its response without the `=` (panics on `?`).
+    fn ok(engine: &mut Engine, line: &str) -> String {
+        let mut out = Vec::new();
+        engine.execute_line(line, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with('='), "{line}: {text}");
+        text[1..].trim().to_string()
+    }
+
+    #[test]
+    fn a_new_game_starts_with_full_clocks() {
+        let mut e = engine(10, 3);
+        ok(&mut e, "boardsize 9");
+        ok(&mut e, "time_settings 10 0 0");
+        e.charge_clock(Color::Black, 9.5);
+        e.charge_clock(Color::White, 4.0);
+        assert!((e.clock.left[0].unwrap().seconds - 0.5).abs() < 1e-9);
+        // The same settings again (gtp2ogs, gogui-twogtp) keep the running clocks...
+        ok(&mut e, "time_settings 10 0 0");
+        assert!((e.clock.left[0].unwrap().seconds - 0.5).abs() < 1e-9);
+        // ...and a new game fills them again.
+        ok(&mut e, "clear_board");
+        for left in e.clock.left {
+            assert_eq!(left.unwrap().seconds, 10.0);
+        }
+        ok(&mut e, "kgs-time_settings byoyomi 0 30 5");
+        e.charge_clock(Color::Black, 31.0);
+        assert_eq!(e.clock.left[0].unwrap().stones_or_periods, 4);
+        ok(&mut e, "boardsize 9");
+        assert_eq!(e.clock.left[0].unwrap().stones_or_periods, 5);
+    }
+
+    #[test]
+    fn absurd_time_left_values_still_give_a_move() {
+        let mut e = engine(30, 3);
+        for settings in [
+            "time_settings 60 0 0",
+            "kgs-time_settings byoyomi 60 30 5",
+            "kgs-time_settings canadian 60 30 5",
+        ] {
+            ok(&mut e, "clear_board");
+            ok(&mut e, settings);
+            for left in ["1e30 0", "1e300 5", "-1e300 0", "0 0", "0.0001 1"] {
+                ok(&mut e, &format!("time_left b {left}"));
+                let mv = ok(&mut e, "genmove b");
+                assert!(!mv.is_empty(), "{settings} / {left}");
+                ok(&mut e, "undo");
+            }
+        }
+    }
+
+    /// 5x5, white to win by a mile: a two-eyed white group on rows 1-3, black to move with
+    /// only rows 4 and 5 to claim.
+    fn hopeless_for_black(e: &mut Engine) {
+        ok(e, "boardsize 5");
+        ok(e, "komi 7.5");
+        ok(
+            e,
+            "gogui-play_sequence w b1 b pass w d1 b pass w a2 b pass w b2 b pass w c2 b pass \
+             w d2 b pass w e2 b pass w a3 b pass w b3 b pass w c3 b pass w d3 b pass w e3",
+        );
+    }
+
+    #[test]
+    fn plain_genmove_resigns_a_lost_game_under_kgs_rules_too() {
+        let mut e = engine(400, 1);
+        hopeless_for_black(&mut e);
+        assert_eq!(ok(&mut e, "genmove b"), "resign");
+        // kgs-rules changes only passing (no pass before dead stones are gone).
+        let mut e = engine(400, 1);
+        ok(&mut e, "kgs-rules chinese");
+        hopeless_for_black(&mut e);
+        assert_eq!(ok(&mut e, "genmove b"), "resign");
+        // kgs-genmove_cleanup never resigns.
+        let mut e = engine(400, 1);
+        ok(&mut e, "kgs-rules chinese");
+        hopeless_for_black(&mut e);
+        assert_ne!(ok(&mut e, "kgs-genmove_cleanup b"), "resign");
+    }
 }

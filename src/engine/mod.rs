@@ -158,6 +158,49 @@ struct Clock {
     left: [Option<TimeLeft>; 2],
 }
 
+impl Clock {
+    /// What each player has at the start of a game under the current system.
+    fn start(&self) -> Option<TimeLeft> {
+        match self.system {
+            TimeSystem::None => None,
+            TimeSystem::Absolute { main } => Some(TimeLeft {
+                seconds: main,
+                stones_or_periods: 0,
+            }),
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } => Some(if main > 0.0 {
+                TimeLeft {
+                    seconds: main,
+                    stones_or_periods: 0,
+                }
+            } else {
+                TimeLeft {
+                    seconds: period,
+                    stones_or_periods: periods,
+                }
+            }),
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } => Some(if main > 0.0 {
+                TimeLeft {
+                    seconds: main,
+                    stones_or_periods: 0,
+                }
+            } else {
+                TimeLeft {
+                    seconds: period,
+                    stones_or_periods: stones,
+                }
+            }),
+        }
+    }
+}
+
 /// The engine: game state, searcher, clock and session settings. Commands arrive as lines
 /// through [`Engine::execute_line`]; [`serve_stdio`] adds the reader thread around it.
 pub struct Engine {

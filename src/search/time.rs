@@ -89,7 +89,46 @@ pub fn move_budget(
             None => period / stones.max(1) as f64,
         },
     };
-    Some(Duration::from_secs_f64((seconds - margin).max(0.05)))
+    // The floor lets a move be found at all; with almost nothing left it shrinks with what is
+    // left, so that a drained absolute clock is not overrun by floors alone.
+    let remaining = match (system, left) {
+        (TimeSystem::Absolute { .. }, Some(l)) => l.seconds,
+        _ => f64::INFINITY,
+    };
+    let floor = MIN_MOVE_SECONDS.min(remaining * 0.1);
+    Some(seconds_to_duration((seconds - margin).max(floor)))
+}
+
+/// Parses an operator's time per move: a positive number of seconds, at most a day.
+pub fn parse_move_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds > 0.0 && seconds <= MAX_MOVE_SECONDS {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "`{text}`: seconds per move must be above 0 and at most {MAX_MOVE_SECONDS}"
+        ))
+    }
+}
+
+/// The shortest budget a move normally gets.
+const MIN_MOVE_SECONDS: f64 = 0.05;
+
+/// The longest time one move may be given (a day): anything a controller reports beyond
+/// it, however large, plans no further.
+pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
+/// `seconds` as a duration, clamped to `0..=MAX_MOVE_SECONDS` (NaN counts as 0), so that no
+/// value a controller sends can make the conversion panic.
+fn seconds_to_duration(seconds: f64) -> Duration {
+    if seconds > 0.0 {
+        Duration::from_secs_f64(seconds.min(MAX_MOVE_SECONDS))
+    } else {
+        Duration::ZERO
+    }
 }
 
 /// Time for one move: the planned `budget`, and the most the search may take (`max`) when
@@ -135,7 +174,7 @@ pub fn move_time(
     };
     Some(MoveTime {
         budget,
-        max: Duration::from_secs_f64(max.max(b)),
+        max: seconds_to_duration(max.max(b)),
     })
 }
 
@@ -170,6 +209,67 @@ mod tests {
         assert!(t.max >= t.budget);
         assert!(t.max.as_secs_f64() <= 5.0 * 0.2 + 1e-9 || t.max == t.budget);
         assert!(t.max.as_secs_f64() < 5.0);
+    }
+
+    #[test]
+    fn absurd_clock_values_never_panic_and_stay_bounded() {
+        let systems = [
+            TimeSystem::Absolute { main: 60.0 },
+            TimeSystem::Byoyomi {
+                main: 60.0,
+                period: 30.0,
+                periods: 5,
+            },
+            TimeSystem::Canadian {
+                main: 60.0,
+                period: 30.0,
+                stones: 5,
+            },
+        ];
+        for system in systems {
+            for seconds in [1e30, f64::MAX, f64::INFINITY, f64::NAN, 0.0, 1e-300] {
+                for stones in [0, 1, 25] {
+                    let left = TimeLeft {
+                        seconds,
+                        stones_or_periods: stones,
+                    };
+                    let t = move_time(system, Some(left), 10, 19, 0.5).unwrap();
+                    assert!(t.budget <= t.max, "{system:?} {seconds} {stones}: {t:?}");
+                    assert!(t.max.as_secs_f64() <= MAX_MOVE_SECONDS);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn move_seconds_parser_rejects_what_cannot_be_a_budget() {
+        assert_eq!(parse_move_seconds("1.5"), Ok(1.5));
+        assert_eq!(parse_move_seconds("86400"), Ok(86_400.0));
+        for bad in ["0", "-1", "nan", "inf", "1e30", "86401", "", "two"] {
+            assert!(parse_move_seconds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn drained_absolute_clock_gets_a_fraction_of_what_is_left() {
+        let system = TimeSystem::Absolute { main: 60.0 };
+        let left = TimeLeft {
+            seconds: 0.2,
+            stones_or_periods: 0,
+        };
+        let t = move_time(system, Some(left), 60, 9, 0.5).unwrap();
+        assert!(t.budget.as_secs_f64() <= 0.02 + 1e-12, "{t:?}");
+        assert!(t.max.as_secs_f64() <= 0.02 + 1e-12, "{t:?}");
+        // With time to spare the floor is the usual one.
+        let plenty = TimeLeft {
+            seconds: 30.0,
+            stones_or_periods: 0,
+        };
+        let t = move_time(system, Some(plenty), 60, 9, 5.0).unwrap();
+        assert!(
+            (t.budget.as_secs_f64() - MIN_MOVE_SECONDS).abs() < 1e-12,
+            "{t:?}"
+        );
     }
 
     #[test]

@@ -203,7 +203,7 @@ impl Edge {
 
     /// The child node, created now if needed when `memory` allows it.
     #[inline]
-    pub fn child_or_create(&self, memory: &MemoryBudget) -> Option<&Node> {
+    pub fn child_or_create(&self, memory: &mut LocalMemory<'_>) -> Option<&Node> {
         if let Some(node) = self.child.get() {
             return Some(node);
         }
@@ -395,12 +395,23 @@ impl MemoryBudget {
         }
     }
 
+    /// Whether `bytes` more would exceed the limit (a hint: other threads may reserve or
+    /// release meanwhile).
+    #[inline]
+    pub fn would_overflow(&self, bytes: usize) -> bool {
+        self.used.load(Ordering::Relaxed) + bytes > self.limit
+    }
+
     #[inline]
     pub fn try_reserve(&self, bytes: usize) -> bool {
         let mut used = self.used.load(Ordering::Relaxed);
         loop {
             if used + bytes > self.limit {
-                if !self.warned.swap(true, Ordering::Relaxed) {
+                // Read before writing: once warned, full-memory descents no longer write the
+                // shared line.
+                if !self.warned.load(Ordering::Relaxed)
+                    && !self.warned.swap(true, Ordering::Relaxed)
+                {
                     eprintln!(
                         "hane: search tree memory full ({} KiB of {} KiB); no longer expanding, \
                          still searching",
@@ -430,5 +441,61 @@ impl MemoryBudget {
     #[inline]
     pub fn release(&self, bytes: usize) {
         self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Bytes a worker reserves from the shared budget at a time, so that the shared counter is
+/// written once per many nodes rather than once per node (it is one cache line that every
+/// thread would otherwise fight over).
+pub const MEMORY_CHUNK: usize = 64 << 10;
+
+/// One worker's view of the memory budget: reservations come out of a private slack that is
+/// refilled from the shared [`MemoryBudget`] a chunk at a time. The slack is returned with
+/// [`LocalMemory::give_back`] when the worker stops (and the next search recounts the kept
+/// tree anyway).
+pub struct LocalMemory<'a> {
+    shared: &'a MemoryBudget,
+    slack: usize,
+}
+
+impl<'a> LocalMemory<'a> {
+    pub fn new(shared: &'a MemoryBudget) -> LocalMemory<'a> {
+        LocalMemory { shared, slack: 0 }
+    }
+
+    /// Takes `bytes` from the slack, refilling it from the shared budget when short (a whole
+    /// chunk when the budget has room for one, else exactly what is needed).
+    #[inline]
+    pub fn try_reserve(&mut self, bytes: usize) -> bool {
+        if self.slack >= bytes {
+            self.slack -= bytes;
+            return true;
+        }
+        let chunk = MEMORY_CHUNK.max(bytes);
+        if !self.shared.would_overflow(chunk) && self.shared.try_reserve(chunk) {
+            self.slack += chunk - bytes;
+            true
+        } else {
+            self.shared.try_reserve(bytes)
+        }
+    }
+
+    /// Returns `bytes` reserved earlier (kept as slack).
+    #[inline]
+    pub fn release(&mut self, bytes: usize) {
+        self.slack += bytes;
+    }
+
+    /// Whether a reservation of `bytes` is certain to fail now (a hint that lets a worker skip
+    /// building an expansion it could not store).
+    #[inline]
+    pub fn is_full_for(&self, bytes: usize) -> bool {
+        self.slack < bytes && self.shared.would_overflow(bytes)
+    }
+
+    /// Returns the unused slack to the shared budget.
+    pub fn give_back(&mut self) {
+        self.shared.release(self.slack);
+        self.slack = 0;
     }
 }

@@ -25,7 +25,7 @@ use crate::playout::{
 };
 
 use super::priors::{MovePriors, Recent};
-use super::tree::{Edge, MemoryBudget, Node, Prior, VirtualLoss};
+use super::tree::{Edge, LocalMemory, MemoryBudget, Node, Prior, VirtualLoss};
 use super::{PlayoutKind, SearchConfig};
 
 /// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
@@ -135,6 +135,8 @@ struct Worker<'a, P> {
     prior_buf: Vec<Prior>,
     ownership: [i32; MAX_CELLS],
     ownership_samples: u32,
+    /// This worker's share of the tree's memory budget.
+    memory: LocalMemory<'a>,
     cap: usize,
     /// Playouts run by this worker.
     done: u64,
@@ -186,6 +188,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             prior_buf: Vec::with_capacity(crate::board::MAX_POINTS + 1),
             ownership: [0; MAX_CELLS],
             ownership_samples: 0,
+            memory: LocalMemory::new(&shared.memory),
             cap: default_move_cap(shared.root_board.size()),
             done: 0,
             unreported: 0,
@@ -226,6 +229,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             .fetch_add(self.unreported, Ordering::Relaxed);
         self.unreported = 0;
         self.flush_ownership();
+        self.memory.give_back();
     }
 
     fn flush_ownership(&mut self) {
@@ -302,7 +306,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             self.moves.push((color, mv));
             self.taken.push(edge);
             self.guards.push(edge.enter());
-            let Some(child) = edge.child_or_create(&shared.memory) else {
+            let Some(child) = edge.child_or_create(&mut self.memory) else {
                 break;
             };
             self.path.push(child);
@@ -368,6 +372,16 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
     #[inline(never)]
     fn expand(&mut self, node: &Node, color: Color, recent: Recent) -> bool {
         let shared = self.shared;
+        // With memory full, skip building a candidate list that could not be stored.
+        let smallest = super::tree::EDGE_LIST_BYTES + super::tree::EDGE_BYTES;
+        if self.memory.is_full_for(smallest) {
+            if !self.memory.try_reserve(smallest) {
+                node.abandon_expansion();
+                return false;
+            }
+            // Room after all (another thread released some): keep it as slack.
+            self.memory.release(smallest);
+        }
         self.candidates.clear();
         // Board order, whatever the order of the empty-point list.
         for p in self.board.geometry().points() {
@@ -380,7 +394,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         }
         self.candidates.push(Move::Pass);
         let bytes = super::tree::EDGE_LIST_BYTES + self.candidates.len() * super::tree::EDGE_BYTES;
-        if !shared.memory.try_reserve(bytes) {
+        if !self.memory.try_reserve(bytes) {
             node.abandon_expansion();
             return false;
         }
