@@ -150,6 +150,18 @@ impl GtpArgs {
             ),
             None => defaults.patterns.clone(),
         };
+        if self.patterns.is_some()
+            && self.playout != PlayoutKind::Pattern
+            && self.priors != PriorsKind::Pattern
+        {
+            eprintln!(
+                "hane: warning: --patterns has no effect with --playout light and --priors heuristic"
+            );
+        }
+        if self.playout == PlayoutKind::Pattern {
+            // Build the playouts' 3x3 lookup now rather than on the first move's clock.
+            patterns.playout_3x3_gammas();
+        }
         let priors = self.priors.build(&patterns);
         Ok(EngineOptions {
             search: SearchConfig {

@@ -13,7 +13,7 @@ use crate::sgf::{SgfGame, parse_collection};
 
 #[derive(Args, Debug)]
 pub struct TrainPatternsArgs {
-    /// SGF files (single games or collections) to learn from.
+    /// SGF files (single games or collections) or directories of them to learn from.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Where to write the table.
@@ -66,7 +66,7 @@ enum PatternsCommand {
 
 #[derive(Args, Debug)]
 struct EvalArgs {
-    /// SGF files (single games or collections).
+    /// SGF files (single games or collections) or directories of them.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Pattern table to evaluate (default: the compiled-in table).
@@ -78,6 +78,11 @@ struct EvalArgs {
     /// Evaluate at most this many games (0: all).
     #[arg(long, default_value_t = 0)]
     max_games: usize,
+    /// Leave out games that also appear in these files or directories (for example the
+    /// training games, so that overlapping collections cannot leak them into the test);
+    /// repeat the option for several.
+    #[arg(long, value_name = "PATH")]
+    exclude: Vec<PathBuf>,
 }
 
 /// Games read from files, with counts of what was skipped.
@@ -87,16 +92,69 @@ struct GameSource {
     unreadable_files: usize,
     broken_games: usize,
     other_size: usize,
+    /// Games whose size, setup and moves repeat an earlier game (collections overlap).
+    duplicates: usize,
 }
 
-/// Reads every game of the given size (0: any) from `files`, up to `limit` games (0: all).
-fn read_games(files: &[PathBuf], size: usize, limit: usize) -> GameSource {
+/// The files named on the command line, with every `*.sgf` file under a named directory
+/// (recursively, in name order) in its place.
+fn expand_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut stack = vec![path.clone()];
+            let mut found = Vec::new();
+            while let Some(dir) = stack.pop() {
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    eprintln!("skipping {}: cannot list it", dir.display());
+                    continue;
+                };
+                for entry in entries.flatten() {
+                    let p = entry.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+                        found.push(p);
+                    }
+                }
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files
+}
+
+/// A key that is equal for two records of the same game: size, setup stones and moves.
+fn game_key(game: &SgfGame) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    game.size.hash(&mut hasher);
+    for (color, p) in &game.setup {
+        (*color as u8, p.index()).hash(&mut hasher);
+    }
+    for (color, mv) in &game.moves {
+        let code = match mv {
+            crate::board::Move::Pass => 0,
+            crate::board::Move::Play(p) => p.index(),
+        };
+        (*color as u8, code).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// Reads every game of the given size (0: any) from `paths` (files, or directories searched
+/// for `*.sgf` files), dropping repeated games, up to `limit` games (0: all).
+fn read_games(paths: &[PathBuf], size: usize, limit: usize) -> GameSource {
     let mut source = GameSource::default();
-    for path in files {
+    let mut seen = std::collections::HashSet::new();
+    for path in expand_paths(paths) {
         if limit > 0 && source.games.len() >= limit {
             break;
         }
-        let text = match std::fs::read(path) {
+        let text = match std::fs::read(&path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
                 eprintln!("skipping {}: {e}", path.display());
@@ -114,6 +172,7 @@ fn read_games(files: &[PathBuf], size: usize, limit: usize) -> GameSource {
                     match game {
                         Err(_) => source.broken_games += 1,
                         Ok(g) if size != 0 && g.size != size => source.other_size += 1,
+                        Ok(g) if !seen.insert(game_key(&g)) => source.duplicates += 1,
                         Ok(g) => source.games.push(g),
                     }
                 }
@@ -139,20 +198,53 @@ fn progress_bar(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// Evaluates `table` on `games`; returns the figures and the number of games cut short by
-/// an illegal move.
-fn evaluate(table: &PatternTable, games: &[SgfGame], bar: &ProgressBar) -> (Prediction, usize) {
+/// Games that could not be replayed to the end.
+#[derive(Clone, Copy, Debug, Default)]
+struct ReplayFaults {
+    /// Setup or handicap stones could not be placed: nothing of the game was used.
+    bad_setup: usize,
+    /// An illegal move: the game was used up to it.
+    cut: usize,
+}
+
+impl ReplayFaults {
+    fn count(&mut self, result: Result<(), usize>) {
+        match result {
+            Ok(()) => {}
+            Err(0) => self.bad_setup += 1,
+            Err(_) => self.cut += 1,
+        }
+    }
+}
+
+/// Evaluates `table` on `games`; returns the figures and the games not replayed to the end.
+fn evaluate(
+    table: &PatternTable,
+    games: &[SgfGame],
+    bar: &ProgressBar,
+) -> (Prediction, ReplayFaults) {
     let mut prediction = Prediction::default();
-    let mut truncated = 0;
+    let mut faults = ReplayFaults::default();
     for game in games {
-        let result = pattern::for_each_position(game, |board, ctx, mv| {
+        faults.count(pattern::for_each_position(game, |board, ctx, mv| {
             prediction.observe(table, board, ctx, mv)
-        });
-        truncated += result.is_err() as usize;
+        }));
         bar.inc(1);
     }
     bar.finish_and_clear();
-    (prediction, truncated)
+    (prediction, faults)
+}
+
+/// "1st", "2nd", "3rd", "20th": for the table header.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn file_names(files: &[PathBuf]) -> String {
@@ -189,11 +281,13 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
     }
     test.truncate(args.max_test_games);
     eprintln!(
-        "read {} training and {} test games ({} broken, {} of another size, {} unreadable files skipped)",
+        "read {} training and {} test games ({} broken, {} of another size, {} repeated games, \
+         {} unreadable files skipped)",
         training.len(),
         test.len(),
         source.broken_games,
         source.other_size,
+        source.duplicates,
         source.unreadable_files
     );
     if training.is_empty() {
@@ -202,11 +296,12 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
     }
 
     let mut counter = ShapeCounter::new();
-    let mut truncated = 0;
+    let mut faults = ReplayFaults::default();
     let bar = progress_bar(training.len() as u64, "shapes");
     for game in &training {
-        truncated +=
-            pattern::for_each_position(game, |b, c, m| counter.observe(b, c, m)).is_err() as usize;
+        faults.count(pattern::for_each_position(game, |b, c, m| {
+            counter.observe(b, c, m)
+        }));
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -219,11 +314,14 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
     let shapes = counter.frequent(min_counts);
     drop(counter);
     eprintln!(
-        "shapes kept: 3x3 {}, diamond-12 {}, diamond-24 {}, diamond-40 {}; {truncated} games cut at an illegal move",
+        "shapes kept: 3x3 {}, diamond-12 {}, diamond-24 {}, diamond-40 {}; {} games cut at an \
+         illegal move, {} with setup stones that could not be placed",
         shapes[0].len(),
         shapes[1].len(),
         shapes[2].len(),
-        shapes[3].len()
+        shapes[3].len(),
+        faults.cut,
+        faults.bad_setup
     );
     let shape_counts = [
         shapes[0].len(),
@@ -276,8 +374,9 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
         "hane move-pattern table: Bradley-Terry gammas fitted by minorization-maximization".into(),
         format!("trained-on: {}", file_names(&args.files)),
         format!(
-            "training: {} games of size {} ({} broken, {} other-size skipped), {positions} positions, \
-             every {}th game held out, every {}th position used",
+            "training: {} games of size {} ({} broken, {} other-size, {} repeated, {} in unreadable \
+             files skipped; {} cut at an illegal move, {} with unplaceable setup), {positions} \
+             positions, {}, every {} position used",
             training.len(),
             if args.size == 0 {
                 "any".to_string()
@@ -286,8 +385,16 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
             },
             source.broken_games,
             source.other_size,
-            args.test_every,
-            sample_every
+            source.duplicates,
+            source.unreadable_files,
+            faults.cut,
+            faults.bad_setup,
+            if args.test_every > 0 {
+                format!("every {} game held out", ordinal(args.test_every))
+            } else {
+                "no game held out".to_string()
+            },
+            ordinal(sample_every)
         ),
         format!(
             "shapes: 3x3 {} (played >= {}), diamond-12 {} (>= {}), diamond-24 {} (>= {}), diamond-40 {} (>= {})",
@@ -346,18 +453,44 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
         },
         None => pattern::default_table(),
     };
-    let source = read_games(&args.files, args.size, args.max_games);
+    let mut source = read_games(
+        &args.files,
+        args.size,
+        if args.exclude.is_empty() {
+            args.max_games
+        } else {
+            0
+        },
+    );
+    let mut excluded = 0;
+    if !args.exclude.is_empty() {
+        let known: std::collections::HashSet<u64> = read_games(&args.exclude, 0, 0)
+            .games
+            .iter()
+            .map(game_key)
+            .collect();
+        let before = source.games.len();
+        source.games.retain(|g| !known.contains(&game_key(g)));
+        excluded = before - source.games.len();
+        if args.max_games > 0 {
+            source.games.truncate(args.max_games);
+        }
+    }
     if source.games.is_empty() {
         eprintln!("hane patterns eval: no usable games");
         return ExitCode::FAILURE;
     }
     let bar = progress_bar(source.games.len() as u64, "games");
-    let (prediction, truncated) = evaluate(table, &source.games, &bar);
+    let (prediction, faults) = evaluate(table, &source.games, &bar);
     eprintln!(
-        "{} games ({} broken, {} of another size skipped, {truncated} cut at an illegal move)",
+        "{} games ({} broken, {} of another size, {} repeated, {excluded} also in --exclude \
+         skipped; {} cut at an illegal move, {} with unplaceable setup)",
         source.games.len(),
         source.broken_games,
-        source.other_size
+        source.other_size,
+        source.duplicates,
+        faults.cut,
+        faults.bad_setup
     );
     println!("{}", prediction.summary());
     ExitCode::SUCCESS

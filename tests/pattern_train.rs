@@ -1,0 +1,163 @@
+//! `hane train-patterns` end to end on a small generated collection with damaged and unusual
+//! records mixed in: the table is written and loads, the header says what was trained on and
+//! how many games of each kind were skipped, a directory is searched for SGF files, repeated
+//! games are dropped, and nothing crashes.
+
+use std::path::Path;
+use std::process::Command;
+
+use hane::board::{Color, GameState, Move, Rules};
+use hane::pattern;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+fn hane() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+}
+
+/// A random legal 19x19 game of `moves` moves (no passes) as one SGF game tree.
+fn random_game(rng: &mut Pcg64Mcg, moves: usize) -> String {
+    let mut state = GameState::new(19, Rules::default()).unwrap();
+    let geometry = state.geometry();
+    let mut sgf = String::from("(;GM[1]FF[4]SZ[19]KM[6.5]");
+    let mut color = Color::Black;
+    for _ in 0..moves {
+        let legal = state.legal_points(color);
+        if legal.is_empty() {
+            break;
+        }
+        let p = legal[rng.random_range(0..legal.len())];
+        state.play(color, Move::Play(p)).unwrap();
+        sgf.push_str(&format!(";{}[{}]", color.letter(), geometry.sgf_point(p)));
+        color = color.opponent();
+    }
+    sgf.push(')');
+    sgf
+}
+
+fn header_line<'a>(table: &'a str, key: &str) -> &'a str {
+    table
+        .lines()
+        .find(|l| l.starts_with(&format!("# {key}:")))
+        .unwrap_or_else(|| panic!("no `{key}` header line in\n{table}"))
+}
+
+#[test]
+fn train_patterns_learns_from_a_directory_and_counts_what_it_skipped() {
+    let dir = std::env::temp_dir().join(format!("hane-pattern-train-{}", std::process::id()));
+    let games_dir = dir.join("games");
+    let nested = games_dir.join("more");
+    std::fs::create_dir_all(&nested).unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(17);
+
+    // 24 good games in one collection, and 6 more in a nested folder.
+    let good: Vec<String> = (0..30).map(|_| random_game(&mut rng, 60)).collect();
+    std::fs::write(games_dir.join("a.sgf"), good[..24].concat()).unwrap();
+    std::fs::write(nested.join("b.SGF"), good[24..].concat()).unwrap();
+    // Damaged and unusual records, each in its own collection.
+    let odd = [
+        // A repeat of a game already read (overlapping collections).
+        good[3].clone(),
+        // A board size hane does not play: broken.
+        "(;GM[1]SZ[30];B[aa];W[bb])".to_string(),
+        // A move off the board: broken.
+        "(;GM[1]SZ[19];B[dd];W[zz])".to_string(),
+        // A 9x9 game: another size.
+        "(;GM[1]SZ[9];B[ee];W[cc])".to_string(),
+        // An illegal move (occupied point) after two good ones: used up to it.
+        "(;GM[1]SZ[19];B[dd];W[pp];B[dd];W[dp])".to_string(),
+        // Setup stones on one point twice: cannot be placed.
+        "(;GM[1]SZ[19]AB[dd]AW[dd];B[pp];W[dp])".to_string(),
+        // A handicap game, a pass written as `tt`, and a variation (only the main line counts).
+        "(;GM[1]SZ[19]HA[2]AB[dd][pp];W[dp];B[tt];W[pd](;B[qc])(;B[jj]))".to_string(),
+    ];
+    std::fs::write(games_dir.join("odd.sgf"), odd.concat()).unwrap();
+    // Files that are no SGF at all, and a file that is not `.sgf` (ignored in a folder).
+    std::fs::write(games_dir.join("garbage.sgf"), "this is not a game record").unwrap();
+    std::fs::write(games_dir.join("empty.sgf"), "").unwrap();
+    std::fs::write(games_dir.join("notes.txt"), "(;GM[1]SZ[19];B[aa])").unwrap();
+
+    let out_file = dir.join("table.txt");
+    let out = hane()
+        .arg("train-patterns")
+        .arg(&games_dir)
+        .args(["--out"])
+        .arg(&out_file)
+        .args([
+            "--size",
+            "19",
+            "--max-games",
+            "0",
+            "--test-every",
+            "5",
+            "--iterations",
+            "3",
+            "--min-count-3x3",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // The summary of the held-out test goes to stdout, alone.
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.starts_with("positions="), "{stdout}");
+
+    let table = std::fs::read_to_string(&out_file).unwrap();
+    // 30 good games, the cut game, the bad-setup game and the handicap game are 19x19 and
+    // distinct: 33 games, every 5th (7) held out, 26 trained on.
+    let training = header_line(&table, "training");
+    assert!(
+        training.starts_with("# training: 26 games of size 19"),
+        "{training}"
+    );
+    for count in [
+        "2 broken",
+        "1 other-size",
+        "1 repeated",
+        "2 in unreadable files",
+        "every 5th game held out",
+        "every 1st position used",
+    ] {
+        assert!(training.contains(count), "`{count}` not in {training}");
+    }
+    // Files are read in path order (a.sgf, more/b.SGF, odd.sgf), so the cut game is game 30
+    // (held out: a multiple of 5) and the bad-setup game 31 (trained on).
+    assert!(
+        training.contains("0 cut at an illegal move, 1 with unplaceable setup"),
+        "{training}"
+    );
+    assert!(header_line(&table, "held-out test (7 games)").contains("top1="));
+    assert!(header_line(&table, "trained-on").contains("games"));
+    assert!(header_line(&table, "mm").contains("3 rounds"));
+
+    // The table loads and predicts: its gammas are not all one.
+    let loaded = pattern::load(&out_file).unwrap();
+    let text = loaded.to_text();
+    assert!(text.lines().filter(|l| l.starts_with("shape3 ")).count() > 10);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn train_patterns_without_usable_games_fails_cleanly() {
+    let dir = std::env::temp_dir().join(format!("hane-pattern-train-none-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.sgf");
+    std::fs::write(&file, "(;GM[1]SZ[30];B[aa])").unwrap();
+    let out_file = dir.join("table.txt");
+    let out = hane()
+        .arg("train-patterns")
+        .arg(&file)
+        .arg(dir.join("missing.sgf"))
+        .arg("--out")
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no usable games"), "{stderr}");
+    assert!(!Path::new(&out_file).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
