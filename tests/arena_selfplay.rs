@@ -66,14 +66,14 @@ fn selfplay_compares_policies_and_search_parameters() {
     let report = selfplay(
         &dir,
         "playouts=16,playout=pattern,priors=pattern,exploration=0.4,rave=500,expand=3",
-        "playouts=16,threads=2,reuse=false,early-stop=false",
+        "playouts=16,threads=2,playout=light,priors=heuristic,reuse=false,early-stop=false",
         &["-n", "2", "--size", "7", "--move-cap", "30"],
     );
     assert!(
         report.contains(
-            "Match: hane(playouts=16,threads=1,playout=pattern,priors=pattern,\
-             exploration=0.4,rave=500,expand=3) vs \
-             hane(playouts=16,threads=2,early-stop=false,reuse=false)"
+            "Match: hane(playouts=16,threads=1,exploration=0.4,rave=500,expand=3) vs \
+             hane(playouts=16,threads=2,playout=light,priors=heuristic,early-stop=false,\
+             reuse=false)"
         ),
         "{report}"
     );

@@ -404,12 +404,17 @@ mod tests {
         assert!(HaneSettings::parse("colour=blue").is_err());
         assert!(HaneSettings::parse("threads").is_err());
         assert!(HaneSettings::parse("time=-1").is_err());
+        // The learned patterns are the default; names show only the other choices.
         let p = HaneSettings::parse("playout=pattern,priors=pattern").unwrap();
         assert_eq!(p.playout, PlayoutKind::Pattern);
         assert_eq!(p.priors, PriorsKind::Pattern);
+        assert_eq!(p, HaneSettings::default());
+        let light = HaneSettings::parse("playout=light,priors=heuristic").unwrap();
+        assert_eq!(light.playout, PlayoutKind::Light);
+        assert_eq!(light.priors, PriorsKind::Heuristic);
         assert_eq!(
-            p.describe(),
-            "hane(playouts=1000,threads=1,playout=pattern,priors=pattern)"
+            light.describe(),
+            "hane(playouts=1000,threads=1,playout=light,priors=heuristic)"
         );
         assert!(HaneSettings::parse("playout=heavy").is_err());
         assert!(HaneSettings::parse("priors=none").is_err());

@@ -75,13 +75,14 @@ pub struct GtpArgs {
     /// Seed of the random generators; with one thread and --playouts the moves repeat.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Playout policy: light (uniformly random, no eye filling) or pattern (answers the
-    /// last move's tactics and plays learned 3x3 shapes).
-    #[arg(long, value_name = "POLICY", default_value = "light", value_parser = parse_playout)]
+    /// Playout policy: pattern (the default: answers the last move's tactics and plays
+    /// learned 3x3 shapes) or light (uniformly random, no eye filling; about 4x as many
+    /// playouts, much weaker).
+    #[arg(long, value_name = "POLICY", default_value = "pattern", value_parser = parse_playout)]
     pub playout: PlayoutKind,
-    /// Priors of new tree moves: heuristic (captures, ataris, distance to the last move)
-    /// or pattern (the learned move probabilities on top of the heuristic).
-    #[arg(long, value_name = "KIND", default_value = "heuristic", value_parser = parse_priors)]
+    /// Priors of new tree moves: pattern (the default: the learned move probabilities on top
+    /// of the heuristic) or heuristic (captures, ataris, distance to the last move).
+    #[arg(long, value_name = "KIND", default_value = "pattern", value_parser = parse_priors)]
     pub priors: PriorsKind,
     /// Pattern table to use instead of the compiled-in one (the `patterns/` text format).
     #[arg(long, value_name = "FILE")]
@@ -243,11 +244,11 @@ mod tests {
     #[test]
     fn playout_and_priors_options() {
         let defaults = options(&[]).unwrap();
-        assert_eq!(defaults.search.playout, PlayoutKind::Light);
-        assert!(format!("{:?}", defaults.search.priors).starts_with("HeuristicPriors"));
-        let chosen = options(&["--playout", "pattern", "--priors", "pattern"]).unwrap();
-        assert_eq!(chosen.search.playout, PlayoutKind::Pattern);
-        assert!(format!("{:?}", chosen.search.priors).starts_with("PatternPriors"));
+        assert_eq!(defaults.search.playout, PlayoutKind::Pattern);
+        assert!(format!("{:?}", defaults.search.priors).starts_with("PatternPriors"));
+        let chosen = options(&["--playout", "light", "--priors", "heuristic"]).unwrap();
+        assert_eq!(chosen.search.playout, PlayoutKind::Light);
+        assert!(format!("{:?}", chosen.search.priors).starts_with("HeuristicPriors"));
         assert!(options(&["--playout", "heavy"]).is_err());
         assert!(options(&["--priors", "oracle"]).is_err());
     }

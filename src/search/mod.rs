@@ -45,14 +45,15 @@ use priors::{HeuristicPriors, MovePriors, Recent};
 use tree::{Edge, MemoryBudget, Node, Prior};
 use worker::{SharedSearch, run_worker};
 
-/// The playout policy the workers run (the pattern module adds its own here).
+/// The playout policy the workers run (the pattern module adds its own here). The default
+/// is the stronger pattern policy (what `hane` plays with unless told otherwise).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PlayoutKind {
     /// Uniformly random among the legal moves that do not fill one's own eye.
-    #[default]
     Light,
     /// The pattern-guided policy (`playout::PatternPolicy`) with the 3x3 weights of
     /// `SearchConfig::patterns`.
+    #[default]
     Pattern,
 }
 
@@ -103,6 +104,9 @@ pub struct SearchConfig {
     pub reuse_tree: bool,
 }
 
+/// The library default is the cheap configuration (light playouts, heuristic priors) that
+/// the tests and benches build on; the command line and `hane:` players default to the
+/// learned patterns ([`PlayoutKind::default`], [`priors::PriorsKind::default`]).
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
         SearchConfig {
@@ -546,7 +550,10 @@ fn prepare_root(
     priors: &dyn MovePriors,
 ) {
     if root.edges().is_some() {
-        root.retain_edges(|e| state.is_legal(color, e.mv()));
+        let removed = root.retain_edges(|e| state.is_legal(color, e.mv()));
+        if !removed.is_empty() {
+            free_in_background(removed);
+        }
         return;
     }
     if !root.try_begin_expansion() {

@@ -16,9 +16,9 @@ pub use super::tree::Prior;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PriorsKind {
     /// [`HeuristicPriors`].
-    #[default]
     Heuristic,
-    /// [`PatternPriors`] with the search's pattern table.
+    /// [`PatternPriors`] with the search's pattern table (the default: the stronger).
+    #[default]
     Pattern,
 }
 

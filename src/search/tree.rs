@@ -189,10 +189,24 @@ impl Edge {
         Stats::unpack(self.amaf.load(Ordering::Relaxed))
     }
 
+    /// Adds AMAF results already summed as [`result_increment`] words.
+    #[inline]
+    pub fn add_amaf_sum(&self, sum: u64) {
+        self.amaf.fetch_add(sum, Ordering::Relaxed);
+    }
+
+    /// Adds one AMAF result with a plain load and store rather than an atomic
+    /// read-modify-write: a backup makes dozens of these per node, and a locked add costs
+    /// several times a plain one. Two threads updating the same edge at the same instant can
+    /// lose one of the two updates; AMAF statistics only guide selection, so a rare lost
+    /// update is harmless (the real visit counts, which must add up, use `fetch_add`).
     #[inline]
     pub fn add_amaf(&self, half_wins: u32) {
-        self.amaf
-            .fetch_add(result_increment(half_wins), Ordering::Relaxed);
+        let word = self.amaf.load(Ordering::Relaxed);
+        self.amaf.store(
+            word.wrapping_add(result_increment(half_wins)),
+            Ordering::Relaxed,
+        );
     }
 
     /// The child node, if materialised.
@@ -277,11 +291,25 @@ impl Node {
 
     /// Keeps only the edges `keep` accepts (the root's, when tree reuse brings edges that
     /// the game's superko rule forbids); the removed subtrees are freed.
-    pub fn retain_edges(&mut self, mut keep: impl FnMut(&Edge) -> bool) {
-        if let Some(edges) = self.edges.take() {
-            let kept: Vec<Edge> = edges.into_vec().into_iter().filter(|e| keep(e)).collect();
-            let _ = self.edges.set(kept.into_boxed_slice());
+    /// Keeps only the edges `keep` accepts. The removed edges' playouts leave this node's
+    /// statistics too (its visits stay the sum of its edges' plus its own playouts); the
+    /// removed edges are returned, for the caller to free where it suits it.
+    pub fn retain_edges(&mut self, mut keep: impl FnMut(&Edge) -> bool) -> Vec<Edge> {
+        let Some(edges) = self.edges.take() else {
+            return Vec::new();
+        };
+        let (kept, removed): (Vec<Edge>, Vec<Edge>) =
+            edges.into_vec().into_iter().partition(|e| keep(e));
+        for edge in &removed {
+            let word = edge.stats.load(Ordering::Relaxed);
+            let visits = word >> 32;
+            // The node counts each of those playouts for the other player: 2 - w half-wins.
+            let node_half_wins = (2 * visits).saturating_sub(word & 0xffff_ffff);
+            self.stats
+                .fetch_sub(visits << 32 | node_half_wins, Ordering::Relaxed);
         }
+        let _ = self.edges.set(kept.into_boxed_slice());
+        removed
     }
 
     /// Claims the right to expand this node: true for exactly one caller while unexpanded.
@@ -497,5 +525,39 @@ impl<'a> LocalMemory<'a> {
     pub fn give_back(&mut self) {
         self.shared.release(self.slack);
         self.slack = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removing_edges_takes_their_playouts_out_of_the_node() {
+        let mut node = Node::default();
+        assert!(node.try_begin_expansion());
+        let edges: Box<[Edge]> = (1..=3)
+            .map(|i| Edge::new(Move::Play(Point::from_index(20 + i)), Prior::NONE))
+            .collect();
+        node.finish_expansion(edges);
+        // Playouts through each edge: (edge index, half-wins for the player choosing it).
+        let results = [(0, 2), (0, 0), (1, 2), (2, 1), (2, 2), (2, 0)];
+        for &(k, half_wins) in &results {
+            node.edges().unwrap()[k].add_result(half_wins);
+            node.add_result(2 - half_wins);
+        }
+        node.add_own_playout();
+        node.add_result(2);
+        assert_eq!(node.check_consistency(), Ok(1));
+        let removed = node.retain_edges(|e| e.point_index() != 23);
+        assert_eq!(removed.len(), 1);
+        assert_eq!(removed[0].stats().visits, 3);
+        assert_eq!(node.edges().unwrap().len(), 2);
+        assert_eq!(node.check_consistency(), Ok(1));
+        // Left: the three playouts of edges 0 and 1 (the node's half-wins 0 + 2 + 0) and the
+        // own playout (2 half-wins).
+        let stats = node.stats();
+        assert_eq!(stats.visits, 4);
+        assert_eq!(stats.wins, 2.0);
     }
 }

@@ -25,7 +25,7 @@ use crate::playout::{
 };
 
 use super::priors::{MovePriors, Recent};
-use super::tree::{Edge, LocalMemory, MemoryBudget, Node, Prior, VirtualLoss};
+use super::tree::{Edge, LocalMemory, MemoryBudget, Node, Prior, VirtualLoss, result_increment};
 use super::{PlayoutKind, SearchConfig};
 
 /// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
@@ -36,6 +36,16 @@ const OWNERSHIP_SAMPLE_EVERY: u64 = 8;
 
 /// Finished playouts are added to the shared count in batches of this many.
 const PLAYOUT_COUNT_BATCH: u64 = 8;
+
+/// A worker adds its root AMAF results to the root's edges once per this many playouts
+/// (every playout while the root is young, see [`ROOT_AMAF_EAGER_VISITS`]). Every playout
+/// touches about half of the root's edges for AMAF; written at once by every thread, those
+/// cache lines would move between cores on every playout.
+const ROOT_AMAF_BATCH: u32 = 16;
+
+/// Below this many root visits the root's AMAF statistics are written at once: early
+/// selection depends on them most.
+const ROOT_AMAF_EAGER_VISITS: u32 = 512;
 
 /// Everything the workers of one search share.
 pub struct SharedSearch<'a> {
@@ -135,6 +145,11 @@ struct Worker<'a, P> {
     prior_buf: Vec<Prior>,
     ownership: [i32; MAX_CELLS],
     ownership_samples: u32,
+    /// AMAF results for the root's edges not yet added to them, by point index, summed as
+    /// `result_increment` words.
+    root_amaf: [u64; MAX_CELLS],
+    /// Playouts whose root AMAF results wait in `root_amaf`.
+    root_amaf_pending: u32,
     /// This worker's share of the tree's memory budget.
     memory: LocalMemory<'a>,
     cap: usize,
@@ -188,6 +203,8 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             prior_buf: Vec::with_capacity(crate::board::MAX_POINTS + 1),
             ownership: [0; MAX_CELLS],
             ownership_samples: 0,
+            root_amaf: [0; MAX_CELLS],
+            root_amaf_pending: 0,
             memory: LocalMemory::new(&shared.memory),
             cap: default_move_cap(shared.root_board.size()),
             done: 0,
@@ -229,7 +246,26 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             .fetch_add(self.unreported, Ordering::Relaxed);
         self.unreported = 0;
         self.flush_ownership();
+        self.flush_root_amaf();
         self.memory.give_back();
+    }
+
+    /// Adds the buffered root AMAF results to the root's edges.
+    fn flush_root_amaf(&mut self) {
+        if self.root_amaf_pending == 0 {
+            return;
+        }
+        if let Some(edges) = self.shared.root.edges() {
+            for edge in edges {
+                let i = edge.point_index();
+                let sum = self.root_amaf[i];
+                if sum != 0 {
+                    edge.add_amaf_sum(sum);
+                    self.root_amaf[i] = 0;
+                }
+            }
+        }
+        self.root_amaf_pending = 0;
     }
 
     fn flush_ownership(&mut self) {
@@ -462,9 +498,21 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                         c => c,
                     };
                     if first == code {
-                        edge.add_amaf(wins);
+                        if d == 0 {
+                            self.root_amaf[i] += result_increment(wins);
+                        } else {
+                            edge.add_amaf(wins);
+                        }
                     }
                 }
+            }
+        }
+        if depth > 0 && self.path[0].edges().is_some() {
+            self.root_amaf_pending += 1;
+            if self.root_amaf_pending >= ROOT_AMAF_BATCH
+                || self.shared.root.stats().visits < ROOT_AMAF_EAGER_VISITS
+            {
+                self.flush_root_amaf();
             }
         }
         for &(_, mv) in &self.moves {
