@@ -128,11 +128,6 @@ impl GtpArgs {
         if self.playouts == Some(0) {
             return Err("--playouts must be at least 1".into());
         }
-        if let Some(t) = self.time
-            && !(t.is_finite() && t > 0.0)
-        {
-            return Err("--time must be a positive number of seconds".into());
-        }
         if !(0.0..1.0).contains(&self.resign_threshold) {
             return Err("--resign-threshold must be in [0, 1)".into());
         }

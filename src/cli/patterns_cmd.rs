@@ -1,6 +1,7 @@
 //! `hane train-patterns` (fit the move-pattern table on SGF collections) and `hane patterns
 //! eval` (move-prediction accuracy of a table on game records).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -94,6 +95,8 @@ struct GameSource {
     other_size: usize,
     /// Games whose size, setup and moves repeat an earlier game (collections overlap).
     duplicates: usize,
+    /// Games left out because they are in the exclusion set.
+    excluded: usize,
 }
 
 /// The files named on the command line, with every `*.sgf` file under a named directory
@@ -136,20 +139,17 @@ fn game_key(game: &SgfGame) -> u64 {
         (*color as u8, p.index()).hash(&mut hasher);
     }
     for (color, mv) in &game.moves {
-        let code = match mv {
-            crate::board::Move::Pass => 0,
-            crate::board::Move::Play(p) => p.index(),
-        };
-        (*color as u8, code).hash(&mut hasher);
+        (*color as u8, mv.point().map_or(0, |p| p.index())).hash(&mut hasher);
     }
     hasher.finish()
 }
 
 /// Reads every game of the given size (0: any) from `paths` (files, or directories searched
-/// for `*.sgf` files), dropping repeated games, up to `limit` games (0: all).
-fn read_games(paths: &[PathBuf], size: usize, limit: usize) -> GameSource {
+/// for `*.sgf` files), dropping repeated games and games whose [`game_key`] is in
+/// `exclude`, up to `limit` games (0: all).
+fn read_games(paths: &[PathBuf], size: usize, limit: usize, exclude: &HashSet<u64>) -> GameSource {
     let mut source = GameSource::default();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     for path in expand_paths(paths) {
         if limit > 0 && source.games.len() >= limit {
             break;
@@ -172,8 +172,16 @@ fn read_games(paths: &[PathBuf], size: usize, limit: usize) -> GameSource {
                     match game {
                         Err(_) => source.broken_games += 1,
                         Ok(g) if size != 0 && g.size != size => source.other_size += 1,
-                        Ok(g) if !seen.insert(game_key(&g)) => source.duplicates += 1,
-                        Ok(g) => source.games.push(g),
+                        Ok(g) => {
+                            let key = game_key(&g);
+                            if !seen.insert(key) {
+                                source.duplicates += 1;
+                            } else if exclude.contains(&key) {
+                                source.excluded += 1;
+                            } else {
+                                source.games.push(g);
+                            }
+                        }
                     }
                 }
             }
@@ -267,7 +275,7 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
         (n, 0) => n,
         (n, k) => n + n / (k - 1).max(1) + 1,
     };
-    let source = read_games(&args.files, args.size, wanted);
+    let source = read_games(&args.files, args.size, wanted, &HashSet::new());
     let (mut training, mut test) = (Vec::new(), Vec::new());
     for (k, game) in source.games.into_iter().enumerate() {
         if args.test_every > 0 && k % args.test_every == 0 {
@@ -453,29 +461,16 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
         },
         None => pattern::default_table(),
     };
-    let mut source = read_games(
-        &args.files,
-        args.size,
-        if args.exclude.is_empty() {
-            args.max_games
-        } else {
-            0
-        },
-    );
-    let mut excluded = 0;
-    if !args.exclude.is_empty() {
-        let known: std::collections::HashSet<u64> = read_games(&args.exclude, 0, 0)
+    let exclude: HashSet<u64> = if args.exclude.is_empty() {
+        HashSet::new()
+    } else {
+        read_games(&args.exclude, 0, 0, &HashSet::new())
             .games
             .iter()
             .map(game_key)
-            .collect();
-        let before = source.games.len();
-        source.games.retain(|g| !known.contains(&game_key(g)));
-        excluded = before - source.games.len();
-        if args.max_games > 0 {
-            source.games.truncate(args.max_games);
-        }
-    }
+            .collect()
+    };
+    let source = read_games(&args.files, args.size, args.max_games, &exclude);
     if source.games.is_empty() {
         eprintln!("hane patterns eval: no usable games");
         return ExitCode::FAILURE;
@@ -483,12 +478,13 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
     let bar = progress_bar(source.games.len() as u64, "games");
     let (prediction, faults) = evaluate(table, &source.games, &bar);
     eprintln!(
-        "{} games ({} broken, {} of another size, {} repeated, {excluded} also in --exclude \
+        "{} games ({} broken, {} of another size, {} repeated, {} also in --exclude \
          skipped; {} cut at an illegal move, {} with unplaceable setup)",
         source.games.len(),
         source.broken_games,
         source.other_size,
         source.duplicates,
+        source.excluded,
         faults.cut,
         faults.bad_setup
     );

@@ -167,25 +167,17 @@ impl Clock {
                 seconds: main,
                 stones_or_periods: 0,
             }),
+            // Main time first; without it, a full period with all its periods (byo-yomi) or
+            // stones (Canadian).
             TimeSystem::Byoyomi {
                 main,
                 period,
-                periods,
-            } => Some(if main > 0.0 {
-                TimeLeft {
-                    seconds: main,
-                    stones_or_periods: 0,
-                }
-            } else {
-                TimeLeft {
-                    seconds: period,
-                    stones_or_periods: periods,
-                }
-            }),
-            TimeSystem::Canadian {
+                periods: count,
+            }
+            | TimeSystem::Canadian {
                 main,
                 period,
-                stones,
+                stones: count,
             } => Some(if main > 0.0 {
                 TimeLeft {
                     seconds: main,
@@ -194,7 +186,7 @@ impl Clock {
             } else {
                 TimeLeft {
                     seconds: period,
-                    stones_or_periods: stones,
+                    stones_or_periods: count,
                 }
             }),
         }

@@ -290,8 +290,7 @@ impl Node {
     }
 
     /// Keeps only the edges `keep` accepts (the root's, when tree reuse brings edges that
-    /// the game's superko rule forbids); the removed subtrees are freed.
-    /// Keeps only the edges `keep` accepts. The removed edges' playouts leave this node's
+    /// the game's superko rule forbids). The removed edges' playouts leave this node's
     /// statistics too (its visits stay the sum of its edges' plus its own playouts); the
     /// removed edges are returned, for the caller to free where it suits it.
     pub fn retain_edges(&mut self, mut keep: impl FnMut(&Edge) -> bool) -> Vec<Edge> {

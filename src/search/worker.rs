@@ -507,7 +507,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                 }
             }
         }
-        if depth > 0 && self.path[0].edges().is_some() {
+        if depth > 0 && self.shared.root.edges().is_some() {
             self.root_amaf_pending += 1;
             if self.root_amaf_pending >= ROOT_AMAF_BATCH
                 || self.shared.root.stats().visits < ROOT_AMAF_EAGER_VISITS
