@@ -76,6 +76,96 @@ fn answers_a_capture_of_the_last_move() {
     }
 }
 
+// Black D3 has put White D4 in atari; White extended to E4 (two liberties, E5 and F4), and
+// Black can ladder it to the edge.
+const LADDER_RUN: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X . . . . .
+    . . X O O . . . .
+    . . . X X . . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn continues_a_ladder_the_opponent_runs_into() {
+    let board = Board::from_diagram(LADDER_RUN).unwrap();
+    let g = board.geometry();
+    let (e4, d3) = (g.parse_point("E4").unwrap(), g.parse_point("D3").unwrap());
+    let (e5, f4) = (g.parse_point("E5").unwrap(), g.parse_point("F4").unwrap());
+    let table = pattern::default_table();
+    let mut policy = PatternPolicy::new(table);
+    for seed in 0..20 {
+        let mut rng = playout_rng(seed, 0);
+        let mut b = board.clone();
+        policy.start(Some(e4), Some(d3));
+        let chosen = policy.choose(&mut b, Color::Black, &mut rng);
+        // F4 drives White up to E5 and on to the edge (the working ladder); E5 would let
+        // White out at F4, which has three empty neighbours.
+        assert_eq!(chosen, Some(f4), "seed {seed}");
+        assert_ne!(chosen, Some(e5));
+    }
+    // Without ladder reading the policy picks other moves too.
+    let mut plain = PatternPolicy::new(table).with_ladders(false);
+    let others = (0..40)
+        .filter(|&seed| {
+            let mut rng = playout_rng(seed, 0);
+            let mut b = board.clone();
+            plain.start(Some(e4), Some(d3));
+            plain.choose(&mut b, Color::Black, &mut rng) != Some(f4)
+        })
+        .count();
+    assert!(others > 0);
+}
+
+#[test]
+fn does_not_run_into_a_ladder() {
+    // Black D3 has just put White D4 in atari: extending on E4 runs into a working ladder,
+    // so White plays elsewhere; with a white stone on G7 the ladder fails and White runs.
+    let ladder = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . X O . . . . .
+        . . . X X . . . .
+        . . . . . . . . .
+        . . . . . . . . .";
+    let broken = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . O . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . X O . . . . .
+        . . . X X . . . .
+        . . . . . . . . .
+        . . . . . . . . .";
+    let table = pattern::default_table();
+    let mut policy = PatternPolicy::new(table);
+    for (diagram, runs) in [(ladder, false), (broken, true)] {
+        let board = Board::from_diagram(diagram).unwrap();
+        let g = board.geometry();
+        let (d3, e4) = (g.parse_point("D3").unwrap(), g.parse_point("E4").unwrap());
+        let ran = (0..30)
+            .filter(|&seed| {
+                let mut rng = playout_rng(seed, 0);
+                let mut b = board.clone();
+                policy.start(Some(d3), None);
+                policy.choose(&mut b, Color::White, &mut rng) == Some(e4)
+            })
+            .count();
+        if runs {
+            assert_eq!(ran, 30, "the escape works: always taken");
+        } else {
+            assert!(ran < 10, "ran into the ladder {ran} times of 30");
+        }
+    }
+}
+
 #[test]
 fn allocates_nothing_per_playout() {
     let table = pattern::default_table();

@@ -48,6 +48,7 @@ pub struct HaneSettings {
 pub struct SearchParameters {
     pub exploration: Option<f32>,
     pub rave_equivalence: Option<f32>,
+    pub rave_prior: Option<f32>,
     pub first_play_urgency: Option<f32>,
     pub expand_visits: Option<u32>,
     pub early_stop: Option<bool>,
@@ -63,6 +64,9 @@ impl SearchParameters {
         }
         if let Some(k) = self.rave_equivalence {
             config.rave_equivalence = k;
+        }
+        if let Some(r) = self.rave_prior {
+            config.rave_prior = r;
         }
         if let Some(u) = self.first_play_urgency {
             config.first_play_urgency = u;
@@ -91,6 +95,7 @@ impl SearchParameters {
         };
         add("exploration", self.exploration.map(|v| v.to_string()));
         add("rave", self.rave_equivalence.map(|v| v.to_string()));
+        add("rave-prior", self.rave_prior.map(|v| v.to_string()));
         add("fpu", self.first_play_urgency.map(|v| v.to_string()));
         add("expand", self.expand_visits.map(|v| v.to_string()));
         add("early-stop", self.early_stop.map(|v| v.to_string()));
@@ -181,6 +186,9 @@ impl HaneSettings {
                 "rave" => {
                     settings.search.rave_equivalence = Some(non_negative(value).map_err(&bad)?)
                 }
+                "rave-prior" => {
+                    settings.search.rave_prior = Some(non_negative(value).map_err(&bad)?)
+                }
                 "fpu" => {
                     settings.search.first_play_urgency = Some(non_negative(value).map_err(&bad)?)
                 }
@@ -196,7 +204,7 @@ impl HaneSettings {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
                          resign, memory, dead-playouts, playout, priors, patterns, \
-                         exploration, rave, fpu, expand, early-stop, reuse, resign-moves)"
+                         exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves)"
                     ));
                 }
             }

@@ -1,8 +1,8 @@
 //! A small ladder reader for the pattern features: does a chain in atari die in a ladder
 //! (the attacker keeps it in atari, move after move, until it is captured)?
 //!
-//! The reader plays the ladder out on two scratch copies of the board (fixed arrays on the
-//! stack: no allocation). The defender always extends on its last liberty, or escapes when it
+//! The reader plays the ladder out on two scratch copies of the board ([`LadderScratch`]: no
+//! allocation per read). The defender always extends on its last liberty, or escapes when it
 //! can capture an attacking stone next to its chain. With two liberties left, the attacker
 //! tries both ataris and keeps the one after which the defender's extension has the fewest
 //! liberties (a one-move look-ahead, exact for ordinary ladders); three or more liberties
@@ -38,6 +38,20 @@ fn two_liberties(board: &Board, stone: Point) -> Option<(Point, Point)> {
     })
 }
 
+/// Whether a defender extending on `other` after the attacker has filled `filled` surely
+/// gets three or more liberties (an escape): `other` alone has three empty neighbours
+/// besides `filled`. A cheap test that spares copying the board for most non-ladders.
+#[inline]
+fn extension_surely_escapes(board: &Board, other: Point, filled: Point) -> bool {
+    board
+        .geometry()
+        .neighbors(other)
+        .into_iter()
+        .filter(|&n| n != filled.index() && board.cell_at(n) == Cell::Empty)
+        .count()
+        >= 3
+}
+
 /// Whether the chain through `stone` touches a chain of `attacker` in atari (that it could
 /// capture to get out).
 fn can_counter_capture(board: &Board, stone: Point, attacker: Color) -> bool {
@@ -60,7 +74,7 @@ fn attacker_turn(board: &mut Board, trial: &mut Board, stone: Point, attacker: C
     };
     let mut best: Option<(usize, Point)> = None;
     for (m, other) in [(x, y), (y, x)] {
-        if !board.is_legal(m, attacker) {
+        if extension_surely_escapes(board, other, m) || !board.is_legal(m, attacker) {
             continue;
         }
         trial.copy_from(board);
@@ -113,46 +127,127 @@ fn read(board: &mut Board, trial: &mut Board, stone: Point, attacker: Color) -> 
     false
 }
 
+/// Two scratch boards for ladder reading. Reading with one of these copies only the used part
+/// of the board and allocates nothing. The playout policy keeps one; the plain functions
+/// below (feature extraction, priors) use one per thread.
+#[derive(Clone)]
+pub struct LadderScratch {
+    cur: Box<Board>,
+    trial: Box<Board>,
+}
+
+impl LadderScratch {
+    /// Scratch boards for positions of any size (allocates once).
+    pub fn new() -> LadderScratch {
+        let blank = Board::new(2).expect("2x2 is a valid size");
+        LadderScratch {
+            cur: Box::new(blank.clone()),
+            trial: Box::new(blank),
+        }
+    }
+
+    /// Whether the chain through `stone`, in atari with its owner to move, dies in a ladder.
+    pub fn captured_in_ladder(&mut self, board: &Board, stone: Point) -> bool {
+        let Some(defender) = board.cell(stone).color() else {
+            return false;
+        };
+        if !board.in_atari(stone) {
+            return false;
+        }
+        self.cur.copy_from(board);
+        read(&mut self.cur, &mut self.trial, stone, defender.opponent())
+    }
+
+    /// Whether `attacker` playing on the empty point `p` puts the chain through `target` in
+    /// atari and then captures it in a ladder.
+    pub fn atari_starts_ladder(
+        &mut self,
+        board: &Board,
+        p: Point,
+        attacker: Color,
+        target: Point,
+    ) -> bool {
+        if !board.cell(target).is(attacker.opponent()) {
+            return false;
+        }
+        // The atari must take one of exactly two liberties; the other must not be an
+        // obvious escape.
+        match two_liberties(board, target) {
+            Some((x, y)) if x == p || y == p => {
+                let other = if x == p { y } else { x };
+                if extension_surely_escapes(board, other, p) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+        if !board.is_legal(p, attacker) {
+            return false;
+        }
+        self.cur.copy_from(board);
+        self.cur.play_unchecked(p, attacker);
+        if self.cur.cell(target) == Cell::Empty || !self.cur.in_atari(target) {
+            return false;
+        }
+        read(&mut self.cur, &mut self.trial, target, attacker)
+    }
+
+    /// Whether `color` extending on the empty point `p` leaves its chain with exactly two
+    /// liberties and the opponent then captures it in a ladder.
+    pub fn extension_caught_in_ladder(&mut self, board: &Board, p: Point, color: Color) -> bool {
+        if !board.is_legal(p, color) {
+            return false;
+        }
+        self.cur.copy_from(board);
+        self.cur.play_unchecked(p, color);
+        if liberties_capped(&self.cur, p, 3) != 2 {
+            return false;
+        }
+        let attacker = color.opponent();
+        attacker_turn(&mut self.cur, &mut self.trial, p, attacker)
+            && read(&mut self.cur, &mut self.trial, p, attacker)
+    }
+}
+
+impl std::fmt::Debug for LadderScratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LadderScratch")
+    }
+}
+
+impl Default for LadderScratch {
+    fn default() -> LadderScratch {
+        LadderScratch::new()
+    }
+}
+
+thread_local! {
+    /// Scratch boards of the plain functions below, one pair per thread.
+    static SCRATCH: std::cell::RefCell<LadderScratch> = std::cell::RefCell::new(LadderScratch::new());
+}
+
+/// Runs `read` with this thread's scratch boards (a fresh pair if they are in use, which
+/// only a re-entrant call could cause).
+fn with_scratch<T>(read: impl FnOnce(&mut LadderScratch) -> T) -> T {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => read(&mut scratch),
+        Err(_) => read(&mut LadderScratch::new()),
+    })
+}
+
 /// Whether the chain through `stone`, in atari with its owner to move, dies in a ladder.
 pub fn captured_in_ladder(board: &Board, stone: Point) -> bool {
-    let Some(defender) = board.cell(stone).color() else {
-        return false;
-    };
-    if !board.in_atari(stone) {
-        return false;
-    }
-    let mut cur = board.clone();
-    let mut trial = board.clone();
-    read(&mut cur, &mut trial, stone, defender.opponent())
+    with_scratch(|s| s.captured_in_ladder(board, stone))
 }
 
 /// Whether `attacker` playing on the empty point `p` puts the chain through `target` in
 /// atari and then captures it in a ladder.
 pub fn atari_starts_ladder(board: &Board, p: Point, attacker: Color, target: Point) -> bool {
-    if !board.cell(target).is(attacker.opponent()) || !board.is_legal(p, attacker) {
-        return false;
-    }
-    let mut cur = board.clone();
-    cur.play_unchecked(p, attacker);
-    if cur.cell(target) == Cell::Empty || !cur.in_atari(target) {
-        return false;
-    }
-    let mut trial = board.clone();
-    read(&mut cur, &mut trial, target, attacker)
+    with_scratch(|s| s.atari_starts_ladder(board, p, attacker, target))
 }
 
 /// Whether `color` extending on the empty point `p` leaves its chain with exactly two
 /// liberties and the opponent then captures it in a ladder.
 pub fn extension_caught_in_ladder(board: &Board, p: Point, color: Color) -> bool {
-    if !board.is_legal(p, color) {
-        return false;
-    }
-    let mut cur = board.clone();
-    cur.play_unchecked(p, color);
-    if liberties_capped(&cur, p, 3) != 2 {
-        return false;
-    }
-    let mut trial = board.clone();
-    let attacker = color.opponent();
-    attacker_turn(&mut cur, &mut trial, p, attacker) && read(&mut cur, &mut trial, p, attacker)
+    with_scratch(|s| s.extension_caught_in_ladder(board, p, color))
 }

@@ -1,13 +1,17 @@
 //! The pattern-guided playout policy: answer the last move's tactics (capture a chain left
-//! in atari, save an own chain it put in atari), else play a shape next to the last move
-//! sampled by its learned 3x3 weight, else a uniformly random move that neither fills an own
-//! eye nor puts a chain of three or more stones in atari. Allocates nothing per move.
+//! in atari; save an own chain it put in atari, unless the escape only runs into a ladder;
+//! continue a ladder when the last move left its chain with two liberties and an atari
+//! captures it), else play a shape next to the last move sampled by its learned 3x3 weight,
+//! else a uniformly random move that neither fills an own eye nor puts a chain of three or
+//! more stones in atari. Allocates nothing per move (the ladder reader works on two scratch
+//! boards the policy owns).
 
 use rand::Rng as _;
 
 use crate::board::{Board, Cell, Color, Point};
 use crate::pattern::PatternTable;
-use crate::pattern::features::{is_self_atari, liberties_after};
+use crate::pattern::features::{is_self_atari, liberties_after, liberties_capped};
+use crate::pattern::ladder::LadderScratch;
 use crate::pattern::shape::raw_code_3x3;
 use crate::pattern::table::PlayoutShapes;
 
@@ -32,6 +36,11 @@ pub struct PatternPolicy<'t> {
     /// Weight of "no local shape move": the local shapes are chosen with probability
     /// `W / (W + local_reluctance)`, `W` the sum of their gammas.
     local_reluctance: f32,
+    /// Whether the policy reads ladders (escapes into a ladder are not played, ladders the
+    /// opponent runs into are continued).
+    read_ladders: bool,
+    /// Scratch boards of the ladder reader.
+    ladder: LadderScratch,
 }
 
 impl<'t> PatternPolicy<'t> {
@@ -41,12 +50,20 @@ impl<'t> PatternPolicy<'t> {
             gammas: table.playout_3x3_gammas(),
             last: [0; 2],
             local_reluctance: 4.0,
+            read_ladders: true,
+            ladder: LadderScratch::new(),
         }
     }
 
     /// Sets the weight of "no local shape move" (default 4; larger means more random moves).
     pub fn with_local_reluctance(mut self, reluctance: f32) -> PatternPolicy<'t> {
         self.local_reluctance = reluctance.max(0.0);
+        self
+    }
+
+    /// Turns ladder reading on or off (on by default).
+    pub fn with_ladders(mut self, read_ladders: bool) -> PatternPolicy<'t> {
+        self.read_ladders = read_ladders;
         self
     }
 
@@ -72,7 +89,7 @@ impl<'t> PatternPolicy<'t> {
 
     /// Captures of chains next to the last move, and escapes of own chains it put in atari.
     fn answer_last_move(
-        &self,
+        &mut self,
         board: &Board,
         color: Color,
         last: Point,
@@ -91,16 +108,37 @@ impl<'t> PatternPolicy<'t> {
             if cell.is(color) {
                 if let Some(lib) = board.atari_liberty(np) {
                     let after = liberties_after(board, lib, color);
-                    if after.liberties >= 2 || after.captures {
+                    let runs_into_ladder = after.liberties == 2
+                        && !after.captures
+                        && self.read_ladders
+                        && self.ladder.extension_caught_in_ladder(board, lib, color);
+                    if (after.liberties >= 2 || after.captures)
+                        && !runs_into_ladder
+                        && !found[..count].contains(&lib)
+                    {
                         found[count] = lib;
                         count += 1;
                     }
                 }
             } else if cell.is(enemy)
                 && let Some(lib) = board.atari_liberty(np)
+                && !found[..count].contains(&lib)
             {
                 found[count] = lib;
                 count += 1;
+            }
+        }
+        if count == 0 && self.read_ladders && self.touches_own_last(board, color, last) {
+            // The last move's chain touches our previous stone (it has just run from our
+            // atari, or pushed against it) and has two liberties: an atari that captures it
+            // in a ladder.
+            if let Some((x, y)) = two_liberties_capped(board, last) {
+                for m in [x, y] {
+                    if self.ladder.atari_starts_ladder(board, m, color, last) {
+                        found[count] = m;
+                        count += 1;
+                    }
+                }
             }
         }
         while count > 0 {
@@ -113,6 +151,23 @@ impl<'t> PatternPolicy<'t> {
             found[k] = found[count];
         }
         None
+    }
+
+    /// Whether the chain through `last` touches `color`'s previous move (a stone of `color`).
+    #[inline]
+    fn touches_own_last(&self, board: &Board, color: Color, last: Point) -> bool {
+        let own = self.last[1] as usize;
+        if own == 0 || !board.cell_at(own).is(color) {
+            return false;
+        }
+        let chain = board.chain_id(last);
+        board
+            .geometry()
+            .neighbors(Point::from_index(own))
+            .into_iter()
+            .any(|n| {
+                board.cell_at(n).is(color.opponent()) && board.chain_id(Point::from_index(n)) == chain
+            })
     }
 
     /// A shape move next to the last move, sampled by gamma, or none (with probability
@@ -186,6 +241,30 @@ impl PlayoutPolicy for PatternPolicy<'_> {
         self.remember(chosen);
         chosen
     }
+}
+
+/// The two liberties of the chain through `stone`, when it has exactly two.
+fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
+    if liberties_capped(board, stone, 3) != 2 {
+        return None;
+    }
+    let mut found = [Point::from_index(0); 2];
+    let mut n = 0;
+    for s in board.chain_stones(stone) {
+        for q in board.geometry().neighbors(s) {
+            if board.cell_at(q) == Cell::Empty {
+                let q = Point::from_index(q);
+                if n == 0 || (n == 1 && found[0] != q) {
+                    found[n] = q;
+                    n += 1;
+                    if n == 2 {
+                        return Some((found[0], found[1]));
+                    }
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`

@@ -94,6 +94,9 @@ pub struct SearchConfig {
     /// RAVE equivalence parameter `K`: real visits at which AMAF and real statistics weigh the
     /// same.
     pub rave_equivalence: f32,
+    /// Share of a prior's virtual playouts also counted as AMAF playouts (0: priors only
+    /// seed the real statistics, and the AMAF estimate soon outweighs them).
+    pub rave_prior: f32,
     /// Value of an edge with no statistics and no prior at all (first-play urgency).
     pub first_play_urgency: f32,
     /// Visits a node needs before it gets children; `None`: 2 up to 13x13, 8 above.
@@ -120,6 +123,7 @@ impl Default for SearchConfig {
             priors: Arc::new(HeuristicPriors::default()),
             exploration: 0.2,
             rave_equivalence: 3000.0,
+            rave_prior: 0.0,
             first_play_urgency: 1.0,
             expand_visits: None,
             early_stop: true,

@@ -8,6 +8,8 @@
 //! `q = w / n`, and AMAF visits/wins `an`/`aw`:
 //!
 //! ```text
+//! an, aw = AMAF visits and wins + r * the prior's virtual visits and wins
+//!                                             (r: SearchConfig::rave_prior)
 //! beta  = an / (an + n + an * n / K)          (K: SearchConfig::rave_equivalence)
 //! value = (1 - beta) * q + beta * aw / an     (q alone when an = 0; fpu when n = 0 too)
 //! score = value + c * sqrt(ln(N + 1) / (n + 1))   (c: SearchConfig::exploration)
@@ -530,6 +532,7 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
     let log_parent = (parent + 1.0).ln();
     let equivalence = config.rave_equivalence;
     let c = config.exploration;
+    let rave_prior = config.rave_prior;
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
     for (k, edge) in edges.iter().enumerate() {
@@ -538,11 +541,12 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
         let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
         let w = prior.wins + stats.wins;
         let amaf = edge.amaf();
-        let value = if amaf.visits > 0 {
-            let an = amaf.visits as f32;
+        let an = amaf.visits as f32 + rave_prior * prior.visits;
+        let value = if an > 0.0 {
+            let aw = amaf.wins + rave_prior * prior.wins;
             let beta = an / (an + n + an * n / equivalence);
             let q = if n > 0.0 { w / n } else { 0.0 };
-            (1.0 - beta) * q + beta * (amaf.wins / an)
+            (1.0 - beta) * q + beta * (aw / an)
         } else if n > 0.0 {
             w / n
         } else {
