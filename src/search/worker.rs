@@ -560,3 +560,38 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Point;
+
+    /// Two fresh edges: `a` with a strong prior but AMAF results that lost, `b` with no prior
+    /// and AMAF results that won half the time. Counting the prior as AMAF playouts (rave-prior) is what
+    /// keeps `a` ahead.
+    #[test]
+    fn rave_prior_counts_the_prior_as_amaf_playouts() {
+        let a = Edge::new(
+            Move::Play(Point::from_index(20)),
+            Prior {
+                visits: 20.0,
+                wins: 19.0,
+            },
+        );
+        let b = Edge::new(Move::Play(Point::from_index(21)), Prior::NONE);
+        for k in 0..30 {
+            a.add_amaf(0); // lost
+            b.add_amaf(if k % 2 == 0 { 2 } else { 0 }); // in half-wins: won, lost
+        }
+        let node = Node::default();
+        let edges = [a, b];
+        let mut config = SearchConfig {
+            exploration: 0.0,
+            ..SearchConfig::default()
+        };
+        config.rave_prior = 0.0;
+        assert_eq!(select(&node, &edges, &config), 1);
+        config.rave_prior = 2.0;
+        assert_eq!(select(&node, &edges, &config), 0);
+    }
+}
