@@ -47,12 +47,13 @@ const CELL_SLOTS: usize = 1024;
 const _: () =
     assert!(CELL_SLOTS >= MAX_CELLS && CELL_SLOTS >= MAX_POINTS && CELL_SLOTS.is_power_of_two());
 
-/// The `chain_head` of every cell that holds no stone (empty points and the border): a slot
-/// beyond every real cell whose `ChainInfo` soaks up the liberty updates the move loops make
-/// for all four neighbours without asking what they hold (fewer unpredictable branches).
-/// Its contents are meaningless and never read.
-const NO_CHAIN: u16 = (CELL_SLOTS - 1) as u16;
-const _: () = assert!(NO_CHAIN as usize >= MAX_CELLS);
+// Cells that hold no stone (empty points and the border) name *themselves* as their chain
+// head: the move loops then update the statistics of all four neighbours without asking
+// what they hold (fewer unpredictable branches), and the garbage those updates leave in an
+// empty or border cell's own `chains` slot is never read (a stone placed there overwrites
+// it). Each cell having its own slot, rather than all sharing one, keeps the four updates
+// of a move independent: a single shared slot made them a chain of read-modify-writes to
+// one address, each waiting for the last.
 
 /// A per-cell array indexed through a mask. Every index the board uses is below
 /// `MAX_CELLS`; the mask only lets the compiler drop the bounds checks on the hot path
@@ -115,11 +116,28 @@ const _: () = {
     assert!(LIB_SUM_SQ_SHIFT + LIB_SUM_SQ_BITS <= 64);
 };
 
-/// One pseudo-liberty at `index`, in the packed form of [`ChainInfo::libs`].
-#[inline]
-const fn lib_unit(index: usize) -> u64 {
+/// One pseudo-liberty at `index`, in the packed form of [`ChainInfo::libs`], computed.
+const fn lib_unit_of(index: usize) -> u64 {
     let i = index as u64;
     1 | i << LIB_SUM_SHIFT | (i * i) << LIB_SUM_SQ_SHIFT
+}
+
+/// [`lib_unit_of`] for every cell slot, so the move loops read it with one load instead of
+/// a multiplication, two shifts and two ors per neighbour.
+static LIB_UNITS: [u64; CELL_SLOTS] = {
+    let mut table = [0u64; CELL_SLOTS];
+    let mut i = 0;
+    while i < CELL_SLOTS {
+        table[i] = lib_unit_of(i);
+        i += 1;
+    }
+    table
+};
+
+/// One pseudo-liberty at `index`, in the packed form of [`ChainInfo::libs`].
+#[inline]
+fn lib_unit(index: usize) -> u64 {
+    LIB_UNITS[index & (CELL_SLOTS - 1)]
 }
 
 /// Statistics of one chain, stored at the chain's head cell.
@@ -135,8 +153,8 @@ struct ChainInfo {
 }
 
 impl ChainInfo {
-    // Wrapping arithmetic: the `NO_CHAIN` slot takes arbitrary updates; real chains never
-    // wrap (their counts stay exact).
+    // Wrapping arithmetic: the slots of empty and border cells take arbitrary updates; real
+    // chains never wrap (their counts stay exact).
     #[inline]
     fn add_lib(&mut self, index: usize) {
         self.libs = self.libs.wrapping_add(lib_unit(index));
@@ -145,7 +163,8 @@ impl ChainInfo {
     /// Adds `index` as a liberty when `present` is true, without branching.
     #[inline]
     fn add_lib_if(&mut self, index: usize, present: bool) {
-        self.libs += lib_unit(index) & (present as u64).wrapping_neg();
+        // A select, not a branch: whether a neighbour is empty is a coin toss.
+        self.libs += std::hint::select_unpredictable(present, lib_unit(index), 0);
     }
 
     #[inline]
@@ -258,7 +277,7 @@ impl Board {
         let mut board = Board {
             geometry,
             cells: CellArray::filled(Cell::Border),
-            chain_head: CellArray::filled(NO_CHAIN),
+            chain_head: CellArray(std::array::from_fn(|i| i as u16)),
             next_stone: CellArray::filled(0),
             chains: CellArray::filled(ChainInfo::default()),
             empties: CellArray::filled(0),
@@ -481,7 +500,7 @@ impl Board {
 
     /// `is_suicide` for a point without empty neighbours: true unless a friendly chain keeps
     /// another liberty or an enemy chain loses its last one (and so is captured). Branch-free
-    /// over the four neighbours; a border neighbour's `NO_CHAIN` statistics are masked out.
+    /// over the four neighbours; a border neighbour's scratch statistics are masked out.
     #[inline]
     fn is_suicide_when_surrounded(&self, p: Point, color: Color) -> bool {
         let mut gives_liberty = false;
@@ -502,7 +521,10 @@ impl Board {
     pub fn is_legal_non_eye(&self, p: Point, color: Color) -> bool {
         let counts = self.neighbor_counts[p.index()];
         if count_of(counts, Cell::Empty) > 0 {
-            return !self.is_ko_retake(p, color);
+            // A ko point never has an empty neighbour: the single stone captured there was
+            // surrounded by the capturer's stones and the edge.
+            debug_assert!(!self.is_ko_retake(p, color));
+            return true;
         }
         !self.is_eye(p, color)
             && !self.is_ko_retake(p, color)
@@ -634,7 +656,7 @@ impl Board {
             let cell = self.cells[n];
             self.neighbor_counts[n] += placed;
             // An empty neighbour is a liberty of the new stone; a stone neighbour's chain loses
-            // `i`; the border and empty points update only the `NO_CHAIN` slot.
+            // `i`; the border and empty points update only their own scratch slots.
             info.add_lib_if(n, cell == Cell::Empty);
             let h = self.head(n);
             self.chains[h].remove_lib(i);
@@ -747,11 +769,11 @@ impl Board {
         let mut s = head;
         loop {
             self.cells[s] = Cell::Empty;
-            self.chain_head[s] = NO_CHAIN;
+            self.chain_head[s] = s as u16;
             self.hash ^= stone_key(color, s);
             self.add_empty(s);
             // Every neighbouring enemy chain gains `s`. Other neighbours are empty points,
-            // the border (both `NO_CHAIN`) or stones of this same chain, whose statistics
+            // the border (their own scratch slots) or stones of this same chain, whose statistics
             // die with it.
             for n in self.geometry.neighbors(Point::from_index(s)) {
                 self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(removed);
@@ -891,7 +913,7 @@ impl Board {
                             g.format_point(p)
                         ));
                     }
-                    if self.chain_head[i] != NO_CHAIN {
+                    if self.chain_head[i] as usize != i {
                         return Err(format!(
                             "empty point {} still names a chain",
                             g.format_point(p)
