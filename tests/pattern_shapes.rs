@@ -256,3 +256,45 @@ fn the_fast_fold_equals_the_minimum_of_the_orbit() {
         }
     }
 }
+
+/// The memo's raw neighbourhood reader (cells through a per-size index table) gives the
+/// same 3x3 code and diamond keys as the direct readers, at every point of random positions
+/// on every size from 2x2 to 25x25, for both colours; and two points have equal raw
+/// neighbourhoods only when their keys agree.
+#[test]
+fn raw_neighbourhood_keys_equal_the_direct_readers_on_every_size() {
+    use hane::pattern::shape::{RawNeighbourhood, code_3x3, diamond_codes};
+    use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
+    let mut checked = 0;
+    for size in 2..=25 {
+        let mut rng = playout_rng(size as u64, 3);
+        let mut board = Board::new(size).unwrap();
+        let mut seen = std::collections::HashMap::new();
+        for k in 0..size * size / 2 {
+            let color = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if let Some(p) = LightPolicy.choose(&mut board, color, &mut rng) {
+                board.play_unchecked(p, color);
+            }
+            if k % 3 != 0 {
+                continue;
+            }
+            for p in board.geometry().points() {
+                for color in Color::ALL {
+                    let raw = RawNeighbourhood::read(&board, p, color);
+                    let [d12, d24, d40] = diamond_codes(&board, p, color);
+                    assert_eq!(raw.code_3x3(), code_3x3(&board, p, color), "{size}x{size}");
+                    assert_eq!(raw.inner_keys(), [d12, d24], "{size}x{size}");
+                    assert_eq!(raw.outer_key(), d40, "{size}x{size}");
+                    let keys = (raw.code_3x3(), d12, d24, d40);
+                    assert_eq!(*seen.entry(raw).or_insert(keys), keys);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 50_000, "{checked}");
+}

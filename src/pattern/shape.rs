@@ -13,7 +13,7 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Cell, Color, MAX_SIZE, Point};
 
 /// Cell state: empty point.
 pub const EMPTY: u64 = 0;
@@ -452,6 +452,115 @@ pub fn diamond_codes(board: &Board, p: Point, color: Color) -> [u64; 3] {
         d24.key(&states[..24], atari),
         d40.key(&states[..40], atari),
     ]
+}
+
+/// Cells of the 40-point diamond.
+pub const DIAMOND40_CELLS: usize = 40;
+
+/// For every padded index of a board of `size`, the padded indices of the 40 cells of the
+/// 40-point diamond around it, in the diamond's offset order; an off-board cell is index 0,
+/// which is always a border cell. Built once per size, so the hot path reads the cells with
+/// no bounds checks.
+fn diamond40_cells(board: &Board) -> &'static [[u16; DIAMOND40_CELLS]] {
+    static TABLES: [OnceLock<Vec<[u16; DIAMOND40_CELLS]>>; MAX_SIZE + 1] =
+        [const { OnceLock::new() }; MAX_SIZE + 1];
+    let geometry = board.geometry();
+    TABLES[geometry.size()].get_or_init(|| {
+        let size = geometry.size() as i32;
+        let stride = geometry.stride() as i32;
+        let offsets = diamond40().offsets();
+        (0..geometry.cells())
+            .map(|index| {
+                let mut cells = [0u16; DIAMOND40_CELLS];
+                if geometry.contains_index(index) {
+                    let (col, row) = geometry.coords(Point::from_index(index));
+                    for (cell, &(dx, dy)) in cells.iter_mut().zip(offsets) {
+                        let (c, r) = (col as i32 + dx, row as i32 + dy);
+                        if c >= 0 && r >= 0 && c < size && r < size {
+                            *cell = (index as i32 + dy * stride + dx) as u16;
+                        }
+                    }
+                }
+                cells
+            })
+            .collect()
+    })
+}
+
+/// The raw (unfolded) neighbourhood of `p` for `color` to move, which decides every shape
+/// feature of a move there: the 24-point diamond (cell `k` of the offset order in bits
+/// `2k..2k+2`, the 4 atari bits in bits 48..52), which holds the 3x3 square and the
+/// 12-point diamond, and the 40-point diamond (bits `2k`, atari bits in 80..84). Keys of the
+/// shape memo ([`super::table`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RawNeighbourhood {
+    pub inner: u64,
+    pub outer: u128,
+}
+
+impl RawNeighbourhood {
+    /// Reads the neighbourhood of `p`.
+    #[inline]
+    pub fn read(board: &Board, p: Point, color: Color) -> RawNeighbourhood {
+        let cells = &diamond40_cells(board)[p.index()];
+        let states = &STATES[color.index()];
+        let mut code = 0u128;
+        for (k, &index) in cells.iter().enumerate() {
+            code |= (states[board.cell_at(index as usize) as usize] as u128) << (2 * k);
+        }
+        let atari = atari_bits(board, p);
+        let inner_cells = (1u64 << 48) - 1;
+        RawNeighbourhood {
+            inner: (code as u64 & inner_cells) | atari << 48,
+            outer: code | (atari as u128) << 80,
+        }
+    }
+
+    /// The 40 cell states, in offset order.
+    #[inline]
+    fn states(&self) -> [u8; DIAMOND40_CELLS] {
+        std::array::from_fn(|k| ((self.outer >> (2 * k)) & 3) as u8)
+    }
+
+    /// The atari bits.
+    #[inline]
+    fn atari(&self) -> u8 {
+        (self.outer >> 80) as u8
+    }
+
+    /// The keys of the 12- and 24-point diamonds (as [`diamond_codes`]).
+    pub fn inner_keys(&self) -> [u64; 2] {
+        let states = self.states();
+        [
+            diamond12().key(&states[..12], self.atari()),
+            diamond24().key(&states[..24], self.atari()),
+        ]
+    }
+
+    /// The key of the 40-point diamond (as [`diamond_codes`]).
+    pub fn outer_key(&self) -> u64 {
+        diamond40().key(&self.states(), self.atari())
+    }
+
+    /// The folded 3x3 code (as [`code_3x3`]).
+    pub fn code_3x3(&self) -> u32 {
+        // The 3x3 square's slots, as indices of the 24-point diamond's offsets.
+        static SLOTS: OnceLock<[usize; 8]> = OnceLock::new();
+        let slots = SLOTS.get_or_init(|| {
+            let offsets = diamond24().offsets();
+            SLOTS_3X3.map(|o| {
+                offsets
+                    .iter()
+                    .position(|&d| d == o)
+                    .expect("the 3x3 square lies inside the 24-point diamond")
+            })
+        });
+        let mut raw = 0u32;
+        for (k, &slot) in slots.iter().enumerate() {
+            raw |= (((self.inner >> (2 * slot)) & 3) as u32) << (2 * k);
+        }
+        canonical_3x3_table()[(raw | (self.atari() as u32) << 16) as usize]
+    }
 }
 
 /// The folded code of every raw 3x3 code, computed once (4 MiB).

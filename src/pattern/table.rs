@@ -21,13 +21,16 @@
 //! the product of the gammas of its features; the model says the move is chosen with
 //! probability strength / (sum of the strengths of all legal moves and pass).
 
+use std::cell::RefCell;
 use std::fmt::{self, Write as _};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point};
 
+use super::features::extract_tactical;
 use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
-use super::shape::{RAW_3X3_CODES, canonical_3x3_table};
+use super::shape::{RAW_3X3_CODES, RawNeighbourhood, canonical_3x3_table};
 
 /// The version line of the format.
 pub const FORMAT_LINE: &str = "hane-patterns 1";
@@ -145,6 +148,20 @@ pub struct PatternTable {
     shapes: [ShapeWeights; SHAPE_GROUPS],
     /// Raw 3x3 code to gamma, built on first use by the playout policy.
     playout_3x3: OnceLock<PlayoutShapes>,
+    /// Names this table's weights for the per-thread shape memo: new for every table, clone
+    /// and change of weights, so a memo entry never outlives the weights it was made from.
+    generation: Generation,
+}
+
+/// A process-wide unique number; `Default` draws the next one.
+#[derive(Debug, PartialEq, Eq)]
+struct Generation(u64);
+
+impl Default for Generation {
+    fn default() -> Generation {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Generation(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
 }
 
 impl Clone for PatternTable {
@@ -154,8 +171,61 @@ impl Clone for PatternTable {
             levels: self.levels.clone(),
             shapes: self.shapes.clone(),
             playout_3x3: OnceLock::new(),
+            generation: Generation::default(),
         }
     }
+}
+
+/// Slots of each table of the per-thread shape memo (a power of two).
+const MEMO_SLOTS: usize = 1 << 14;
+
+/// No neighbourhood code: real codes leave the top bits clear.
+const MEMO_EMPTY: u128 = u128::MAX;
+
+/// A direct-mapped memo, one per thread, from a move's raw neighbourhood
+/// ([`RawNeighbourhood`]) to its shape gammas: the product of the 3x3, 12- and 24-point
+/// gammas keyed by the raw 24-point diamond, and the 40-point gamma keyed by the raw
+/// 40-point diamond. The tree search asks for the priors of thousands of positions that
+/// differ in a few stones, so most neighbourhoods repeat, and a hit skips symmetry folds
+/// and table searches. Allocated once per thread, on first use.
+struct ShapeMemo {
+    generation: u64,
+    inner_keys: Box<[u64]>,
+    inner_values: Box<[f64]>,
+    outer_keys: Box<[u128]>,
+    outer_values: Box<[f64]>,
+}
+
+impl ShapeMemo {
+    fn new() -> ShapeMemo {
+        ShapeMemo {
+            generation: 0,
+            inner_keys: vec![MEMO_EMPTY as u64; MEMO_SLOTS].into_boxed_slice(),
+            inner_values: vec![0.0; MEMO_SLOTS].into_boxed_slice(),
+            outer_keys: vec![MEMO_EMPTY; MEMO_SLOTS].into_boxed_slice(),
+            outer_values: vec![0.0; MEMO_SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// Forgets every entry when `generation` is not the one the entries were made for.
+    fn adopt(&mut self, generation: u64) {
+        if self.generation != generation {
+            self.inner_keys.fill(MEMO_EMPTY as u64);
+            self.outer_keys.fill(MEMO_EMPTY);
+            self.generation = generation;
+        }
+    }
+
+    #[inline]
+    fn slot(key: u128) -> usize {
+        let mixed = (key as u64 ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        (mixed >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
+    }
+}
+
+thread_local! {
+    static SHAPE_MEMO: RefCell<Option<ShapeMemo>> = const { RefCell::new(None) };
 }
 
 /// A summary (header and sizes), not the thousands of weights.
@@ -204,6 +274,7 @@ impl PatternTable {
     pub fn set_level(&mut self, group: Group, level: usize, gamma: f32) {
         assert!(group.max_level() > 0 && (1..=group.max_level()).contains(&level));
         self.levels[group.slot()][level] = gamma;
+        self.generation = Generation::default();
     }
 
     /// The gamma of `level` of a levelled group (1 for level 0, absent).
@@ -217,17 +288,30 @@ impl PatternTable {
         assert!(Group::SHAPES.contains(&group));
         self.shapes[group.slot()] = weights;
         self.playout_3x3 = OnceLock::new();
+        self.generation = Generation::default();
     }
 
     pub fn shapes(&self, group: Group) -> &ShapeWeights {
         &self.shapes[group.slot()]
     }
 
-    /// The model's strength of a move with these features: the product of their gammas.
+    /// The model's strength of a move with these features: the product of their gammas
+    /// (the levelled groups' product times the shapes' product, in that order, so that
+    /// [`PatternTable::move_probabilities`]'s memoised shapes give the same bits).
     #[inline]
     pub fn strength(&self, f: &MoveFeatures) -> f64 {
+        let levels = self.level_strength(&f.levels);
+        if f.is_pass {
+            return levels;
+        }
+        levels * self.shape_strength(&f.shapes)
+    }
+
+    /// The product of the gammas of the levelled groups at these levels.
+    #[inline]
+    fn level_strength(&self, levels: &[u8; LEVELLED_GROUPS]) -> f64 {
         let mut s = 1.0f64;
-        for (slot, &level) in f.levels.iter().enumerate() {
+        for (slot, &level) in levels.iter().enumerate() {
             if level != 0 {
                 s *= self.levels[slot]
                     .get(level as usize)
@@ -235,12 +319,51 @@ impl PatternTable {
                     .unwrap_or(1.0) as f64;
             }
         }
-        if !f.is_pass {
-            for (slot, &code) in f.shapes.iter().enumerate() {
-                s *= self.shapes[slot].gamma(code) as f64;
-            }
-        }
         s
+    }
+
+    /// The product of the gammas of these shape keys (one per shape group: 3x3, 12-, 24-
+    /// and 40-point), multiplied in that order.
+    #[inline]
+    fn shape_strength(&self, shapes: &[u64; SHAPE_GROUPS]) -> f64 {
+        let inner = self.inner_shape_strength(shapes[0], shapes[1], shapes[2]);
+        inner * self.shapes[3].gamma(shapes[3]) as f64
+    }
+
+    /// The product of the 3x3, 12- and 24-point gammas.
+    #[inline]
+    fn inner_shape_strength(&self, code_3x3: u64, d12: u64, d24: u64) -> f64 {
+        self.shapes[0].gamma(code_3x3) as f64
+            * self.shapes[1].gamma(d12) as f64
+            * self.shapes[2].gamma(d24) as f64
+    }
+
+    /// The strength of a move on `p` for `color` to move, with its shape gammas looked up
+    /// in (or added to) `memo`: equal to `strength(&extract(board, Some(p), ctx))`.
+    fn memo_strength(&self, board: &Board, p: Point, ctx: &Context, memo: &mut ShapeMemo) -> f64 {
+        let mut levels = [0u8; LEVELLED_GROUPS];
+        extract_tactical(board, p, ctx, &mut levels);
+        let raw = RawNeighbourhood::read(board, p, ctx.color);
+        let slot = ShapeMemo::slot(raw.inner as u128);
+        let inner = if memo.inner_keys[slot] == raw.inner {
+            memo.inner_values[slot]
+        } else {
+            let [d12, d24] = raw.inner_keys();
+            let value = self.inner_shape_strength(raw.code_3x3() as u64, d12, d24);
+            memo.inner_keys[slot] = raw.inner;
+            memo.inner_values[slot] = value;
+            value
+        };
+        let slot = ShapeMemo::slot(raw.outer);
+        let outer = if memo.outer_keys[slot] == raw.outer {
+            memo.outer_values[slot]
+        } else {
+            let value = self.shapes[3].gamma(raw.outer_key()) as f64;
+            memo.outer_keys[slot] = raw.outer;
+            memo.outer_values[slot] = value;
+            value
+        };
+        self.level_strength(&levels) * (inner * outer)
     }
 
     /// Gamma of every raw (unfolded) 3x3 code, for the playout policy: one lookup per
@@ -272,14 +395,18 @@ impl PatternTable {
         out[..cells].fill(0.0);
         let pass = self.strength(&extract(board, None, ctx));
         let mut total = pass;
-        for &index in board.empty_points() {
-            let p = Point::from_index(index as usize);
-            if board.is_legal(p, ctx.color) {
-                let s = self.strength(&extract(board, Some(p), ctx));
-                out[p.index()] = s as f32;
-                total += s;
+        SHAPE_MEMO.with_borrow_mut(|memo| {
+            let memo = memo.get_or_insert_with(ShapeMemo::new);
+            memo.adopt(self.generation.0);
+            for &index in board.empty_points() {
+                let p = Point::from_index(index as usize);
+                if board.is_legal(p, ctx.color) {
+                    let s = self.memo_strength(board, p, ctx, memo);
+                    out[p.index()] = s as f32;
+                    total += s;
+                }
             }
-        }
+        });
         let scale = (1.0 / total) as f32;
         for v in &mut out[..cells] {
             *v *= scale;
