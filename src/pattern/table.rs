@@ -190,28 +190,26 @@ const MEMO_EMPTY: u128 = u128::MAX;
 /// and table searches. Allocated once per thread, on first use.
 struct ShapeMemo {
     generation: u64,
-    inner_keys: Box<[u64]>,
-    inner_values: Box<[f64]>,
-    outer_keys: Box<[u128]>,
-    outer_values: Box<[f64]>,
+    /// (raw 24-point diamond, gamma product) pairs: key and value share a cache line.
+    inner: Box<[(u64, f64)]>,
+    /// (raw 40-point diamond, gamma) pairs.
+    outer: Box<[(u128, f64)]>,
 }
 
 impl ShapeMemo {
     fn new() -> ShapeMemo {
         ShapeMemo {
             generation: 0,
-            inner_keys: vec![MEMO_EMPTY as u64; MEMO_SLOTS].into_boxed_slice(),
-            inner_values: vec![0.0; MEMO_SLOTS].into_boxed_slice(),
-            outer_keys: vec![MEMO_EMPTY; MEMO_SLOTS].into_boxed_slice(),
-            outer_values: vec![0.0; MEMO_SLOTS].into_boxed_slice(),
+            inner: vec![(MEMO_EMPTY as u64, 0.0); MEMO_SLOTS].into_boxed_slice(),
+            outer: vec![(MEMO_EMPTY, 0.0); MEMO_SLOTS].into_boxed_slice(),
         }
     }
 
     /// Forgets every entry when `generation` is not the one the entries were made for.
     fn adopt(&mut self, generation: u64) {
         if self.generation != generation {
-            self.inner_keys.fill(MEMO_EMPTY as u64);
-            self.outer_keys.fill(MEMO_EMPTY);
+            self.inner.fill((MEMO_EMPTY as u64, 0.0));
+            self.outer.fill((MEMO_EMPTY, 0.0));
             self.generation = generation;
         }
     }
@@ -344,25 +342,20 @@ impl PatternTable {
         let mut levels = [0u8; LEVELLED_GROUPS];
         extract_tactical(board, p, ctx, &mut levels);
         let raw = RawNeighbourhood::read(board, p, ctx.color);
-        let slot = ShapeMemo::slot(raw.inner as u128);
-        let inner = if memo.inner_keys[slot] == raw.inner {
-            memo.inner_values[slot]
-        } else {
+        let entry = &mut memo.inner[ShapeMemo::slot(raw.inner as u128)];
+        if entry.0 != raw.inner {
             let [d12, d24] = raw.inner_keys();
-            let value = self.inner_shape_strength(raw.code_3x3() as u64, d12, d24);
-            memo.inner_keys[slot] = raw.inner;
-            memo.inner_values[slot] = value;
-            value
-        };
-        let slot = ShapeMemo::slot(raw.outer);
-        let outer = if memo.outer_keys[slot] == raw.outer {
-            memo.outer_values[slot]
-        } else {
-            let value = self.shapes[3].gamma(raw.outer_key()) as f64;
-            memo.outer_keys[slot] = raw.outer;
-            memo.outer_values[slot] = value;
-            value
-        };
+            *entry = (
+                raw.inner,
+                self.inner_shape_strength(raw.code_3x3() as u64, d12, d24),
+            );
+        }
+        let inner = entry.1;
+        let entry = &mut memo.outer[ShapeMemo::slot(raw.outer)];
+        if entry.0 != raw.outer {
+            *entry = (raw.outer, self.shapes[3].gamma(raw.outer_key()) as f64);
+        }
+        let outer = entry.1;
         self.level_strength(&levels) * (inner * outer)
     }
 
