@@ -47,14 +47,6 @@ const CELL_SLOTS: usize = 1024;
 const _: () =
     assert!(CELL_SLOTS >= MAX_CELLS && CELL_SLOTS >= MAX_POINTS && CELL_SLOTS.is_power_of_two());
 
-// Cells that hold no stone (empty points and the border) name *themselves* as their chain
-// head: the move loops then update the statistics of all four neighbours without asking
-// what they hold (fewer unpredictable branches), and the garbage those updates leave in an
-// empty or border cell's own `chains` slot is never read (a stone placed there overwrites
-// it). Each cell having its own slot, rather than all sharing one, keeps the four updates
-// of a move independent: a single shared slot made them a chain of read-modify-writes to
-// one address, each waiting for the last.
-
 /// A per-cell array indexed through a mask. Every index the board uses is below
 /// `MAX_CELLS`; the mask only lets the compiler drop the bounds checks on the hot path
 /// (`check_consistency` and the tests verify the indices themselves).
@@ -226,7 +218,12 @@ impl ChainInfo {
 pub struct Board {
     geometry: Geometry,
     cells: CellArray<Cell>,
-    /// Head cell of the chain a stone belongs to.
+    /// Head cell of the chain a stone belongs to. Cells that hold no stone (empty points and
+    /// the border) name *themselves*: the move loops then update the statistics of all four
+    /// neighbours without asking what they hold (fewer unpredictable branches), and the
+    /// garbage those updates leave in an empty or border cell's own `chains` slot is never
+    /// read (a stone placed there overwrites it). Each cell having its own slot, rather than
+    /// all sharing one, keeps the four updates of a move independent.
     chain_head: CellArray<u16>,
     /// Next stone of the same chain (a circular list).
     next_stone: CellArray<u16>,

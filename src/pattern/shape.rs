@@ -440,18 +440,12 @@ pub fn diamond40() -> &'static ShapeKind {
 }
 
 /// The keys of the 12-, 24- and 40-point diamonds around `p` for `color` to move (equal to
-/// their [`ShapeKind::code`]s), reading the 40 cells and the atari bits once: each smaller
-/// diamond's offsets are the first ones of the larger.
+/// their [`ShapeKind::code`]s), reading the 40 cells and the atari bits once
+/// ([`RawNeighbourhood`]): each smaller diamond's offsets are the first ones of the larger.
 pub fn diamond_codes(board: &Board, p: Point, color: Color) -> [u64; 3] {
-    let (d12, d24, d40) = (diamond12(), diamond24(), diamond40());
-    let mut states = [0u8; MAX_SHAPE_CELLS];
-    d40.read_states(board, p, color, &mut states);
-    let atari = atari_bits(board, p) as u8;
-    [
-        d12.key(&states[..12], atari),
-        d24.key(&states[..24], atari),
-        d40.key(&states[..40], atari),
-    ]
+    let raw = RawNeighbourhood::read(board, p, color);
+    let [d12, d24] = raw.inner_keys();
+    [d12, d24, raw.outer_key()]
 }
 
 /// Cells of the 40-point diamond.
@@ -469,6 +463,7 @@ fn diamond40_cells(board: &Board) -> &'static [[u16; DIAMOND40_CELLS]] {
         let size = geometry.size() as i32;
         let stride = geometry.stride() as i32;
         let offsets = diamond40().offsets();
+        assert_eq!(offsets.len(), DIAMOND40_CELLS);
         (0..geometry.cells())
             .map(|index| {
                 let mut cells = [0u16; DIAMOND40_CELLS];
@@ -490,7 +485,7 @@ fn diamond40_cells(board: &Board) -> &'static [[u16; DIAMOND40_CELLS]] {
 /// The raw (unfolded) neighbourhood of `p` for `color` to move, which decides every shape
 /// feature of a move there: the 24-point diamond (cell `k` of the offset order in bits
 /// `2k..2k+2`, the 4 atari bits in bits 48..52), which holds the 3x3 square and the
-/// 12-point diamond, and the 40-point diamond (bits `2k`, atari bits in 80..84). Keys of the
+/// 12-point diamond (so it decides their codes too), and the 40-point diamond (bits `2k`, atari bits in 80..84). Keys of the
 /// shape memo ([`super::table`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RawNeighbourhood {
@@ -540,26 +535,6 @@ impl RawNeighbourhood {
     /// The key of the 40-point diamond (as [`diamond_codes`]).
     pub fn outer_key(&self) -> u64 {
         diamond40().key(&self.states(), self.atari())
-    }
-
-    /// The folded 3x3 code (as [`code_3x3`]).
-    pub fn code_3x3(&self) -> u32 {
-        // The 3x3 square's slots, as indices of the 24-point diamond's offsets.
-        static SLOTS: OnceLock<[usize; 8]> = OnceLock::new();
-        let slots = SLOTS.get_or_init(|| {
-            let offsets = diamond24().offsets();
-            SLOTS_3X3.map(|o| {
-                offsets
-                    .iter()
-                    .position(|&d| d == o)
-                    .expect("the 3x3 square lies inside the 24-point diamond")
-            })
-        });
-        let mut raw = 0u32;
-        for (k, &slot) in slots.iter().enumerate() {
-            raw |= (((self.inner >> (2 * slot)) & 3) as u32) << (2 * k);
-        }
-        canonical_3x3_table()[(raw | (self.atari() as u32) << 16) as usize]
     }
 }
 

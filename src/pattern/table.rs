@@ -30,7 +30,7 @@ use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point};
 
 use super::features::extract_tactical;
 use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
-use super::shape::{RAW_3X3_CODES, RawNeighbourhood, canonical_3x3_table};
+use super::shape::{RAW_3X3_CODES, RawNeighbourhood, canonical_3x3_table, code_3x3};
 
 /// The version line of the format.
 pub const FORMAT_LINE: &str = "hane-patterns 1";
@@ -347,7 +347,7 @@ impl PatternTable {
             let [d12, d24] = raw.inner_keys();
             *entry = (
                 raw.inner,
-                self.inner_shape_strength(raw.code_3x3() as u64, d12, d24),
+                self.inner_shape_strength(code_3x3(board, p, ctx.color) as u64, d12, d24),
             );
         }
         let inner = entry.1;
