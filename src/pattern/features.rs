@@ -166,13 +166,13 @@ pub fn move_distance(board: &Board, a: Point, b: Point) -> usize {
 }
 
 /// A set of at most `N` distinct points with a fixed array: no allocation.
-struct SmallSet<const N: usize> {
+pub(crate) struct SmallSet<const N: usize> {
     items: [u16; N],
-    len: usize,
+    pub(crate) len: usize,
 }
 
 impl<const N: usize> SmallSet<N> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         SmallSet {
             items: [0; N],
             len: 0,
@@ -180,7 +180,7 @@ impl<const N: usize> SmallSet<N> {
     }
 
     /// Adds `x` unless present; returns whether the set is now full.
-    fn insert(&mut self, x: u16) -> bool {
+    pub(crate) fn insert(&mut self, x: u16) -> bool {
         if !self.items[..self.len].contains(&x) && self.len < N {
             self.items[self.len] = x;
             self.len += 1;
@@ -188,7 +188,7 @@ impl<const N: usize> SmallSet<N> {
         self.len == N
     }
 
-    fn contains(&self, x: u16) -> bool {
+    pub(crate) fn contains(&self, x: u16) -> bool {
         self.items[..self.len].contains(&x)
     }
 }

@@ -10,7 +10,7 @@
 
 use crate::board::{Board, Cell, Color, Point};
 
-use super::features::{liberties_after, liberties_capped};
+use super::features::{SmallSet, liberties_after, liberties_capped};
 
 /// Most defender moves read.
 pub const MAX_STEPS: usize = 100;
@@ -64,11 +64,125 @@ fn can_counter_capture(board: &Board, stone: Point, attacker: Color) -> bool {
     })
 }
 
+/// How the defender fares after `attacker` plays the legal atari `m` on the chain through
+/// `stone`, whose two liberties are `m` and `other`: 3 when it escapes at once (it can
+/// capture an attacking chain in atari next to it), else the liberties it has after
+/// extending on `other` (capped at 3, as [`liberties_after`] counts them). Read without
+/// playing: `None` when the atari captures stones, which this reader leaves to a scratch
+/// board.
+///
+/// Without captures, the position after the atari differs from `board` only in the
+/// attacker's stone on `m`, which joins the attacking chains next to it (`joined`); those
+/// chains are in atari after it exactly when the stone's own chain is.
+fn atari_outcome_in_place(
+    board: &Board,
+    stone: Point,
+    m: Point,
+    other: Point,
+    attacker: Color,
+) -> Option<usize> {
+    let defender = attacker.opponent();
+    let geometry = board.geometry();
+    let mut joined = SmallSet::<4>::new();
+    for n in geometry.neighbors(m) {
+        let cell = board.cell_at(n);
+        let np = Point::from_index(n);
+        if cell.is(defender) && board.in_atari(np) {
+            return None;
+        }
+        if cell.is(attacker) {
+            joined.insert(board.chain_id(np) as u16);
+        }
+    }
+    let stays_in_atari = |np: Point| {
+        !joined.contains(board.chain_id(np) as u16) && board.in_atari(np)
+    };
+    // The defender's extension on `other`, counted as `liberties_after` counts it on the
+    // board after the atari (where `m` is no longer empty).
+    // The defender's own chain adds nothing: its liberties are `m` and `other`.
+    let mut libs = SmallSet::<3>::new();
+    let mut chains = SmallSet::<4>::new();
+    chains.insert(board.chain_id(stone) as u16);
+    for n in geometry.neighbors(other) {
+        if libs.len == 3 {
+            break;
+        }
+        let cell = board.cell_at(n);
+        let np = Point::from_index(n);
+        if n == m.index() || cell == Cell::Border {
+            continue;
+        }
+        if cell == Cell::Empty {
+            libs.insert(n as u16);
+        } else if cell.is(defender) {
+            let id = board.chain_id(np) as u16;
+            if chains.contains(id) {
+                continue;
+            }
+            chains.insert(id);
+            'walk: for s in board.chain_stones(np) {
+                for q in geometry.neighbors(s) {
+                    if q != other.index()
+                        && q != m.index()
+                        && board.cell_at(q) == Cell::Empty
+                        && libs.insert(q as u16)
+                    {
+                        break 'walk;
+                    }
+                }
+            }
+        } else if stays_in_atari(np) {
+            libs.insert(n as u16);
+        }
+    }
+    // Escaping either way is worth 3: the walks below only matter for a held extension.
+    if libs.len >= 3 {
+        return Some(3);
+    }
+    // The atari stone's chain touches the defender (`m` was its liberty): in atari, the
+    // defender captures it.
+    if liberties_after(board, m, attacker).liberties <= 1 {
+        return Some(3);
+    }
+    let counter = board.chain_stones(stone).any(|s| {
+        geometry.neighbors(s).into_iter().any(|n| {
+            board.cell_at(n).is(attacker) && stays_in_atari(Point::from_index(n))
+        })
+    });
+    if counter {
+        return Some(3);
+    }
+    Some(libs.len)
+}
+
+/// [`atari_outcome_in_place`], on the scratch board `trial` when the atari captures.
+fn atari_outcome(
+    board: &Board,
+    trial: &mut Board,
+    stone: Point,
+    m: Point,
+    other: Point,
+    attacker: Color,
+) -> Option<usize> {
+    if let Some(score) = atari_outcome_in_place(board, stone, m, other, attacker) {
+        return Some(score);
+    }
+    trial.copy_from(board);
+    trial.play_unchecked(m, attacker);
+    if trial.cell(stone) == Cell::Empty || !trial.in_atari(stone) {
+        return None;
+    }
+    Some(if can_counter_capture(trial, stone, attacker) {
+        3
+    } else {
+        liberties_after(trial, other, attacker.opponent()).liberties
+    })
+}
+
 /// The attacker's turn: the chain through `stone` has two liberties. Plays the better
 /// atari on `board` (using `trial` as scratch) and returns true, or returns false when no
 /// atari keeps the ladder going.
 fn attacker_turn(board: &mut Board, trial: &mut Board, stone: Point, attacker: Color) -> bool {
-    let defender = attacker.opponent();
     let Some((x, y)) = two_liberties(board, stone) else {
         return false;
     };
@@ -77,16 +191,9 @@ fn attacker_turn(board: &mut Board, trial: &mut Board, stone: Point, attacker: C
         if extension_surely_escapes(board, other, m) || !board.is_legal(m, attacker) {
             continue;
         }
-        trial.copy_from(board);
-        trial.play_unchecked(m, attacker);
-        if trial.cell(stone) == Cell::Empty || !trial.in_atari(stone) {
-            continue;
-        }
         // Liberties of the defender after it extends on `other` (3 or more: an escape).
-        let score = if can_counter_capture(trial, stone, attacker) {
-            3
-        } else {
-            liberties_after(trial, other, defender).liberties
+        let Some(score) = atari_outcome(board, trial, stone, m, other, attacker) else {
+            continue;
         };
         if best.is_none_or(|(s, _)| score < s) {
             best = Some((score, m));
@@ -172,16 +279,22 @@ impl LadderScratch {
         }
         // The atari must take one of exactly two liberties; the other must not be an
         // obvious escape.
-        match two_liberties(board, target) {
+        let other = match two_liberties(board, target) {
             Some((x, y)) if x == p || y == p => {
                 let other = if x == p { y } else { x };
                 if extension_surely_escapes(board, other, p) {
                     return false;
                 }
+                other
             }
             _ => return false,
-        }
+        };
         if !board.is_legal(p, attacker) {
+            return false;
+        }
+        // The defender's first extension, read without copying the board: most ataris
+        // end here.
+        if atari_outcome_in_place(board, target, p, other, attacker).is_some_and(|s| s >= 3) {
             return false;
         }
         self.cur.copy_from(board);
@@ -250,4 +363,82 @@ pub fn atari_starts_ladder(board: &Board, p: Point, attacker: Color, target: Poi
 /// liberties and the opponent then captures it in a ladder.
 pub fn extension_caught_in_ladder(board: &Board, p: Point, color: Color) -> bool {
     with_scratch(|s| s.extension_caught_in_ladder(board, p, color))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::{playout_rng, random_acceptable_move};
+
+    /// The reference: the atari played on a copy of the board, read as the reader did before
+    /// it learnt to read in place.
+    fn atari_outcome_on_a_copy(
+        board: &Board,
+        stone: Point,
+        m: Point,
+        other: Point,
+        attacker: Color,
+    ) -> Option<usize> {
+        let mut trial = board.clone();
+        trial.play_unchecked(m, attacker);
+        if trial.cell(stone) == Cell::Empty || !trial.in_atari(stone) {
+            return None;
+        }
+        Some(if can_counter_capture(&trial, stone, attacker) {
+            3
+        } else {
+            liberties_after(&trial, other, attacker.opponent()).liberties
+        })
+    }
+
+    /// On every chain with two liberties in positions of random games (sizes 5 to 19), each
+    /// legal atari read in place gives what playing it on a copy gives; the ataris that
+    /// capture (left to the copy) are the only ones not read in place.
+    #[test]
+    fn atari_read_in_place_equals_the_atari_played_on_a_copy() {
+        let (mut compared, mut capturing, mut escapes, mut held) = (0, 0, 0, 0);
+        for (game, size) in [5, 7, 9, 9, 13, 19].into_iter().cycle().take(60).enumerate() {
+            let mut board = Board::new(size).unwrap();
+            let mut rng = playout_rng(17, game as u64);
+            let mut color = Color::Black;
+            for _ in 0..size * size * 3 {
+                for p in board.geometry().points() {
+                    let Some(defender) = board.cell(p).color() else {
+                        continue;
+                    };
+                    let Some((x, y)) = two_liberties(&board, p) else {
+                        continue;
+                    };
+                    let attacker = defender.opponent();
+                    for (m, other) in [(x, y), (y, x)] {
+                        if !board.is_legal(m, attacker) {
+                            continue;
+                        }
+                        let expected = atari_outcome_on_a_copy(&board, p, m, other, attacker);
+                        match atari_outcome_in_place(&board, p, m, other, attacker) {
+                            Some(score) => {
+                                assert_eq!(Some(score), expected, "{board:?} {p:?} {m:?}");
+                                compared += 1;
+                                if score >= 3 {
+                                    escapes += 1;
+                                } else {
+                                    held += 1;
+                                }
+                            }
+                            None => capturing += 1,
+                        }
+                    }
+                }
+                match random_acceptable_move(&mut board, color, &mut rng, |_, _| true) {
+                    Some(p) => {
+                        board.play_unchecked(p, color);
+                    }
+                    None => board.pass(),
+                }
+                color = color.opponent();
+            }
+        }
+        assert!(compared > 10_000 && capturing > 100, "{compared} {capturing}");
+        assert!(escapes > 1_000 && held > 1_000, "{escapes} {held}");
+    }
 }
