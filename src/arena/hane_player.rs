@@ -54,6 +54,7 @@ pub struct SearchParameters {
     pub early_stop: Option<bool>,
     pub reuse_tree: Option<bool>,
     pub resign_moves: Option<u32>,
+    pub last_good_reply: Option<bool>,
 }
 
 impl SearchParameters {
@@ -83,6 +84,9 @@ impl SearchParameters {
         if let Some(m) = self.resign_moves {
             config.resign_moves = m;
         }
+        if let Some(r) = self.last_good_reply {
+            config.last_good_reply = r;
+        }
     }
 
     /// `key=value` for every parameter that is set, in a fixed order.
@@ -101,6 +105,7 @@ impl SearchParameters {
         add("early-stop", self.early_stop.map(|v| v.to_string()));
         add("reuse", self.reuse_tree.map(|v| v.to_string()));
         add("resign-moves", self.resign_moves.map(|v| v.to_string()));
+        add("replies", self.last_good_reply.map(|v| v.to_string()));
         parts
     }
 }
@@ -200,11 +205,13 @@ impl HaneSettings {
                 "resign-moves" => {
                     settings.search.resign_moves = Some(at_least_one(value).map_err(&bad)?)
                 }
+                "replies" => settings.search.last_good_reply = Some(flag(value).map_err(&bad)?),
                 other => {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
                          resign, memory, dead-playouts, playout, priors, patterns, \
-                         exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves)"
+                         exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves, \
+                         replies)"
                     ));
                 }
             }

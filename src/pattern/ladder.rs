@@ -94,9 +94,8 @@ fn atari_outcome_in_place(
             joined.insert(board.chain_id(np) as u16);
         }
     }
-    let stays_in_atari = |np: Point| {
-        !joined.contains(board.chain_id(np) as u16) && board.in_atari(np)
-    };
+    let stays_in_atari =
+        |np: Point| !joined.contains(board.chain_id(np) as u16) && board.in_atari(np);
     // The defender's extension on `other`, counted as `liberties_after` counts it on the
     // board after the atari (where `m` is no longer empty).
     // The defender's own chain adds nothing: its liberties are `m` and `other`.
@@ -145,9 +144,10 @@ fn atari_outcome_in_place(
         return Some(3);
     }
     let counter = board.chain_stones(stone).any(|s| {
-        geometry.neighbors(s).into_iter().any(|n| {
-            board.cell_at(n).is(attacker) && stays_in_atari(Point::from_index(n))
-        })
+        geometry
+            .neighbors(s)
+            .into_iter()
+            .any(|n| board.cell_at(n).is(attacker) && stays_in_atari(Point::from_index(n)))
     });
     if counter {
         return Some(3);
@@ -397,7 +397,12 @@ mod tests {
     #[test]
     fn atari_read_in_place_equals_the_atari_played_on_a_copy() {
         let (mut compared, mut capturing, mut escapes, mut held) = (0, 0, 0, 0);
-        for (game, size) in [5, 7, 9, 9, 13, 19].into_iter().cycle().take(60).enumerate() {
+        for (game, size) in [5, 7, 9, 9, 13, 19]
+            .into_iter()
+            .cycle()
+            .take(60)
+            .enumerate()
+        {
             let mut board = Board::new(size).unwrap();
             let mut rng = playout_rng(17, game as u64);
             let mut color = Color::Black;
@@ -438,7 +443,10 @@ mod tests {
                 color = color.opponent();
             }
         }
-        assert!(compared > 10_000 && capturing > 100, "{compared} {capturing}");
+        assert!(
+            compared > 10_000 && capturing > 100,
+            "{compared} {capturing}"
+        );
         assert!(escapes > 1_000 && held > 1_000, "{escapes} {held}");
     }
 }

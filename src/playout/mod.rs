@@ -3,7 +3,9 @@
 //! `hane bench` and the reference-figure tests. Nothing here allocates per move.
 
 mod pattern_policy;
+pub mod replies;
 pub use pattern_policy::{PatternPolicy, run_pattern_playout, run_pattern_playouts};
+pub use replies::ReplyMemory;
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;

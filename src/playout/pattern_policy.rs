@@ -15,6 +15,7 @@ use crate::pattern::ladder::LadderScratch;
 use crate::pattern::shape::raw_code_3x3;
 use crate::pattern::table::PlayoutShapes;
 
+use super::replies::ReplyMemory;
 use super::{
     MoveSink, PlayoutPolicy, PlayoutRng, PlayoutStats, default_move_cap, random_acceptable_move,
     run_playout,
@@ -41,6 +42,8 @@ pub struct PatternPolicy<'t> {
     read_ladders: bool,
     /// Scratch boards of the ladder reader.
     ladder: LadderScratch,
+    /// Last good replies, when the search keeps them (off in plain playout runs).
+    replies: Option<ReplyMemory>,
 }
 
 impl<'t> PatternPolicy<'t> {
@@ -52,7 +55,21 @@ impl<'t> PatternPolicy<'t> {
             local_reluctance: 4.0,
             read_ladders: true,
             ladder: LadderScratch::new(),
+            replies: None,
         }
+    }
+
+    /// Plays last good replies (learnt by the caller through [`PatternPolicy::replies`])
+    /// after the tactical answers and before the shapes, on boards of `cells` padded cells.
+    pub fn with_replies(mut self, cells: usize) -> PatternPolicy<'t> {
+        self.replies = Some(ReplyMemory::new(cells));
+        self
+    }
+
+    /// The reply memory, when the policy plays replies: the caller starts each sequence,
+    /// adds the tree moves and teaches it the result; the policy adds its own moves.
+    pub fn replies(&mut self) -> Option<&mut ReplyMemory> {
+        self.replies.as_mut()
     }
 
     /// Sets the weight of "no local shape move" (default 4; larger means more random moves).
@@ -77,7 +94,26 @@ impl<'t> PatternPolicy<'t> {
     }
 
     fn remember(&mut self, chosen: Option<Point>) {
-        self.last = [chosen.map_or(0, |p| p.index() as u16), self.last[0]];
+        let index = chosen.map_or(0, |p| p.index() as u16);
+        self.last = [index, self.last[0]];
+        if let Some(replies) = &mut self.replies {
+            replies.push(index);
+        }
+    }
+
+    /// A remembered reply to the last two moves (else to the last one) that the policy
+    /// would play: playable and no self-atari of a big chain.
+    #[inline]
+    fn last_good_reply(&self, board: &Board, color: Color) -> Option<Point> {
+        let replies = self.replies.as_ref()?;
+        let (two, one) = replies.replies(color, self.last[1], self.last[0]);
+        [two, one].into_iter().find_map(|r| {
+            let p = Point::from_index(r as usize);
+            (r != 0
+                && Self::playable(board, p, color)
+                && !is_self_atari(board, p, color, BIG_CHAIN))
+            .then_some(p)
+        })
     }
 
     /// Whether `color` may play `p` in a playout: legal (not a ko retake nor suicide) and not
@@ -230,9 +266,14 @@ impl PlayoutPolicy for PatternPolicy<'_> {
         let mut chosen = None;
         if let Some(last) = last {
             chosen = self.answer_last_move(board, color, last, rng);
-            if chosen.is_none() {
-                chosen = self.local_shape(board, color, last, rng);
-            }
+        }
+        if chosen.is_none() {
+            chosen = self.last_good_reply(board, color);
+        }
+        if let Some(last) = last
+            && chosen.is_none()
+        {
+            chosen = self.local_shape(board, color, last, rng);
         }
         if chosen.is_none() {
             chosen = random_acceptable_move(board, color, rng, |b, p| {
@@ -294,4 +335,49 @@ pub fn run_pattern_playout<S: MoveSink>(
     policy.start(last_moves.0, last_moves.1);
     let cap = default_move_cap(board.size());
     run_playout(board, to_move, policy, rng, cap, sink)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::playout_rng;
+
+    /// A reply learnt from a won sequence is what the policy plays next time the same two
+    /// moves come (no tactics around), and the two-move reply comes before the one-move one.
+    #[test]
+    fn the_policy_plays_a_learnt_reply() {
+        let table = crate::pattern::default_table();
+        let mut policy =
+            PatternPolicy::new(table).with_replies(Board::new(9).unwrap().geometry().cells());
+        let mut board = Board::new(9).unwrap();
+        let g = board.geometry();
+        let at = |c, r| g.point(c, r).unwrap();
+        let (black_move, white_move) = (at(2, 2), at(6, 6));
+        board.play_unchecked(black_move, Color::Black);
+        board.play_unchecked(white_move, Color::White);
+        let (two, one) = (at(4, 4), at(0, 8));
+        let replies = policy.replies().unwrap();
+        let index = |p: Point| p.index() as u16;
+        // White replied `one` to black's `black_move` (after some other move) and won.
+        replies.begin(index(at(8, 0)), index(black_move), Color::Black);
+        replies.push(index(one));
+        replies.learn(Some(Color::White));
+        // Black replied `two` to `black_move`, `white_move` and won; then `one` to
+        // `white_move` alone, in a playout that black also won.
+        replies.begin(index(black_move), index(white_move), Color::Black);
+        replies.push(index(two));
+        replies.learn(Some(Color::Black));
+        replies.begin(index(at(8, 8)), index(white_move), Color::Black);
+        replies.push(index(one));
+        replies.learn(Some(Color::Black));
+        let mut rng = playout_rng(1, 0);
+        for _ in 0..20 {
+            policy.start(Some(white_move), Some(black_move));
+            assert_eq!(policy.choose(&mut board, Color::Black, &mut rng), Some(two));
+        }
+        // With `two` taken, the one-move reply.
+        board.play_unchecked(two, Color::White);
+        policy.start(Some(white_move), Some(black_move));
+        assert_eq!(policy.choose(&mut board, Color::Black, &mut rng), Some(one));
+    }
 }

@@ -106,6 +106,9 @@ pub struct SearchConfig {
     pub early_stop: bool,
     /// Keep the subtree of the moves played between searches.
     pub reuse_tree: bool,
+    /// Pattern playouts play the last good replies each worker learns from its playouts
+    /// (LGRF-2, see `playout::replies`).
+    pub last_good_reply: bool,
 }
 
 /// The library default is the cheap configuration (light playouts, heuristic priors) that
@@ -129,6 +132,7 @@ impl Default for SearchConfig {
             expand_visits: None,
             early_stop: true,
             reuse_tree: true,
+            last_good_reply: false,
         }
     }
 }
@@ -255,7 +259,12 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher; with pattern playouts, builds their shape table now (a fraction of a
+    /// second, once per table) so that no move's clock pays for it.
     pub fn new(config: SearchConfig) -> Searcher {
+        if config.playout == PlayoutKind::Pattern {
+            config.patterns.playout_3x3_gammas();
+        }
         Searcher {
             config,
             low_winrate_streak: 0,
@@ -581,6 +590,9 @@ fn prepare_root(
     root.finish_expansion(edges);
 }
 
+/// Playouts a timed search reports before the early-stop rule may end it.
+const EARLY_STOP_MIN_PLAYOUTS: f64 = 256.0;
+
 /// The calling thread's part of a search: watches the clock, the stop flag and the early-stop
 /// rule, and calls `progress`, until the search should end.
 fn monitor(
@@ -605,10 +617,13 @@ fn monitor(
                 return;
             }
             if shared.config.early_stop && elapsed < budget && elapsed > Duration::from_millis(20) {
+                // Workers report playouts in batches: until a few batches are in, the rate
+                // (and so the playouts left) reads too low. A first search that paid for
+                // building the playout tables once stopped this way after 12 playouts.
                 let done = shared.playouts.load(Ordering::Relaxed) as f64;
                 let rate = done / elapsed.as_secs_f64();
                 let left = rate * (budget - elapsed).as_secs_f64();
-                if shared.decided(left.ceil() as u64) {
+                if done >= EARLY_STOP_MIN_PLAYOUTS && shared.decided(left.ceil() as u64) {
                     return;
                 }
             }

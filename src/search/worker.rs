@@ -166,7 +166,10 @@ pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
     match shared.config.playout {
         PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
         PlayoutKind::Pattern => {
-            let policy = PatternPolicy::new(&shared.config.patterns);
+            let mut policy = PatternPolicy::new(&shared.config.patterns);
+            if shared.config.last_good_reply {
+                policy = policy.with_replies(shared.root_board.geometry().cells());
+            }
             Worker::new(shared, index, policy).run()
         }
     }
@@ -175,15 +178,51 @@ pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
 
 /// A playout policy as the workers use it: told the last two moves before each playout.
 trait SearchPolicy: PlayoutPolicy {
-    fn begin(&mut self, _recent: Recent) {}
+    /// Before a playout: `recent` are the last two moves before it, `tree_moves` the
+    /// descent from the root (where `root_color` was to move after `root_recent`).
+    fn begin(
+        &mut self,
+        _recent: Recent,
+        _root_recent: Recent,
+        _root_color: Color,
+        _tree_moves: &[(Color, Move)],
+    ) {
+    }
+
+    /// After a playout: who won it (`None`: a draw).
+    fn learn(&mut self, _winner: Option<Color>) {}
 }
 
 impl SearchPolicy for LightPolicy {}
 
 impl SearchPolicy for PatternPolicy<'_> {
     #[inline]
-    fn begin(&mut self, recent: Recent) {
+    fn begin(
+        &mut self,
+        recent: Recent,
+        root_recent: Recent,
+        root_color: Color,
+        tree_moves: &[(Color, Move)],
+    ) {
         self.start(recent.last, recent.second_last);
+        if let Some(replies) = self.replies() {
+            let index = |p: Option<Point>| p.map_or(0, |p| p.index() as u16);
+            replies.begin(
+                index(root_recent.second_last),
+                index(root_recent.last),
+                root_color,
+            );
+            for &(_, mv) in tree_moves {
+                replies.push_move(mv);
+            }
+        }
+    }
+
+    #[inline]
+    fn learn(&mut self, winner: Option<Color>) {
+        if let Some(replies) = self.replies() {
+            replies.learn(winner);
+        }
     }
 }
 
@@ -367,7 +406,8 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         let black = match decided {
             Some(result) => result,
             None => {
-                self.policy.begin(recent);
+                self.policy
+                    .begin(recent, shared.root_recent, shared.root_color, &self.moves);
                 let outcome = run_playout(
                     &mut self.board,
                     color,
@@ -380,7 +420,13 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                 if self.done.is_multiple_of(OWNERSHIP_SAMPLE_EVERY) {
                     self.sample_ownership();
                 }
-                black_half_wins(outcome.score, shared.komi)
+                let black = black_half_wins(outcome.score, shared.komi);
+                self.policy.learn(match black {
+                    0 => Some(Color::White),
+                    2 => Some(Color::Black),
+                    _ => None,
+                });
+                black
             }
         };
         self.backup(black);
