@@ -439,7 +439,7 @@ mod tests {
     fn search_parameters_reach_the_search_config() {
         let s = HaneSettings::parse(
             "exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,expand=4,early-stop=off,\
-             reuse=false,resign-moves=5,threads=2",
+             reuse=false,resign-moves=5,replies=on,threads=2",
         )
         .unwrap();
         let config = HanePlayer::config(&s, 9);
@@ -451,11 +451,12 @@ mod tests {
         assert!(!config.early_stop);
         assert!(!config.reuse_tree);
         assert_eq!(config.resign_moves, 5);
+        assert!(config.last_good_reply);
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
             "hane(playouts=1000,threads=2,exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,\
-             expand=4,early-stop=false,reuse=false,resign-moves=5)"
+             expand=4,early-stop=false,reuse=false,resign-moves=5,replies=true)"
         );
         // Unset parameters keep the search's defaults.
         let plain = HanePlayer::config(&HaneSettings::default(), 0);
@@ -464,6 +465,7 @@ mod tests {
         assert_eq!(plain.rave_equivalence, defaults.rave_equivalence);
         assert_eq!(plain.rave_prior, defaults.rave_prior);
         assert_eq!(plain.early_stop, defaults.early_stop);
+        assert_eq!(plain.last_good_reply, defaults.last_good_reply);
         for bad in [
             "exploration=-1",
             "rave=x",
@@ -472,6 +474,7 @@ mod tests {
             "expand=0",
             "early-stop=maybe",
             "resign-moves=0",
+            "replies=sometimes",
         ] {
             assert!(HaneSettings::parse(bad).is_err(), "{bad}");
         }
