@@ -166,6 +166,130 @@ fn does_not_run_into_a_ladder() {
     }
 }
 
+/// How often, over `seeds` seeds, `policy` answers `last` (and `second_last`) on `board`
+/// for `color` with a move in `wanted`.
+fn times_chosen(
+    policy: &mut PatternPolicy<'_>,
+    board: &Board,
+    color: Color,
+    last: &str,
+    wanted: &[&str],
+    seeds: u64,
+) -> usize {
+    let g = board.geometry();
+    let last = g.parse_point(last).unwrap();
+    let wanted: Vec<_> = wanted.iter().map(|v| g.parse_point(v).unwrap()).collect();
+    (0..seeds)
+        .filter(|&seed| {
+            let mut rng = playout_rng(seed, 0);
+            let mut b = board.clone();
+            policy.start(Some(last), None);
+            policy
+                .choose(&mut b, color, &mut rng)
+                .is_some_and(|p| wanted.contains(&p))
+        })
+        .count()
+}
+
+#[test]
+fn tactics_save_a_chain_in_atari_by_capturing_a_neighbour() {
+    // White E4 has put Black C4-D4 in atari (liberty D3, where Black would have no liberty
+    // at all); Black lives by capturing White C5-D5 at E5.
+    let board = Board::from_diagram(
+        "
+        . . . . . . .
+        . . X X . . .
+        . X O O . . .
+        . O X X O . .
+        . . O . O . .
+        . . . O . . .
+        . . . . . . .",
+    )
+    .unwrap();
+    let table = pattern::default_table();
+    let mut tactical = PatternPolicy::new(table).with_tactics(true);
+    assert_eq!(
+        times_chosen(&mut tactical, &board, Color::Black, "E4", &["E5"], 30),
+        30
+    );
+    // Without the extra tactics E5 is only one of the shapes next to E4.
+    let mut plain = PatternPolicy::new(table);
+    assert!(times_chosen(&mut plain, &board, Color::Black, "E4", &["E5"], 30) < 30);
+}
+
+#[test]
+fn tactics_give_a_chain_left_with_two_liberties_a_third() {
+    // White D4 leaves Black C3-D3 with two liberties, E3 and D2; either extension gives
+    // three or more.
+    let board = Board::from_diagram(
+        "
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . O O . . .
+        . O X X . . .
+        . . O . . . .
+        . . . . . . .",
+    )
+    .unwrap();
+    let table = pattern::default_table();
+    let mut tactical = PatternPolicy::new(table).with_tactics(true);
+    assert_eq!(
+        times_chosen(&mut tactical, &board, Color::Black, "D4", &["E3", "D2"], 30),
+        30
+    );
+    let mut plain = PatternPolicy::new(table);
+    assert!(times_chosen(&mut plain, &board, Color::Black, "D4", &["E3", "D2"], 30) < 30);
+}
+
+#[test]
+fn tactics_play_the_vital_point_of_a_small_eye_space() {
+    // White E3 has closed a straight three (B3, C3, D3); Black kills at C3. A bent three
+    // (B3, C3, C2) has its vital point at C3 too; a straight four (B3..E3 with the wall
+    // moved) has none, and no vital point is forced there.
+    let straight = "
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        O O O O O . .
+        O . . . O . .
+        O O O O O . .
+        . . . . . . .";
+    let bent = "
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        O O O O . . .
+        O . . O . . .
+        O O . O . . .
+        . O O O . . .";
+    let four = "
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        O O O O O O .
+        O . . . . O .
+        O O O O O O .
+        . . . . . . .";
+    let table = pattern::default_table();
+    let mut tactical = PatternPolicy::new(table).with_tactics(true);
+    let straight = Board::from_diagram(straight).unwrap();
+    assert_eq!(
+        times_chosen(&mut tactical, &straight, Color::Black, "E3", &["C3"], 30),
+        30
+    );
+    let bent = Board::from_diagram(bent).unwrap();
+    assert_eq!(
+        times_chosen(&mut tactical, &bent, Color::Black, "D3", &["C3"], 30),
+        30
+    );
+    let four = Board::from_diagram(four).unwrap();
+    assert!(times_chosen(&mut tactical, &four, Color::Black, "F3", &["C3", "D3"], 30) < 30);
+    // Without the extra tactics the vital point is left to chance.
+    let mut plain = PatternPolicy::new(table);
+    assert!(times_chosen(&mut plain, &straight, Color::Black, "E3", &["C3"], 30) < 30);
+}
+
 #[test]
 fn allocates_nothing_per_playout() {
     let table = pattern::default_table();

@@ -55,6 +55,7 @@ pub struct SearchParameters {
     pub reuse_tree: Option<bool>,
     pub resign_moves: Option<u32>,
     pub last_good_reply: Option<bool>,
+    pub playout_tactics: Option<bool>,
 }
 
 impl SearchParameters {
@@ -87,6 +88,9 @@ impl SearchParameters {
         if let Some(r) = self.last_good_reply {
             config.last_good_reply = r;
         }
+        if let Some(t) = self.playout_tactics {
+            config.playout_tactics = t;
+        }
     }
 
     /// `key=value` for every parameter that is set, in a fixed order.
@@ -106,6 +110,7 @@ impl SearchParameters {
         add("reuse", self.reuse_tree.map(|v| v.to_string()));
         add("resign-moves", self.resign_moves.map(|v| v.to_string()));
         add("replies", self.last_good_reply.map(|v| v.to_string()));
+        add("tactics", self.playout_tactics.map(|v| v.to_string()));
         parts
     }
 }
@@ -206,12 +211,13 @@ impl HaneSettings {
                     settings.search.resign_moves = Some(at_least_one(value).map_err(&bad)?)
                 }
                 "replies" => settings.search.last_good_reply = Some(flag(value).map_err(&bad)?),
+                "tactics" => settings.search.playout_tactics = Some(flag(value).map_err(&bad)?),
                 other => {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
                          resign, memory, dead-playouts, playout, priors, patterns, \
                          exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves, \
-                         replies)"
+                         replies, tactics)"
                     ));
                 }
             }

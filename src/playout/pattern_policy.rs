@@ -44,6 +44,9 @@ pub struct PatternPolicy<'t> {
     ladder: LadderScratch,
     /// Last good replies, when the search keeps them (off in plain playout runs).
     replies: Option<ReplyMemory>,
+    /// Whether the policy also plays the two-liberty tactics next to the last move (see
+    /// [`PatternPolicy::with_tactics`]).
+    tactics: bool,
 }
 
 impl<'t> PatternPolicy<'t> {
@@ -56,7 +59,19 @@ impl<'t> PatternPolicy<'t> {
             read_ladders: true,
             ladder: LadderScratch::new(),
             replies: None,
+            tactics: false,
         }
+    }
+
+    /// Turns the extra tactics next to the last move on or off (off by default): an own
+    /// chain in atari is also saved by capturing an enemy chain in atari that touches it;
+    /// an own chain the last move left with two liberties gets a third (by extending or by
+    /// capturing a neighbour in atari); and the last move's chain, left with two liberties,
+    /// is ataried where the reader sees it captured in a ladder, whether or not it touches
+    /// our last stone.
+    pub fn with_tactics(mut self, tactics: bool) -> PatternPolicy<'t> {
+        self.tactics = tactics;
+        self
     }
 
     /// Plays last good replies (learnt by the caller through [`PatternPolicy::replies`])
@@ -123,7 +138,8 @@ impl<'t> PatternPolicy<'t> {
         board.cell(p) == Cell::Empty && board.is_legal_non_eye(p, color)
     }
 
-    /// Captures of chains next to the last move, and escapes of own chains it put in atari.
+    /// Captures of chains next to the last move, and escapes of own chains it put in atari
+    /// (with [`PatternPolicy::with_tactics`], also the two-liberty answers).
     fn answer_last_move(
         &mut self,
         board: &Board,
@@ -131,60 +147,76 @@ impl<'t> PatternPolicy<'t> {
         last: Point,
         rng: &mut PlayoutRng,
     ) -> Option<Point> {
-        let mut found = [Point::from_index(0); 8];
-        let mut count = 0;
+        let mut found = Candidates::default();
         let enemy = color.opponent();
         if let Some(lib) = board.atari_liberty(last) {
-            found[count] = lib;
-            count += 1;
+            found.push(lib);
         }
-        for n in board.geometry().neighbors(last) {
+        let mut own_chains = [usize::MAX; 4];
+        for (k, n) in board.geometry().neighbors(last).into_iter().enumerate() {
             let cell = board.cell_at(n);
             let np = Point::from_index(n);
             if cell.is(color) {
+                let id = board.chain_id(np);
+                if own_chains.contains(&id) {
+                    continue;
+                }
+                own_chains[k] = id;
                 if let Some(lib) = board.atari_liberty(np) {
                     let after = liberties_after(board, lib, color);
                     let runs_into_ladder = after.liberties == 2
                         && !after.captures
                         && self.read_ladders
                         && self.ladder.extension_caught_in_ladder(board, lib, color);
-                    if (after.liberties >= 2 || after.captures)
-                        && !runs_into_ladder
-                        && !found[..count].contains(&lib)
-                    {
-                        found[count] = lib;
-                        count += 1;
+                    if (after.liberties >= 2 || after.captures) && !runs_into_ladder {
+                        found.push(lib);
                     }
+                    if self.tactics {
+                        counter_captures(board, np, enemy, &mut found);
+                    }
+                } else if self.tactics
+                    && let Some((x, y)) = two_liberties_capped(board, np)
+                {
+                    // Our chain has two liberties left: take a third, by extending where
+                    // that gives at least three or by capturing a neighbour in atari.
+                    for lib in [x, y] {
+                        if liberties_after(board, lib, color).liberties >= 3 {
+                            found.push(lib);
+                        }
+                    }
+                    counter_captures(board, np, enemy, &mut found);
                 }
-            } else if cell.is(enemy)
-                && let Some(lib) = board.atari_liberty(np)
-                && !found[..count].contains(&lib)
-            {
-                found[count] = lib;
-                count += 1;
             }
         }
-        if count == 0 && self.read_ladders && self.touches_own_last(board, color, last) {
-            // The last move's chain touches our previous stone (it has just run from our
-            // atari, or pushed against it) and has two liberties: an atari that captures it
-            // in a ladder.
+        if found.len == 0
+            && self.read_ladders
+            && (self.tactics || self.touches_own_last(board, color, last))
+        {
+            // The last move's chain has two liberties (and, without the extra tactics,
+            // touches our previous stone: it has just run from our atari, or pushed against
+            // it): an atari that captures it in a ladder.
             if let Some((x, y)) = two_liberties_capped(board, last) {
                 for m in [x, y] {
                     if self.ladder.atari_starts_ladder(board, m, color, last) {
-                        found[count] = m;
-                        count += 1;
+                        found.push(m);
                     }
                 }
             }
         }
-        while count > 0 {
-            let k = super::random_below(rng, count);
-            let p = found[k];
+        if found.len == 0
+            && self.tactics
+            && let Some(vital) = nakade_vital_point(board, last)
+        {
+            found.push(vital);
+        }
+        while found.len > 0 {
+            let k = super::random_below(rng, found.len);
+            let p = found.points[k];
             if !board.is_ko_retake(p, color) && !board.is_suicide(p, color) {
                 return Some(p);
             }
-            count -= 1;
-            found[k] = found[count];
+            found.len -= 1;
+            found.points[k] = found.points[found.len];
         }
         None
     }
@@ -283,6 +315,133 @@ impl PlayoutPolicy for PatternPolicy<'_> {
         self.remember(chosen);
         chosen
     }
+}
+
+/// The tactical answers found for one move: distinct points, at most [`Candidates::CAP`]
+/// (later ones are dropped).
+struct Candidates {
+    points: [Point; Candidates::CAP],
+    len: usize,
+}
+
+impl Default for Candidates {
+    fn default() -> Candidates {
+        Candidates {
+            points: [Point::from_index(0); Candidates::CAP],
+            len: 0,
+        }
+    }
+}
+
+impl Candidates {
+    const CAP: usize = 12;
+
+    #[inline]
+    fn push(&mut self, p: Point) {
+        if self.len < Self::CAP && !self.points[..self.len].contains(&p) {
+            self.points[self.len] = p;
+            self.len += 1;
+        }
+    }
+}
+
+/// Adds to `found` the liberty of every chain of `enemy` in atari that touches the chain
+/// through `stone` (capturing it gives that chain a liberty).
+fn counter_captures(board: &Board, stone: Point, enemy: Color, found: &mut Candidates) {
+    for s in board.chain_stones(stone) {
+        for n in board.geometry().neighbors(s) {
+            if board.cell_at(n).is(enemy)
+                && let Some(lib) = board.atari_liberty(Point::from_index(n))
+            {
+                found.push(lib);
+            }
+        }
+    }
+}
+
+/// Largest eye space [`nakade_vital_point`] reads.
+const NAKADE_MAX: usize = 6;
+
+/// The vital point of a small eye space next to `last`: an empty region of 3 to
+/// [`NAKADE_MAX`] points that touches `last`, is bounded by stones of one colour (and the
+/// edge), and has one point next to more of the region than any other (the middle of a
+/// straight or bent three, the centre of a pyramid four, a crossed five or a rabbity six,
+/// the inner point of a bulky five). Whoever plays it first decides whether the owner gets
+/// two eyes; random playouts would leave that to chance. Shapes without a single vital
+/// point (a square four, a straight four) are not answered.
+fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
+    let geometry = board.geometry();
+    let mut seen_start = [0usize; 4];
+    for start in geometry.neighbors(last) {
+        if board.cell_at(start) != Cell::Empty || seen_start.contains(&start) {
+            continue;
+        }
+        // Flood the empty region from `start`, giving up once it is too big or touches
+        // stones of both colours.
+        let mut region = [0usize; NAKADE_MAX + 1];
+        let mut len = 1;
+        region[0] = start;
+        let mut owner = Cell::Empty;
+        let mut next = 0;
+        let mut fits = true;
+        'flood: while next < len {
+            let q = region[next];
+            next += 1;
+            for n in geometry.neighbors(Point::from_index(q)) {
+                match board.cell_at(n) {
+                    Cell::Border => {}
+                    Cell::Empty => {
+                        if !region[..len].contains(&n) {
+                            if len == NAKADE_MAX {
+                                fits = false;
+                                break 'flood;
+                            }
+                            region[len] = n;
+                            len += 1;
+                        }
+                    }
+                    stone => {
+                        if owner == Cell::Empty {
+                            owner = stone;
+                        } else if owner != stone {
+                            fits = false;
+                            break 'flood;
+                        }
+                    }
+                }
+            }
+        }
+        // Later starts that lie in this region need no second flood.
+        for (j, other) in geometry.neighbors(last).into_iter().enumerate() {
+            if region[..len].contains(&other) {
+                seen_start[j] = other;
+            }
+        }
+        if !fits || len < 3 || owner == Cell::Empty {
+            continue;
+        }
+        let degree = |q: usize| {
+            geometry
+                .neighbors(Point::from_index(q))
+                .into_iter()
+                .filter(|n| region[..len].contains(n))
+                .count()
+        };
+        let (mut best, mut best_degree, mut ties) = (0, 0, 0);
+        for &q in &region[..len] {
+            let d = degree(q);
+            if d > best_degree {
+                (best, best_degree, ties) = (q, d, 1);
+            } else if d == best_degree {
+                ties += 1;
+            }
+        }
+        let enough = if len == 3 { 2 } else { 3 };
+        if ties == 1 && best_degree >= enough {
+            return Some(Point::from_index(best));
+        }
+    }
+    None
 }
 
 /// The two liberties of the chain through `stone`, when it has exactly two.

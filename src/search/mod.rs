@@ -109,6 +109,9 @@ pub struct SearchConfig {
     /// Pattern playouts play the last good replies each worker learns from its playouts
     /// (LGRF-2, see `playout::replies`).
     pub last_good_reply: bool,
+    /// Pattern playouts also play the two-liberty tactics next to the last move
+    /// (`PatternPolicy::with_tactics`).
+    pub playout_tactics: bool,
 }
 
 /// The library default is the cheap configuration (light playouts, heuristic priors) that
@@ -133,6 +136,7 @@ impl Default for SearchConfig {
             early_stop: true,
             reuse_tree: true,
             last_good_reply: false,
+            playout_tactics: false,
         }
     }
 }

@@ -166,7 +166,8 @@ pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
     match shared.config.playout {
         PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
         PlayoutKind::Pattern => {
-            let mut policy = PatternPolicy::new(&shared.config.patterns);
+            let mut policy = PatternPolicy::new(&shared.config.patterns)
+                .with_tactics(shared.config.playout_tactics);
             if shared.config.last_good_reply {
                 policy = policy.with_replies(shared.root_board.geometry().cells());
             }
