@@ -34,6 +34,9 @@ pub struct HaneSettings {
     pub playout: PlayoutKind,
     /// Tree priors (`priors=heuristic|pattern`), from the pattern table below.
     pub priors: PriorsKind,
+    /// Virtual playouts of the pattern priors' learned term (`prior-weight=W`; `None`: the
+    /// default of `PatternPriors::new`).
+    pub prior_weight: Option<f32>,
     /// A pattern table read from a file (`patterns=FILE`) instead of the compiled-in one,
     /// for pattern playouts and pattern priors.
     pub patterns: Option<(PathBuf, Arc<PatternTable>)>,
@@ -126,6 +129,7 @@ impl Default for HaneSettings {
             dead_playouts: 400,
             playout: PlayoutKind::default(),
             priors: PriorsKind::default(),
+            prior_weight: None,
             patterns: None,
             search: SearchParameters::default(),
         }
@@ -185,6 +189,9 @@ impl HaneSettings {
                     settings.playout = value.trim().parse().map_err(|e: String| bad(&e))?
                 }
                 "priors" => settings.priors = value.trim().parse().map_err(|e: String| bad(&e))?,
+                "prior-weight" => {
+                    settings.prior_weight = Some(non_negative(value).map_err(&bad)?)
+                }
                 "patterns" => {
                     let path = PathBuf::from(value.trim());
                     let table = pattern::load(&path).map_err(|e| bad(&e.to_string()))?;
@@ -215,7 +222,7 @@ impl HaneSettings {
                 other => {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
-                         resign, memory, dead-playouts, playout, priors, patterns, \
+                         resign, memory, dead-playouts, playout, priors, prior-weight, patterns, \
                          exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves, \
                          replies, tactics)"
                     ));
@@ -243,6 +250,9 @@ impl HaneSettings {
         }
         if self.priors != PriorsKind::default() {
             parts.push(format!("priors={:?}", self.priors).to_lowercase());
+        }
+        if let Some(w) = self.prior_weight {
+            parts.push(format!("prior-weight={w}"));
         }
         if let Some((path, _)) = &self.patterns {
             parts.push(format!("patterns={}", path.display()));
@@ -311,7 +321,7 @@ impl HanePlayer {
             max_memory: settings.max_memory_mib << 20,
             resign_threshold: settings.resign,
             playout: settings.playout,
-            priors: settings.priors.build(&patterns),
+            priors: settings.priors.build_weighted(&patterns, settings.prior_weight),
             patterns,
             ..defaults
         };
@@ -445,7 +455,7 @@ mod tests {
     fn search_parameters_reach_the_search_config() {
         let s = HaneSettings::parse(
             "exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,expand=4,early-stop=off,\
-             reuse=false,resign-moves=5,replies=on,threads=2",
+             reuse=false,resign-moves=5,replies=on,tactics=on,prior-weight=35,threads=2",
         )
         .unwrap();
         let config = HanePlayer::config(&s, 9);
@@ -458,11 +468,14 @@ mod tests {
         assert!(!config.reuse_tree);
         assert_eq!(config.resign_moves, 5);
         assert!(config.last_good_reply);
+        assert!(config.playout_tactics);
+        assert!(format!("{:?}", config.priors).contains("weight: 35.0"));
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
-            "hane(playouts=1000,threads=2,exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,\
-             expand=4,early-stop=false,reuse=false,resign-moves=5,replies=true)"
+            "hane(playouts=1000,threads=2,prior-weight=35,exploration=0.35,rave=1500,\
+             rave-prior=2,fpu=1.2,expand=4,early-stop=false,reuse=false,resign-moves=5,\
+             replies=true,tactics=true)"
         );
         // Unset parameters keep the search's defaults.
         let plain = HanePlayer::config(&HaneSettings::default(), 0);
@@ -472,6 +485,8 @@ mod tests {
         assert_eq!(plain.rave_prior, defaults.rave_prior);
         assert_eq!(plain.early_stop, defaults.early_stop);
         assert_eq!(plain.last_good_reply, defaults.last_good_reply);
+        assert_eq!(plain.playout_tactics, defaults.playout_tactics);
+        assert!(format!("{:?}", plain.priors).contains("weight: 20.0"));
         for bad in [
             "exploration=-1",
             "rave=x",
@@ -481,6 +496,8 @@ mod tests {
             "early-stop=maybe",
             "resign-moves=0",
             "replies=sometimes",
+            "tactics=2",
+            "prior-weight=-3",
         ] {
             assert!(HaneSettings::parse(bad).is_err(), "{bad}");
         }

@@ -136,8 +136,9 @@ struct ReportArgs {
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
     /// Settings of the first hane, `key=value,...`: playouts, time, threads, resign, memory,
-    /// dead-playouts, playout (light|pattern), priors (heuristic|pattern), patterns (a table
-    /// file), exploration, rave, fpu, expand, early-stop, reuse, resign-moves.
+    /// dead-playouts, playout (light|pattern), priors (heuristic|pattern), prior-weight,
+    /// patterns (a table file), exploration, rave, rave-prior, fpu, expand, early-stop, reuse,
+    /// resign-moves, replies (on|off), tactics (on|off).
     #[arg(long, default_value = "")]
     player1: String,
     /// Settings of the second hane.

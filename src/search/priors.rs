@@ -25,9 +25,25 @@ pub enum PriorsKind {
 impl PriorsKind {
     /// The priors of this kind, with `table` for the pattern ones.
     pub fn build(self, table: &Arc<PatternTable>) -> Arc<dyn MovePriors> {
+        self.build_weighted(table, None)
+    }
+
+    /// [`PriorsKind::build`], with the pattern term worth `weight` virtual playouts when
+    /// given (the heuristic priors have no such term and ignore it).
+    pub fn build_weighted(
+        self,
+        table: &Arc<PatternTable>,
+        weight: Option<f32>,
+    ) -> Arc<dyn MovePriors> {
         match self {
             PriorsKind::Heuristic => Arc::new(HeuristicPriors::default()),
-            PriorsKind::Pattern => Arc::new(PatternPriors::new(Arc::clone(table))),
+            PriorsKind::Pattern => {
+                let mut priors = PatternPriors::new(Arc::clone(table));
+                if let Some(w) = weight {
+                    priors.weight = w;
+                }
+                Arc::new(priors)
+            }
         }
     }
 }
