@@ -189,9 +189,7 @@ impl HaneSettings {
                     settings.playout = value.trim().parse().map_err(|e: String| bad(&e))?
                 }
                 "priors" => settings.priors = value.trim().parse().map_err(|e: String| bad(&e))?,
-                "prior-weight" => {
-                    settings.prior_weight = Some(non_negative(value).map_err(&bad)?)
-                }
+                "prior-weight" => settings.prior_weight = Some(non_negative(value).map_err(&bad)?),
                 "patterns" => {
                     let path = PathBuf::from(value.trim());
                     let table = pattern::load(&path).map_err(|e| bad(&e.to_string()))?;
@@ -321,7 +319,9 @@ impl HanePlayer {
             max_memory: settings.max_memory_mib << 20,
             resign_threshold: settings.resign,
             playout: settings.playout,
-            priors: settings.priors.build_weighted(&patterns, settings.prior_weight),
+            priors: settings
+                .priors
+                .build_weighted(&patterns, settings.prior_weight),
             patterns,
             ..defaults
         };

@@ -39,6 +39,10 @@ pub struct BenchArgs {
     /// Playout policy of the search case: light or pattern.
     #[arg(long, default_value = "light", value_parser = |s: &str| s.parse::<PlayoutKind>())]
     playout: PlayoutKind,
+    /// Pattern playouts (the pattern and search cases) also play the two-liberty tactics
+    /// and eye-space vital points (`hane:tactics=on`).
+    #[arg(long)]
+    tactics: bool,
     /// Priors of the search case: heuristic or pattern.
     #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
     priors: PriorsKind,
@@ -90,13 +94,18 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 }
                 let clock = Instant::now();
                 let stats = if case == "pattern" {
-                    run_pattern_playouts(&start, table, playouts, threads, args.seed)
+                    run_pattern_playouts(&start, table, args.tactics, playouts, threads, args.seed)
                 } else {
                     run_light_playouts(&start, playouts, threads, args.seed)
                 };
                 let seconds = clock.elapsed().as_secs_f64();
+                let tactics = if case == "pattern" && args.tactics {
+                    " tactics=on"
+                } else {
+                    ""
+                };
                 println!(
-                    "case={case} size={size} threads={threads} playouts={} seconds={seconds:.3} \
+                    "case={case}{tactics} size={size} threads={threads} playouts={} seconds={seconds:.3} \
                      playouts_per_s={:.0} playouts_per_s_per_thread={:.0} moves_per_playout={:.2} \
                      black_winrate={:.4} komi={}",
                     stats.playouts,
@@ -171,6 +180,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     early_stop: false,
                     playout: args.playout,
                     priors: args.priors.build(&defaults.patterns),
+                    playout_tactics: args.tactics,
                     ..defaults
                 };
                 let mut searcher = Searcher::new(config);
@@ -189,8 +199,13 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let a = &result.analysis;
                 let seconds = a.elapsed.as_secs_f64();
                 let tree = searcher.check_tree()?;
+                let tactics = if args.tactics && args.playout == PlayoutKind::Pattern {
+                    " tactics=on"
+                } else {
+                    ""
+                };
                 println!(
-                    "case=search playout={} priors={} size={size} position={name} \
+                    "case=search playout={}{tactics} priors={} size={size} position={name} \
                      threads={threads} playouts={} \
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \

@@ -372,8 +372,20 @@ const NAKADE_MAX: usize = 6;
 fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
     let geometry = board.geometry();
     let mut seen_start = [0usize; 4];
+    let intruder = match board.cell(last) {
+        Cell::Black => Cell::White,
+        _ => Cell::Black,
+    };
     for start in geometry.neighbors(last) {
         if board.cell_at(start) != Cell::Empty || seen_start.contains(&start) {
+            continue;
+        }
+        // The region is bounded by the last move's colour: a start next to the other
+        // colour, or in the open, is not worth a flood.
+        let start_point = Point::from_index(start);
+        if board.neighbor_count(start_point, intruder) > 0
+            || board.neighbor_count(start_point, Cell::Empty) > 3
+        {
             continue;
         }
         // Flood the empty region from `start`, giving up once it is too big or touches
@@ -469,16 +481,20 @@ fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
 }
 
 /// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`
-/// threads, worker `k` seeded with `(seed, k)`: the `hane bench case=pattern` workload.
+/// threads, worker `k` seeded with `(seed, k)`, with or without the extra tactics
+/// ([`PatternPolicy::with_tactics`]): the `hane bench case=pattern` workload.
 pub fn run_pattern_playouts(
     start: &Board,
     table: &PatternTable,
+    tactics: bool,
     playouts: u64,
     threads: usize,
     seed: u64,
 ) -> PlayoutStats {
     table.playout_3x3_gammas();
-    super::run_playouts(start, playouts, threads, seed, || PatternPolicy::new(table))
+    super::run_playouts(start, playouts, threads, seed, || {
+        PatternPolicy::new(table).with_tactics(tactics)
+    })
 }
 
 /// A sink-aware single playout with the pattern policy, for the search: plays `board` out
