@@ -179,8 +179,16 @@ impl<'t> PatternPolicy<'t> {
                 {
                     // Our chain has two liberties left: take a third, by extending where
                     // that gives at least three or by capturing a neighbour in atari.
-                    for lib in [x, y] {
-                        if liberties_after(board, lib, color).liberties >= 3 {
+                    for (lib, other) in [(x, y), (y, x)] {
+                        // Two empty neighbours of `lib` besides `other` already make three
+                        // liberties with `other`; else count them on the joined chain.
+                        let open = board
+                            .geometry()
+                            .neighbors(lib)
+                            .into_iter()
+                            .filter(|&n| n != other.index() && board.cell_at(n) == Cell::Empty)
+                            .count();
+                        if open >= 2 || liberties_after(board, lib, color).liberties >= 3 {
                             found.push(lib);
                         }
                     }
@@ -458,7 +466,8 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
 
 /// The two liberties of the chain through `stone`, when it has exactly two.
 fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
-    if liberties_capped(board, stone, 3) != 2 {
+    // A stone with three empty neighbours gives its chain three liberties: no walk.
+    if board.neighbor_count(stone, Cell::Empty) >= 3 || liberties_capped(board, stone, 3) != 2 {
         return None;
     }
     let mut found = [Point::from_index(0); 2];
