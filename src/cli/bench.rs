@@ -40,9 +40,15 @@ pub struct BenchArgs {
     #[arg(long, default_value = "light", value_parser = |s: &str| s.parse::<PlayoutKind>())]
     playout: PlayoutKind,
     /// Pattern playouts (the pattern and search cases) also play the two-liberty tactics
-    /// and eye-space vital points (`hane:tactics=on`).
-    #[arg(long)]
+    /// and eye-space vital points (the engine's `--tactics on`): on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "off",
+          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     tactics: bool,
+    /// The search case's pattern playouts also play last good replies (LGRF-2), as hane
+    /// does by default: on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "on",
+          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
+    replies: bool,
     /// Priors of the search case: heuristic or pattern.
     #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
     priors: PriorsKind,
@@ -99,10 +105,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                     run_light_playouts(&start, playouts, threads, args.seed)
                 };
                 let seconds = clock.elapsed().as_secs_f64();
-                let tactics = if case == "pattern" && args.tactics {
-                    " tactics=on"
-                } else {
-                    ""
+                let tactics = match (case.as_str(), args.tactics) {
+                    ("pattern", true) => " tactics=on",
+                    ("pattern", false) => " tactics=off",
+                    _ => "",
                 };
                 println!(
                     "case={case}{tactics} size={size} threads={threads} playouts={} seconds={seconds:.3} \
@@ -181,6 +187,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     playout: args.playout,
                     priors: args.priors.build(&defaults.patterns),
                     playout_tactics: args.tactics,
+                    last_good_reply: args.replies,
                     ..defaults
                 };
                 let mut searcher = Searcher::new(config);
@@ -199,10 +206,15 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let a = &result.analysis;
                 let seconds = a.elapsed.as_secs_f64();
                 let tree = searcher.check_tree()?;
-                let tactics = if args.tactics && args.playout == PlayoutKind::Pattern {
-                    " tactics=on"
+                let switch = |on: bool| if on { "on" } else { "off" };
+                let tactics = if args.playout == PlayoutKind::Pattern {
+                    format!(
+                        " tactics={} replies={}",
+                        switch(args.tactics),
+                        switch(args.replies)
+                    )
                 } else {
-                    ""
+                    String::new()
                 };
                 println!(
                     "case=search playout={}{tactics} priors={} size={size} position={name} \

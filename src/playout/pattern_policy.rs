@@ -3,8 +3,10 @@
 //! continue a ladder when the last move left its chain with two liberties and an atari
 //! captures it), else play a shape next to the last move sampled by its learned 3x3 weight,
 //! else a uniformly random move that neither fills an own eye nor puts a chain of three or
-//! more stones in atari. Allocates nothing per move (the ladder reader works on two scratch
-//! boards the policy owns).
+//! more stones in atari. Optional: last good replies learnt by the search (LGRF-2, on in
+//! the search by default) and the extra two-liberty and eye-space tactics (off by default).
+//! Allocates nothing per move (the ladder reader works on two scratch boards the policy
+//! owns).
 
 use rand::Rng as _;
 
@@ -66,9 +68,8 @@ impl<'t> PatternPolicy<'t> {
     /// Turns the extra tactics next to the last move on or off (off by default): an own
     /// chain in atari is also saved by capturing an enemy chain in atari that touches it;
     /// an own chain the last move left with two liberties gets a third (by extending or by
-    /// capturing a neighbour in atari); and the last move's chain, left with two liberties,
-    /// is ataried where the reader sees it captured in a ladder, whether or not it touches
-    /// our last stone.
+    /// capturing a neighbour in atari); and the vital point of a small eye space next to
+    /// the last move is played (`nakade_vital_point`).
     pub fn with_tactics(mut self, tactics: bool) -> PatternPolicy<'t> {
         self.tactics = tactics;
         self
@@ -196,13 +197,10 @@ impl<'t> PatternPolicy<'t> {
                 }
             }
         }
-        if found.len == 0
-            && self.read_ladders
-            && (self.tactics || self.touches_own_last(board, color, last))
-        {
-            // The last move's chain has two liberties (and, without the extra tactics,
-            // touches our previous stone: it has just run from our atari, or pushed against
-            // it): an atari that captures it in a ladder.
+        if found.len == 0 && self.read_ladders && self.touches_own_last(board, color, last) {
+            // The last move's chain touches our previous stone (it has just run from our
+            // atari, or pushed against it) and has two liberties: an atari that captures it
+            // in a ladder.
             if let Some((x, y)) = two_liberties_capped(board, last) {
                 for m in [x, y] {
                     if self.ladder.atari_starts_ladder(board, m, color, last) {
