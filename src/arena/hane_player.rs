@@ -278,7 +278,7 @@ fn at_least_one(value: &str) -> Result<u32, &'static str> {
 }
 
 /// `true`/`false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
-fn flag(value: &str) -> Result<bool, &'static str> {
+pub(crate) fn flag(value: &str) -> Result<bool, &'static str> {
     match value.trim().to_ascii_lowercase().as_str() {
         "true" | "on" | "yes" | "1" => Ok(true),
         "false" | "off" | "no" | "0" => Ok(false),

@@ -54,6 +54,11 @@ pub struct BenchArgs {
     priors: PriorsKind,
 }
 
+/// How a switch is printed in a case line.
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
 fn thread_count(spec: &str) -> Result<usize, String> {
     if spec == "all" {
         Ok(std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -105,10 +110,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                     run_light_playouts(&start, playouts, threads, args.seed)
                 };
                 let seconds = clock.elapsed().as_secs_f64();
-                let tactics = match (case.as_str(), args.tactics) {
-                    ("pattern", true) => " tactics=on",
-                    ("pattern", false) => " tactics=off",
-                    _ => "",
+                let tactics = if case == "pattern" {
+                    format!(" tactics={}", on_off(args.tactics))
+                } else {
+                    String::new()
                 };
                 println!(
                     "case={case}{tactics} size={size} threads={threads} playouts={} seconds={seconds:.3} \
@@ -206,12 +211,11 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let a = &result.analysis;
                 let seconds = a.elapsed.as_secs_f64();
                 let tree = searcher.check_tree()?;
-                let switch = |on: bool| if on { "on" } else { "off" };
                 let tactics = if args.playout == PlayoutKind::Pattern {
                     format!(
                         " tactics={} replies={}",
-                        switch(args.tactics),
-                        switch(args.replies)
+                        on_off(args.tactics),
+                        on_off(args.replies)
                     )
                 } else {
                     String::new()

@@ -106,12 +106,9 @@ fn parse_priors(text: &str) -> Result<PriorsKind, String> {
     text.parse()
 }
 
+/// An on/off switch, read as the `hane:` players read theirs.
 pub(crate) fn parse_switch(text: &str) -> Result<bool, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "on" | "true" | "yes" => Ok(true),
-        "off" | "false" | "no" => Ok(false),
-        _ => Err(format!("{text:?} is neither on nor off")),
-    }
+    crate::arena::hane_player::flag(text).map_err(|e| format!("{text:?}: {e}"))
 }
 
 fn parse_rules(text: &str) -> Result<Rules, String> {

@@ -394,12 +394,11 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
         {
             continue;
         }
-        // Flood the empty region from `start`, giving up once it is too big or touches
-        // stones of both colours.
+        // Flood the empty region from `start`, giving up once it is too big or touches a
+        // stone of the other colour (its owner is the colour of `last`, which it touches).
         let mut region = [0usize; NAKADE_MAX + 1];
         let mut len = 1;
         region[0] = start;
-        let mut owner = Cell::Empty;
         let mut next = 0;
         let mut fits = true;
         'flood: while next < len {
@@ -419,9 +418,7 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
                         }
                     }
                     stone => {
-                        if owner == Cell::Empty {
-                            owner = stone;
-                        } else if owner != stone {
+                        if stone == intruder {
                             fits = false;
                             break 'flood;
                         }
@@ -435,7 +432,7 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
                 seen_start[j] = other;
             }
         }
-        if !fits || len < 3 || owner == Cell::Empty {
+        if !fits || len < 3 {
             continue;
         }
         let degree = |q: usize| {
