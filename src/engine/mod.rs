@@ -84,7 +84,8 @@ impl Default for EngineOptions {
 /// What the reader thread tells the engine, shared between the two threads.
 #[derive(Debug)]
 pub struct InputSignal {
-    /// Lines handed to the command queue (end of input counts as one).
+    /// Lines read for the command queue, counted before they are queued (end of input
+    /// counts as one).
     received: AtomicU64,
     /// Lines the engine has taken from the queue.
     consumed: AtomicU64,
@@ -113,6 +114,20 @@ impl InputSignal {
         if self.stop_on_input.load(Ordering::SeqCst) {
             self.control.stop();
         }
+    }
+
+    /// Reader side: counts `line` (`None`: the end of input) and queues it; false once the
+    /// engine is gone. Counted before it is queued: counted after, the engine could take
+    /// the line, start the analysis it asks for, and then see the count arrive as new
+    /// input that stops that very analysis (seen in CI under load: `lz-analyze` ended
+    /// after its first report).
+    fn queue_line(
+        &self,
+        sender: &crossbeam::channel::Sender<Option<String>>,
+        line: Option<String>,
+    ) -> bool {
+        self.line_arrived();
+        sender.send(line).is_ok()
     }
 
     /// Reader side: GoGui's `# interrupt`.
@@ -397,14 +412,11 @@ pub fn serve_stdio(options: EngineOptions) -> io::Result<()> {
                     reader_input.interrupt();
                     continue;
                 }
-                if sender.send(Some(line.to_string())).is_err() {
+                if !reader_input.queue_line(&sender, Some(line.to_string())) {
                     return;
                 }
-                reader_input.line_arrived();
             }
-            if sender.send(None).is_ok() {
-                reader_input.line_arrived();
-            }
+            reader_input.queue_line(&sender, None);
         })?;
     let mut engine = Engine::with_input(options, Arc::clone(&input));
     let stdout = io::stdout();
@@ -430,4 +442,47 @@ pub fn serve_stdio(options: EngineOptions) -> io::Result<()> {
         }
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine side of `serve_stdio` as an analysis command runs it: take a line, then
+    /// begin stopping on input. No line may stop the search its own command starts, however
+    /// the reader thread and the engine interleave.
+    #[test]
+    fn a_queued_line_never_stops_the_search_its_own_command_starts() {
+        let input = InputSignal::new(false);
+        let (sender, receiver) = crossbeam::channel::unbounded::<Option<String>>();
+        // The client sends its next command once the last one is answered: every line is
+        // then taken as soon as it is queued, which is when the order of counting matters.
+        let (answered, answers) = crossbeam::channel::unbounded::<()>();
+        let reader_input = Arc::clone(&input);
+        const LINES: usize = 20_000;
+        let reader = std::thread::spawn(move || {
+            for i in 0..LINES {
+                assert!(reader_input.queue_line(&sender, Some(i.to_string())));
+                answers.recv().unwrap();
+            }
+        });
+        let mut stopped = 0;
+        for _ in 0..LINES {
+            let line = receiver.recv().unwrap();
+            assert!(line.is_some());
+            input.line_consumed();
+            input.control.reset();
+            input.begin_stop_on_input();
+            // The reader may still be counting a later line: only lines past this one may
+            // stop the search, so a stop is legitimate only with input pending.
+            std::thread::yield_now();
+            if input.control.is_stopped() && !input.input_pending() {
+                stopped += 1;
+            }
+            input.end_stop_on_input();
+            answered.send(()).unwrap();
+        }
+        reader.join().unwrap();
+        assert_eq!(stopped, 0, "searches stopped by their own command's line");
+    }
 }
