@@ -44,9 +44,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "ON|OFF", default_value = "off",
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     tactics: bool,
-    /// The search case's pattern playouts also play last good replies (LGRF-2), as hane
-    /// does by default: on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "on",
+    /// The search case's pattern playouts also play last good replies (LGRF-2, the
+    /// engine's `--replies on`): on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "off",
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     replies: bool,
     /// Priors of the search case: heuristic or pattern.

@@ -90,8 +90,8 @@ pub struct GtpArgs {
     #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub tactics: bool,
     /// Pattern playouts also play the last good replies each search thread learns from
-    /// its playouts (LGRF-2): on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
+    /// its playouts (LGRF-2): on or off (off by default).
+    #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub replies: bool,
     /// Pattern table to use instead of the compiled-in one (the `patterns/` text format).
     #[arg(long, value_name = "FILE")]
@@ -262,9 +262,9 @@ mod tests {
         assert!(format!("{:?}", chosen.search.priors).starts_with("HeuristicPriors"));
         assert!(options(&["--playout", "heavy"]).is_err());
         assert!(options(&["--priors", "oracle"]).is_err());
-        assert!(!defaults.search.playout_tactics && defaults.search.last_good_reply);
-        let chosen = options(&["--tactics", "on", "--replies", "OFF"]).unwrap();
-        assert!(chosen.search.playout_tactics && !chosen.search.last_good_reply);
+        assert!(!defaults.search.playout_tactics && !defaults.search.last_good_reply);
+        let chosen = options(&["--tactics", "on", "--replies", "ON"]).unwrap();
+        assert!(chosen.search.playout_tactics && chosen.search.last_good_reply);
         assert!(options(&["--tactics", "sometimes"]).is_err());
     }
 

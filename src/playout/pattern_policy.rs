@@ -3,8 +3,8 @@
 //! continue a ladder when the last move left its chain with two liberties and an atari
 //! captures it), else play a shape next to the last move sampled by its learned 3x3 weight,
 //! else a uniformly random move that neither fills an own eye nor puts a chain of three or
-//! more stones in atari. Optional: last good replies learnt by the search (LGRF-2, on in
-//! the search by default) and the extra two-liberty and eye-space tactics (off by default).
+//! more stones in atari. Optional (both off by default): last good replies learnt by the
+//! search (LGRF-2) and the extra two-liberty and eye-space tactics.
 //! Allocates nothing per move (the ladder reader works on two scratch boards the policy
 //! owns).
 
