@@ -52,6 +52,10 @@ pub struct BenchArgs {
     /// Priors of the search case: heuristic or pattern.
     #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
     priors: PriorsKind,
+    /// Visits a tree node needs before it gets children in the search case (default: the
+    /// engine's, 2 up to 13x13 and 8 above).
+    #[arg(long, value_name = "VISITS", value_parser = clap::value_parser!(u32).range(1..))]
+    expand: Option<u32>,
 }
 
 /// How a switch is printed in a case line.
@@ -193,8 +197,10 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     priors: args.priors.build(&defaults.patterns),
                     playout_tactics: args.tactics,
                     last_good_reply: args.replies,
+                    expand_visits: args.expand,
                     ..defaults
                 };
+                let expand = config.expand_visits_for(size);
                 let mut searcher = Searcher::new(config);
                 let limits = SearchLimits {
                     playouts: args.playouts,
@@ -221,8 +227,8 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     String::new()
                 };
                 println!(
-                    "case=search playout={}{tactics} priors={} size={size} position={name} \
-                     threads={threads} playouts={} \
+                    "case=search playout={}{tactics} priors={} expand={expand} size={size} \
+                     position={name} threads={threads} playouts={} \
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3}",

@@ -177,7 +177,7 @@ impl Clone for PatternTable {
 }
 
 /// Slots of each table of the per-thread shape memo (a power of two).
-const MEMO_SLOTS: usize = 1 << 14;
+const MEMO_SLOTS: usize = 1 << 16;
 
 /// No neighbourhood code: real codes leave the top bits clear.
 const MEMO_EMPTY: u128 = u128::MAX;
