@@ -53,7 +53,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
     priors: PriorsKind,
     /// Visits a tree node needs before it gets children in the search case (default: the
-    /// engine's, 2 up to 13x13 and 8 above).
+    /// engine's, 2 up to 7x7 and 8 above).
     #[arg(long, value_name = "VISITS", value_parser = clap::value_parser!(u32).range(1..))]
     expand: Option<u32>,
 }
