@@ -28,6 +28,7 @@
 //! The search never prints to stdout; the only stderr line is the note that the tree's
 //! memory is full.
 
+pub mod hand_shapes;
 pub mod priors;
 pub mod time;
 mod tree;

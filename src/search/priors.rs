@@ -1,14 +1,17 @@
 //! Move priors: the hook through which a policy seeds new tree edges with virtual wins and
 //! visits ([`MovePriors`]), and the cheap default heuristic ([`HeuristicPriors`]): captures,
-//! atari escapes, no filling of one's own eyes, no self-atari, moves near the last one, and
-//! no lonely first- or second-line moves. A learned policy (the pattern module) plugs in by implementing
+//! atari escapes that do not run into a ladder, ataris that start one, no filling of one's
+//! own eyes, no self-atari, moves near the last one, MoGo's hand-written 3x3 shapes
+//! ([`super::hand_shapes`]), and no lonely first- or second-line moves. A learned policy (the pattern module) plugs in by implementing
 //! the trait and being put in `SearchConfig::priors`.
 
 use std::fmt::Debug;
 use std::sync::Arc;
 
+use super::hand_shapes::matches_hand_shape;
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
-use crate::pattern::{Context, PatternTable};
+use crate::pattern::features::liberties_capped;
+use crate::pattern::{Context, PatternTable, ladder};
 
 pub use super::tree::Prior;
 
@@ -28,15 +31,22 @@ impl PriorsKind {
         self.build_weighted(table, None)
     }
 
-    /// [`PriorsKind::build`], with the pattern term worth `weight` virtual playouts when
-    /// given (the heuristic priors have no such term and ignore it).
+    /// [`PriorsKind::build`], with the shape term worth `weight` virtual playouts when
+    /// given: the learned pattern term of the pattern priors, the hand-written shapes of the
+    /// heuristic ones.
     pub fn build_weighted(
         self,
         table: &Arc<PatternTable>,
         weight: Option<f32>,
     ) -> Arc<dyn MovePriors> {
         match self {
-            PriorsKind::Heuristic => Arc::new(HeuristicPriors::default()),
+            PriorsKind::Heuristic => {
+                let mut priors = HeuristicPriors::default();
+                if let Some(w) = weight {
+                    priors.hand_shape = w;
+                }
+                Arc::new(priors)
+            }
             PriorsKind::Pattern => {
                 let mut priors = PatternPriors::new(Arc::clone(table));
                 if let Some(w) = weight {
@@ -105,8 +115,16 @@ pub struct HeuristicPriors {
     pub own_eye: f32,
     /// Virtual won playouts for capturing a chain in atari.
     pub capture: f32,
-    /// Virtual won playouts for extending or capturing out of atari.
+    /// Virtual won playouts for extending or capturing out of atari (an extension that a
+    /// ladder catches gets `self_atari` lost playouts instead).
     pub atari_escape: f32,
+    /// Whether to read ladders: an atari escape that a ladder catches loses its bonus, and
+    /// an atari that captures in a ladder gets `ladder_atari`.
+    pub read_ladders: bool,
+    /// Virtual won playouts for an atari that captures in a ladder.
+    pub ladder_atari: f32,
+    /// Virtual won playouts for a move that makes one of the hand-written 3x3 shapes.
+    pub hand_shape: f32,
     /// Virtual lost playouts for a move that leaves its own chain with one liberty.
     pub self_atari: f32,
     /// Virtual won playouts for a move within distance 2 of the last move.
@@ -127,6 +145,9 @@ impl Default for HeuristicPriors {
             own_eye: 30.0,
             capture: 12.0,
             atari_escape: 10.0,
+            read_ladders: true,
+            ladder_atari: 6.0,
+            hand_shape: 5.0,
             self_atari: 10.0,
             near_last: 3.0,
             lonely_edge: 6.0,
@@ -136,10 +157,24 @@ impl Default for HeuristicPriors {
     }
 }
 
+impl HeuristicPriors {
+    /// The terms that the pattern priors keep under their learned term (which knows shapes
+    /// and ladders already): no hand-written shapes, no ladder reading.
+    pub fn basic() -> HeuristicPriors {
+        HeuristicPriors {
+            read_ladders: false,
+            hand_shape: 0.0,
+            ..HeuristicPriors::default()
+        }
+    }
+}
+
 /// What playing `p` does to the chains around it, estimated without playing.
 struct MoveShape {
     captures: bool,
     saves_own_atari: bool,
+    /// An enemy neighbour chain with exactly two liberties (the move would put it in atari).
+    ataris: Option<Point>,
     /// Lower estimate of the liberties of the new stone's chain (capped at 2).
     liberties: u32,
     own_eye: bool,
@@ -150,6 +185,7 @@ fn move_shape(board: &Board, p: Point, color: Color) -> MoveShape {
     let mut captures = false;
     let mut own_atari = false;
     let mut liberties = 0u32;
+    let mut ataris = None;
     for n in geometry.neighbors(p) {
         match board.cell_at(n) {
             Cell::Empty => liberties += 1,
@@ -167,6 +203,8 @@ fn move_shape(board: &Board, p: Point, color: Color) -> MoveShape {
                 } else if atari {
                     captures = true;
                     liberties += 1;
+                } else if ataris.is_none() && liberties_capped(board, q, 3) == 2 {
+                    ataris = Some(q);
                 }
             }
         }
@@ -175,6 +213,7 @@ fn move_shape(board: &Board, p: Point, color: Color) -> MoveShape {
     MoveShape {
         captures,
         saves_own_atari: own_atari && (captures || liberties >= 2),
+        ataris,
         liberties,
         own_eye: board.is_eye(p, color),
     }
@@ -235,7 +274,24 @@ impl MovePriors for HeuristicPriors {
                 prior.add(self.capture, 1.0);
             }
             if shape.saves_own_atari {
-                prior.add(self.atari_escape, 1.0);
+                if self.read_ladders
+                    && !shape.captures
+                    && ladder::extension_caught_in_ladder(board, p, color)
+                {
+                    prior.add(self.self_atari, 0.0);
+                } else {
+                    prior.add(self.atari_escape, 1.0);
+                }
+            }
+            if self.read_ladders
+                && let Some(target) = shape.ataris
+                && shape.liberties >= 2
+                && ladder::atari_starts_ladder(board, p, color, target)
+            {
+                prior.add(self.ladder_atari, 1.0);
+            }
+            if self.hand_shape > 0.0 && matches_hand_shape(board, p, color) {
+                prior.add(self.hand_shape, 1.0);
             }
             if !shape.captures && shape.liberties <= 1 {
                 prior.add(self.self_atari, 0.0);
@@ -279,7 +335,7 @@ impl PatternPriors {
     pub fn new(table: Arc<PatternTable>) -> PatternPriors {
         PatternPriors {
             table,
-            heuristic: HeuristicPriors::default(),
+            heuristic: HeuristicPriors::basic(),
             weight: 20.0,
             exponent: 0.5,
         }
@@ -327,5 +383,118 @@ impl MovePriors for PatternPriors {
             let value = (of(mv) / max).powf(self.exponent);
             prior.add(self.weight, value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prior_of(priors: &HeuristicPriors, board: &Board, color: Color, point: &str) -> Prior {
+        let p = board.geometry().parse_point(point).unwrap();
+        let moves = [Move::Play(p)];
+        let mut out = [Prior::NONE];
+        priors.priors(board, color, Recent::default(), &moves, &mut out);
+        out[0]
+    }
+
+    fn without_shapes(read_ladders: bool) -> HeuristicPriors {
+        HeuristicPriors {
+            read_ladders,
+            hand_shape: 0.0,
+            ..HeuristicPriors::default()
+        }
+    }
+
+    #[test]
+    fn an_atari_escape_into_a_ladder_is_discouraged() {
+        // White C2 in atari; extending to C1 leaves two liberties on the first line, where
+        // Black captures at once (the ladder reader's verdict, checked first).
+        let board = Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             .........
+             .........
+             ..X......
+             .XOX.....
+             .........",
+        )
+        .unwrap();
+        let c1 = board.geometry().parse_point("C1").unwrap();
+        assert!(ladder::extension_caught_in_ladder(&board, c1, Color::White));
+        let reading = prior_of(&without_shapes(true), &board, Color::White, "C1");
+        let blind = prior_of(&without_shapes(false), &board, Color::White, "C1");
+        assert!(blind.mean() > 0.5, "{blind:?}");
+        assert!(reading.mean() < 0.5, "{reading:?}");
+        // An escape into the open keeps its bonus.
+        let open = Board::from_diagram(
+            ".........
+             .........
+             .........
+             ...X.....
+             ..XO.....
+             ...X.....
+             .........
+             .........
+             .........",
+        )
+        .unwrap();
+        let reading = prior_of(&without_shapes(true), &open, Color::White, "E5");
+        assert!(reading.mean() > 0.5, "{reading:?}");
+    }
+
+    #[test]
+    fn an_atari_that_captures_in_a_ladder_is_encouraged() {
+        // White D4 with two liberties (D3, E4); Black D3 drives it into a ladder towards
+        // the lower right, Black E4 lets it out.
+        let board = Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             ...XX....
+             ..XO.....
+             .........
+             .........
+             .........",
+        )
+        .unwrap();
+        let g = board.geometry();
+        let d4 = g.parse_point("D4").unwrap();
+        let d3 = g.parse_point("D3").unwrap();
+        let e4 = g.parse_point("E4").unwrap();
+        assert!(ladder::atari_starts_ladder(&board, d3, Color::Black, d4));
+        assert!(!ladder::atari_starts_ladder(&board, e4, Color::Black, d4));
+        let gain = |point| {
+            let reading = prior_of(&without_shapes(true), &board, Color::Black, point);
+            let blind = prior_of(&without_shapes(false), &board, Color::Black, point);
+            (reading.visits - blind.visits, reading.wins - blind.wins)
+        };
+        let bonus = HeuristicPriors::default().ladder_atari;
+        assert_eq!(gain("D3"), (bonus, bonus));
+        assert_eq!(gain("E4"), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_hand_shape_term_follows_its_weight() {
+        let board = Board::from_diagram(
+            ".......
+             .......
+             ..XO...
+             .......
+             .......
+             .......
+             .......",
+        )
+        .unwrap();
+        let shaped = prior_of(&HeuristicPriors::default(), &board, Color::Black, "D4");
+        let plain = prior_of(&without_shapes(true), &board, Color::Black, "D4");
+        let weight = HeuristicPriors::default().hand_shape;
+        assert_eq!(shaped.visits - plain.visits, weight);
+        assert_eq!(shaped.wins - plain.wins, weight);
+        let basic = HeuristicPriors::basic();
+        assert!(!basic.read_ladders && basic.hand_shape == 0.0);
     }
 }
