@@ -14,7 +14,8 @@
 mod common;
 
 use hane::board::{
-    Board, Cell, Color, GameState, IllegalMove, KoRule, MAX_SIZE, MIN_SIZE, Move, Point, Rules,
+    Board, Cell, Color, GameState, IllegalMove, KoRule, MAX_SIZE, MIN_SIZE, Move, OtherLiberties,
+    Point, Rules,
 };
 use hane::playout::{PlayoutRng, playout_rng, random_below};
 
@@ -352,6 +353,23 @@ fn compare(board: &Board, naive: &NaiveBoard, chains: bool, context: &dyn Fn() -
             "{}: atari_liberty at {c},{r}",
             context()
         );
+        // The liberties besides each liberty (and besides a point that is none).
+        let naive_besides = |except: Point| {
+            let rest: Vec<Point> = libs.iter().copied().filter(|&q| q != except).collect();
+            match rest.len() {
+                0 => OtherLiberties::None,
+                1 => OtherLiberties::One(rest[0]),
+                _ => OtherLiberties::Several,
+            }
+        };
+        for &except in libs.iter().chain(std::iter::once(&p)) {
+            assert_eq!(
+                board.liberties_besides(p, except),
+                naive_besides(except),
+                "{}: liberties of {c},{r} besides {except:?}",
+                context()
+            );
+        }
         let mut members: Vec<Point> = board.chain_stones(p).collect();
         members.sort_unstable();
         let mut expected: Vec<Point> = chain.stones.iter().map(|&q| point(board, q)).collect();

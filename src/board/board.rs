@@ -213,6 +213,17 @@ impl ChainInfo {
     }
 }
 
+/// The liberties a chain has besides one given point ([`Board::liberties_besides`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherLiberties {
+    /// None.
+    None,
+    /// Exactly one, this one.
+    One(Point),
+    /// Two or more.
+    Several,
+}
+
 /// The board position: stones, chains, empty points, simple ko, hash and capture counts.
 #[derive(Clone)]
 pub struct Board {
@@ -431,6 +442,33 @@ impl Board {
     #[inline]
     pub fn chain_id(&self, p: Point) -> usize {
         self.head(p.index())
+    }
+
+    /// The distinct liberties of the chain through the stone at `p` other than `except`,
+    /// read from the chain's pseudo-liberty sums without walking the chain: each stone of
+    /// the chain next to `except` counts it once when it is empty, and taking those out
+    /// leaves either nothing, one point (all remaining pseudo-liberties equal), or several.
+    #[inline]
+    pub fn liberties_besides(&self, p: Point, except: Point) -> OtherLiberties {
+        let head = self.head(p.index());
+        let mut libs = self.chains[head].libs;
+        if self.cells[except.index()] == Cell::Empty {
+            let unit = lib_unit(except.index());
+            for n in self.geometry.neighbors(except) {
+                if self.head(n) == head && self.cells[n] != Cell::Empty {
+                    libs -= unit;
+                }
+            }
+        }
+        let rest = ChainInfo { libs, stones: 0 };
+        let count = rest.lib_count();
+        if count == 0 {
+            OtherLiberties::None
+        } else if count * rest.lib_sum_sq() == rest.lib_sum() * rest.lib_sum() {
+            OtherLiberties::One(Point::from_index((rest.lib_sum() / count) as usize))
+        } else {
+            OtherLiberties::Several
+        }
     }
 
     /// The stones of the chain through the stone at `p`.

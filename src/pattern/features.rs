@@ -5,7 +5,7 @@
 //!
 //! Extraction allocates nothing: chain walks use small fixed arrays.
 
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Cell, Color, OtherLiberties, Point};
 
 use super::ladder::{atari_starts_ladder, extension_caught_in_ladder};
 use super::shape::{code_3x3, diamond_codes};
@@ -246,6 +246,14 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
                 chain_size += board.chain_len(np);
                 if full {
                     continue;
+                }
+                match board.liberties_besides(np, p) {
+                    OtherLiberties::None => continue,
+                    OtherLiberties::One(q) => {
+                        full |= libs.insert(q.index() as u16);
+                        continue;
+                    }
+                    OtherLiberties::Several => {}
                 }
                 'walk: for s in board.chain_stones(np) {
                     for m in board.geometry().neighbors(s) {
