@@ -34,8 +34,9 @@ pub struct HaneSettings {
     pub playout: PlayoutKind,
     /// Tree priors (`priors=heuristic|pattern`), from the pattern table below.
     pub priors: PriorsKind,
-    /// Virtual playouts of the pattern priors' learned term (`prior-weight=W`; `None`: the
-    /// default of `PatternPriors::new`).
+    /// Virtual playouts of the priors' shape term: the pattern priors' learned term or the
+    /// heuristic priors' hand-written shapes (`prior-weight=W`; `None`: the
+    /// defaults of `PatternPriors::new` and `HeuristicPriors`).
     pub prior_weight: Option<f32>,
     /// A pattern table read from a file (`patterns=FILE`) instead of the compiled-in one,
     /// for pattern playouts and pattern priors.

@@ -187,7 +187,7 @@ const MEMO_EMPTY: u128 = u128::MAX;
 /// gammas keyed by the raw 24-point diamond, and the 40-point gamma keyed by the raw
 /// 40-point diamond. The tree search asks for the priors of thousands of positions that
 /// differ in a few stones, so most neighbourhoods repeat, and a hit skips symmetry folds
-/// and table searches. Allocated once per thread, on first use.
+/// and table searches. Kept per thread, and passed on from ended threads ([`MEMO_POOL`]).
 struct ShapeMemo {
     generation: u64,
     /// (raw 24-point diamond, gamma product) pairs: key and value share a cache line.
@@ -222,8 +222,40 @@ impl ShapeMemo {
     }
 }
 
+/// Memos of threads that have ended, for the next threads to take over warm: the search
+/// starts its workers anew for every move, and a position's neighbourhoods mostly repeat
+/// from one move to the next. Holds at most as many memos as threads ever ran at once.
+static MEMO_POOL: parking_lot::Mutex<Vec<ShapeMemo>> = parking_lot::Mutex::new(Vec::new());
+
+/// This thread's memo: taken from its pool (or made) on first use, given back to the pool
+/// when the thread ends.
+struct ThreadMemo {
+    memo: Option<ShapeMemo>,
+    pool: &'static parking_lot::Mutex<Vec<ShapeMemo>>,
+}
+
+impl ThreadMemo {
+    const fn new(pool: &'static parking_lot::Mutex<Vec<ShapeMemo>>) -> ThreadMemo {
+        ThreadMemo { memo: None, pool }
+    }
+
+    fn get(&mut self) -> &mut ShapeMemo {
+        let pool = self.pool;
+        self.memo
+            .get_or_insert_with(|| pool.lock().pop().unwrap_or_else(ShapeMemo::new))
+    }
+}
+
+impl Drop for ThreadMemo {
+    fn drop(&mut self) {
+        if let Some(memo) = self.memo.take() {
+            self.pool.lock().push(memo);
+        }
+    }
+}
+
 thread_local! {
-    static SHAPE_MEMO: RefCell<Option<ShapeMemo>> = const { RefCell::new(None) };
+    static SHAPE_MEMO: RefCell<ThreadMemo> = const { RefCell::new(ThreadMemo::new(&MEMO_POOL)) };
 }
 
 /// A summary (header and sizes), not the thousands of weights.
@@ -389,7 +421,7 @@ impl PatternTable {
         let pass = self.strength(&extract(board, None, ctx));
         let mut total = pass;
         SHAPE_MEMO.with_borrow_mut(|memo| {
-            let memo = memo.get_or_insert_with(ShapeMemo::new);
+            let memo = memo.get();
             memo.adopt(self.generation.0);
             for &index in board.empty_points() {
                 let p = Point::from_index(index as usize);
@@ -554,5 +586,41 @@ pub fn context(color: Color, last: Option<Point>, second_last: Option<Point>) ->
         last,
         second_last,
         last_was_pass: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_memo_passes_to_the_next_thread_through_its_pool() {
+        static POOL: parking_lot::Mutex<Vec<ShapeMemo>> = parking_lot::Mutex::new(Vec::new());
+        thread_local! {
+            static MEMO: RefCell<ThreadMemo> = const { RefCell::new(ThreadMemo::new(&POOL)) };
+        }
+        let first = std::thread::spawn(|| {
+            MEMO.with_borrow_mut(|m| {
+                let memo = m.get();
+                assert_eq!(memo.generation, 0, "a new memo");
+                memo.generation = 12345;
+                memo.inner[7] = (99, 2.5);
+            })
+        });
+        first.join().unwrap();
+        assert_eq!(POOL.lock().len(), 1, "the ended thread gave its memo back");
+        let second = std::thread::spawn(|| {
+            MEMO.with_borrow_mut(|m| {
+                let memo = m.get();
+                (memo.generation, memo.inner[7])
+            })
+        });
+        assert_eq!(second.join().unwrap(), (12345, (99, 2.5)));
+        assert_eq!(POOL.lock().len(), 1, "one memo, passed on and back");
+        // A thread that never asks for a memo neither takes nor adds one.
+        std::thread::spawn(|| MEMO.with_borrow_mut(|_| ()))
+            .join()
+            .unwrap();
+        assert_eq!(POOL.lock().len(), 1);
     }
 }
