@@ -34,9 +34,9 @@ pub struct HaneSettings {
     pub playout: PlayoutKind,
     /// Tree priors (`priors=heuristic|pattern`), from the pattern table below.
     pub priors: PriorsKind,
-    /// Virtual playouts of the priors' shape term: the pattern priors' learned term or the
-    /// heuristic priors' hand-written shapes (`prior-weight=W`; `None`: the
-    /// defaults of `PatternPriors::new` and `HeuristicPriors`).
+    /// Virtual playouts of the priors' shape term (`prior-weight=W`): the pattern priors'
+    /// learned term, or with the heuristic priors their hand-written shapes, which also turns
+    /// on their ladder reading (`None`: the defaults, where the heuristic has neither).
     pub prior_weight: Option<f32>,
     /// A pattern table read from a file (`patterns=FILE`) instead of the compiled-in one,
     /// for pattern playouts and pattern priors.
