@@ -40,8 +40,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "light", value_parser = |s: &str| s.parse::<PlayoutKind>())]
     playout: PlayoutKind,
     /// Pattern playouts (the pattern and search cases) also play the two-liberty tactics
-    /// and eye-space vital points (the engine's `--tactics on`): on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "off",
+    /// and eye-space vital points (the engine's `--tactics`, on by default): on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "on",
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     tactics: bool,
     /// The search case's pattern playouts also play last good replies (LGRF-2, the

@@ -114,9 +114,10 @@ pub struct SearchConfig {
     /// 2000 playouts per move against off, but 9/23 at equal time (see the README).
     pub last_good_reply: bool,
     /// Pattern playouts also play the two-liberty tactics and eye-space vital points next
-    /// to the last move (`PatternPolicy::with_tactics`). Off by default: they win at equal
-    /// playouts on 19x19 but cost about a fifth of the search speed, and at equal time
-    /// their gain is not shown (see the README).
+    /// to the last move (`PatternPolicy::with_tactics`). On by default: they cost about a
+    /// fifth of the search speed, yet won 28/40 games of 19x19 self-play at equal playouts,
+    /// and 93/100 against GNU Go on 9x9 at 1 s per move where the defaults without them won
+    /// 87/100 (see the README).
     pub playout_tactics: bool,
 }
 
@@ -142,7 +143,7 @@ impl Default for SearchConfig {
             early_stop: true,
             reuse_tree: true,
             last_good_reply: false,
-            playout_tactics: false,
+            playout_tactics: true,
         }
     }
 }
