@@ -66,7 +66,7 @@ impl SearchParameters {
     /// `config` with these parameters applied.
     fn apply(&self, config: &mut SearchConfig) {
         if let Some(c) = self.exploration {
-            config.exploration = c;
+            config.exploration = Some(c);
         }
         if let Some(k) = self.rave_equivalence {
             config.rave_equivalence = k;
@@ -460,7 +460,7 @@ mod tests {
         )
         .unwrap();
         let config = HanePlayer::config(&s, 9);
-        assert_eq!(config.exploration, 0.35);
+        assert_eq!(config.exploration, Some(0.35));
         assert_eq!(config.rave_equivalence, 1500.0);
         assert_eq!(config.rave_prior, 2.0);
         assert_eq!(config.first_play_urgency, 1.2);

@@ -90,8 +90,9 @@ pub struct SearchConfig {
     pub patterns: Arc<PatternTable>,
     /// Priors of new edges, as virtual wins and visits.
     pub priors: Arc<dyn MovePriors>,
-    /// UCT exploration constant `c` (see `worker` for the formula).
-    pub exploration: f32,
+    /// UCT exploration constant `c` (see `worker` for the formula); `None`: the playout
+    /// policy's own ([`SearchConfig::exploration_constant`]).
+    pub exploration: Option<f32>,
     /// RAVE equivalence parameter `K`: real visits at which AMAF and real statistics weigh the
     /// same.
     pub rave_equivalence: f32,
@@ -135,7 +136,7 @@ impl Default for SearchConfig {
             playout: PlayoutKind::Light,
             patterns: crate::pattern::default_table_arc(),
             priors: Arc::new(HeuristicPriors::default()),
-            exploration: 0.2,
+            exploration: None,
             rave_equivalence: 3000.0,
             rave_prior: 3.0,
             first_play_urgency: 1.0,
@@ -149,6 +150,19 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
+    /// The UCT exploration constant in use: the configured one, or else 0.02 with light
+    /// playouts and 0.2 with pattern playouts. In 9x9 self-play with light playouts, 0 won
+    /// 44 of 49 games against 0.2 at 40,000 playouts per move, and 0.02 won 45 of 100
+    /// against 0 at 10,000; but with no term at all the search never tries a move whose
+    /// prior and AMAF value start low (it misses the semeai of `tests/search_tactics.rs`).
+    /// With pattern playouts, 0 won only 43 of 100 games against 0.2 at 3,000 playouts.
+    pub fn exploration_constant(&self) -> f32 {
+        self.exploration.unwrap_or(match self.playout {
+            PlayoutKind::Light => 0.02,
+            PlayoutKind::Pattern => 0.2,
+        })
+    }
+
     /// Visits before expansion on a board of `size`.
     pub fn expand_visits_for(&self, size: usize) -> u32 {
         self.expand_visits

@@ -12,7 +12,7 @@
 //!                                             (r: SearchConfig::rave_prior)
 //! beta  = an / (an + n + an * n / K)          (K: SearchConfig::rave_equivalence)
 //! value = (1 - beta) * q + beta * aw / an     (q alone when an = 0; fpu when n = 0 too)
-//! score = value + c * sqrt(ln(N + 1) / (n + 1))   (c: SearchConfig::exploration)
+//! score = value + c * sqrt(ln(N + 1) / (n + 1))   (c: SearchConfig::exploration_constant)
 //! ```
 //!
 //! This is the "equivalence parameter" schedule: the AMAF estimate and the real one weigh the
@@ -578,7 +578,7 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
     let parent = node.stats().visits as f32;
     let log_parent = (parent + 1.0).ln();
     let equivalence = config.rave_equivalence;
-    let c = config.exploration;
+    let c = config.exploration_constant();
     let rave_prior = config.rave_prior;
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
@@ -599,7 +599,11 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
         } else {
             config.first_play_urgency
         };
-        let score = value + c * (log_parent / (n + 1.0)).sqrt();
+        let score = if c > 0.0 {
+            value + c * (log_parent / (n + 1.0)).sqrt()
+        } else {
+            value
+        };
         if score > best_score {
             best_score = score;
             best = k;
@@ -633,7 +637,7 @@ mod tests {
         let node = Node::default();
         let edges = [a, b];
         let mut config = SearchConfig {
-            exploration: 0.0,
+            exploration: Some(0.0),
             ..SearchConfig::default()
         };
         config.rave_prior = 0.0;
