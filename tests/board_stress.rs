@@ -17,6 +17,7 @@ use hane::board::{
     Board, Cell, Color, GameState, IllegalMove, KoRule, MAX_SIZE, MIN_SIZE, Move, OtherLiberties,
     Point, Rules,
 };
+use hane::pattern::features::liberties_capped;
 use hane::playout::{PlayoutRng, playout_rng, random_below};
 
 /// What the naive board stores on a point.
@@ -367,6 +368,14 @@ fn compare(board: &Board, naive: &NaiveBoard, chains: bool, context: &dyn Fn() -
                 board.liberties_besides(p, except),
                 naive_besides(except),
                 "{}: liberties of {c},{r} besides {except:?}",
+                context()
+            );
+        }
+        for cap in 0..=8 {
+            assert_eq!(
+                liberties_capped(board, p, cap),
+                libs.len().min(cap),
+                "{}: liberties of {c},{r} capped at {cap}",
                 context()
             );
         }

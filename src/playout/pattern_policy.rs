@@ -10,7 +10,7 @@
 
 use rand::Rng as _;
 
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Cell, Color, OtherLiberties, Point};
 use crate::pattern::PatternTable;
 use crate::pattern::features::{is_self_atari, liberties_after, liberties_capped};
 use crate::pattern::ladder::LadderScratch;
@@ -462,7 +462,23 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
 /// The two liberties of the chain through `stone`, when it has exactly two.
 fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
     // A stone with three empty neighbours gives its chain three liberties: no walk.
-    if board.neighbor_count(stone, Cell::Empty) >= 3 || liberties_capped(board, stone, 3) != 2 {
+    if board.neighbor_count(stone, Cell::Empty) >= 3 {
+        return None;
+    }
+    // A liberty next to the stone and the pseudo-liberty sums give the other one: no walk.
+    if let Some(x) = board
+        .geometry()
+        .neighbors(stone)
+        .into_iter()
+        .find(|&n| board.cell_at(n) == Cell::Empty)
+    {
+        let x = Point::from_index(x);
+        return match board.liberties_besides(stone, x) {
+            OtherLiberties::One(y) => Some((x, y)),
+            OtherLiberties::None | OtherLiberties::Several => None,
+        };
+    }
+    if liberties_capped(board, stone, 3) != 2 {
         return None;
     }
     let mut found = [Point::from_index(0); 2];
