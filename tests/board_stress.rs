@@ -371,6 +371,34 @@ fn compare(board: &Board, naive: &NaiveBoard, chains: bool, context: &dyn Fn() -
                 context()
             );
         }
+        let adjacent = board.adjacent_liberty_and_rest(p);
+        let empty_neighbours: Vec<Point> = board
+            .geometry()
+            .neighbors(p)
+            .into_iter()
+            .filter(|&n| board.cell_at(n) == Cell::Empty)
+            .map(Point::from_index)
+            .collect();
+        match adjacent {
+            None => assert!(
+                empty_neighbours.is_empty(),
+                "{}: no adjacent liberty found at {c},{r}",
+                context()
+            ),
+            Some((x, rest)) => {
+                assert!(
+                    empty_neighbours.contains(&x),
+                    "{}: {x:?} is no empty neighbour of {c},{r}",
+                    context()
+                );
+                assert_eq!(
+                    rest,
+                    naive_besides(x),
+                    "{}: liberties of {c},{r} besides its neighbour {x:?}",
+                    context()
+                );
+            }
+        }
         for cap in 0..=8 {
             assert_eq!(
                 liberties_capped(board, p, cap),

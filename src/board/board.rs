@@ -471,6 +471,20 @@ impl Board {
         }
     }
 
+    /// A liberty of the chain through the stone at `p` that touches `p` itself, with the
+    /// chain's other liberties ([`Board::liberties_besides`]): how many liberties the chain
+    /// has (one, two, several) without walking it. `None` when `p` has no empty neighbour.
+    #[inline]
+    pub fn adjacent_liberty_and_rest(&self, p: Point) -> Option<(Point, OtherLiberties)> {
+        let x = self
+            .geometry
+            .neighbors(p)
+            .into_iter()
+            .find(|&n| self.cells[n] == Cell::Empty)?;
+        let x = Point::from_index(x);
+        Some((x, self.liberties_besides(p, x)))
+    }
+
     /// The stones of the chain through the stone at `p`.
     pub fn chain_stones(&self, p: Point) -> ChainStones<'_> {
         let start = p.index();

@@ -200,15 +200,10 @@ pub fn liberties_capped(board: &Board, p: Point, cap: usize) -> usize {
     if board.in_atari(p) {
         return 1.min(cap);
     }
-    // With a liberty `x` next to `p` in hand, the pseudo-liberty sums tell whether the
-    // chain has one, two, or three and more liberties without walking it.
-    if let Some(x) = board
-        .geometry()
-        .neighbors(p)
-        .into_iter()
-        .find(|&n| board.cell_at(n) == Cell::Empty)
-    {
-        match board.liberties_besides(p, Point::from_index(x)) {
+    // With a liberty next to `p` in hand, the pseudo-liberty sums tell whether the chain
+    // has one, two, or three and more liberties without walking it.
+    if let Some((_, rest)) = board.adjacent_liberty_and_rest(p) {
+        match rest {
             OtherLiberties::None => return 1.min(cap),
             OtherLiberties::One(_) => return 2.min(cap),
             OtherLiberties::Several if cap <= 3 => return cap,

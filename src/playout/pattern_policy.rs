@@ -466,14 +466,8 @@ fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
         return None;
     }
     // A liberty next to the stone and the pseudo-liberty sums give the other one: no walk.
-    if let Some(x) = board
-        .geometry()
-        .neighbors(stone)
-        .into_iter()
-        .find(|&n| board.cell_at(n) == Cell::Empty)
-    {
-        let x = Point::from_index(x);
-        return match board.liberties_besides(stone, x) {
+    if let Some((x, rest)) = board.adjacent_liberty_and_rest(stone) {
+        return match rest {
             OtherLiberties::One(y) => Some((x, y)),
             OtherLiberties::None | OtherLiberties::Several => None,
         };
