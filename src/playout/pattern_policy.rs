@@ -377,26 +377,31 @@ const NAKADE_MAX: usize = 6;
 /// point (a square four, a straight four) are not answered.
 fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
     let geometry = board.geometry();
-    let mut seen_start = [0usize; 4];
     let intruder = match board.cell(last) {
         Cell::Black => Cell::White,
         _ => Cell::Black,
     };
-    for start in geometry.neighbors(last) {
-        if board.cell_at(start) != Cell::Empty || seen_start.contains(&start) {
+    let starts = geometry.neighbors(last);
+    // Most calls end here: no neighbour of `last` can start a region that fits, as told by
+    // counts alone and without branching (the branches would be coin tosses).
+    let mut candidates = 0u32;
+    for (k, &start) in starts.iter().enumerate() {
+        candidates |= (may_start_eye_space(board, last, start, intruder) as u32) << k;
+    }
+    if candidates == 0 {
+        return None;
+    }
+    // Starts already read as part of an earlier region (fitting or not): the same region.
+    let mut seen_start = [0usize; 4];
+    for (k, &start) in starts.iter().enumerate() {
+        if candidates & (1 << k) == 0 || seen_start.contains(&start) {
             continue;
         }
-        // The region is bounded by the last move's colour: a start next to the other
-        // colour, or in the open, is not worth a flood.
-        let start_point = Point::from_index(start);
-        if board.neighbor_count(start_point, intruder) > 0
-            || board.neighbor_count(start_point, Cell::Empty) > 3
-        {
-            continue;
-        }
-        // Flood the empty region from `start`, giving up once it is too big or touches a
-        // stone of the other colour (its owner is the colour of `last`, which it touches).
-        let mut region = [0usize; NAKADE_MAX + 1];
+        // Flood the empty region from `start`, giving up once it is too big or a point of it
+        // touches a stone of the other colour (its owner is the colour of `last`, which it
+        // touches). A point is checked for the other colour when it joins the region, so
+        // a region that touches one is given up at once.
+        let mut region = [0usize; NAKADE_MAX];
         let mut len = 1;
         region[0] = start;
         let mut next = 0;
@@ -405,29 +410,20 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
             let q = region[next];
             next += 1;
             for n in geometry.neighbors(Point::from_index(q)) {
-                match board.cell_at(n) {
-                    Cell::Border => {}
-                    Cell::Empty => {
-                        if !region[..len].contains(&n) {
-                            if len == NAKADE_MAX {
-                                fits = false;
-                                break 'flood;
-                            }
-                            region[len] = n;
-                            len += 1;
-                        }
-                    }
-                    stone => {
-                        if stone == intruder {
-                            fits = false;
-                            break 'flood;
-                        }
-                    }
+                if board.cell_at(n) != Cell::Empty || region[..len].contains(&n) {
+                    continue;
                 }
+                if len == NAKADE_MAX || board.neighbor_count(Point::from_index(n), intruder) > 0 {
+                    fits = false;
+                    break 'flood;
+                }
+                region[len] = n;
+                len += 1;
             }
         }
-        // Later starts that lie in this region need no second flood.
-        for (j, other) in geometry.neighbors(last).into_iter().enumerate() {
+        // Later starts that lie in this region need no second flood: they would find the
+        // same region (or, when the flood gave up, the same too big or open one).
+        for (j, other) in starts.into_iter().enumerate() {
             if region[..len].contains(&other) {
                 seen_start[j] = other;
             }
@@ -435,18 +431,14 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
         if !fits || len < 3 {
             continue;
         }
-        let degree = |q: usize| {
-            geometry
-                .neighbors(Point::from_index(q))
-                .into_iter()
-                .filter(|n| region[..len].contains(n))
-                .count()
-        };
+        let mut degrees = [0u8; NAKADE_MAX];
+        for (k, &q) in region[..len].iter().enumerate() {
+            degrees[k] = board.neighbor_count(Point::from_index(q), Cell::Empty) as u8;
+        }
         let (mut best, mut best_degree, mut ties) = (0, 0, 0);
-        for &q in &region[..len] {
-            let d = degree(q);
+        for (k, &d) in degrees[..len].iter().enumerate() {
             if d > best_degree {
-                (best, best_degree, ties) = (q, d, 1);
+                (best, best_degree, ties) = (region[k], d, 1);
             } else if d == best_degree {
                 ties += 1;
             }
@@ -457,6 +449,45 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
         }
     }
     None
+}
+
+/// Whether the empty region through `start`, a neighbour of the stone `last`, may be an
+/// eye space [`nakade_vital_point`] reads, judged from cells and counts without a flood
+/// and without branching (the branches would be coin tosses): `start` is empty, neither it
+/// nor an empty neighbour of it touches `intruder`, and the region's points within two
+/// steps of `start` number from 3 to [`NAKADE_MAX`]. Regions of one and two points are
+/// told exactly; for bigger ones the count is a lower bound.
+#[inline]
+fn may_start_eye_space(board: &Board, last: Point, start: usize, intruder: Cell) -> bool {
+    let geometry = board.geometry();
+    let start_is_empty = board.cell_at(start) == Cell::Empty;
+    // Off-board starts read the cells around `last` instead, and are rejected anyway.
+    let at = Point::from_index(if start_is_empty { start } else { last.index() });
+    let mut open = board.neighbor_count(at, intruder) > 0;
+    // `at`, its empty neighbours, and their other empty neighbours: a neighbour of one
+    // empty neighbour is `at` itself or a point two steps away, which it shares with at
+    // most one other neighbour of `at` (through the diagonal between them).
+    let mut near = 1;
+    let mut empty = [false; 4];
+    for (k, n) in geometry.neighbors(at).into_iter().enumerate() {
+        let is_empty = board.cell_at(n) == Cell::Empty;
+        empty[k] = is_empty;
+        let n = Point::from_index(n);
+        open |= is_empty & (board.neighbor_count(n, intruder) > 0);
+        near += if is_empty {
+            board.neighbor_count(n, Cell::Empty)
+        } else {
+            0
+        };
+    }
+    // Neighbours in the order below, left, right, above; diagonals below-left, below-right,
+    // above-left, above-right: the neighbours each diagonal touches.
+    const BESIDE: [(usize, usize); 4] = [(0, 1), (0, 2), (3, 1), (3, 2)];
+    for (d, (a, b)) in geometry.diagonals(at).into_iter().zip(BESIDE) {
+        let twice = empty[a] & empty[b] & (board.cell_at(d) == Cell::Empty);
+        near -= twice as usize;
+    }
+    start_is_empty & !open & (3..=NAKADE_MAX).contains(&near)
 }
 
 /// The two liberties of the chain through `stone`, when it has exactly two.
@@ -530,6 +561,106 @@ pub fn run_pattern_playout<S: MoveSink>(
 mod tests {
     use super::*;
     use crate::playout::playout_rng;
+
+    /// [`nakade_vital_point`] written the plain way: for each empty neighbour of `last` in
+    /// turn, its whole empty region; the first region of 3 to 6 points that touches no
+    /// stone of the other colour and has a single point with the most neighbours in the
+    /// region (at least 2 for three points, 3 for more) gives that point.
+    fn nakade_reference(board: &Board, last: Point) -> Option<Point> {
+        let g = board.geometry();
+        let owner = board.cell(last);
+        for start in g.neighbors(last) {
+            if board.cell_at(start) != Cell::Empty {
+                continue;
+            }
+            let mut region = vec![start];
+            let mut k = 0;
+            while k < region.len() {
+                for n in g.neighbors(Point::from_index(region[k])) {
+                    if board.cell_at(n) == Cell::Empty && !region.contains(&n) {
+                        region.push(n);
+                    }
+                }
+                k += 1;
+            }
+            let open_to_other = region.iter().any(|&q| {
+                g.neighbors(Point::from_index(q)).into_iter().any(|n| {
+                    let c = board.cell_at(n);
+                    c != Cell::Empty && c != Cell::Border && c != owner
+                })
+            });
+            if open_to_other || region.len() < 3 || region.len() > NAKADE_MAX {
+                continue;
+            }
+            let degree = |q: usize| {
+                g.neighbors(Point::from_index(q))
+                    .into_iter()
+                    .filter(|n| region.contains(n))
+                    .count()
+            };
+            let best = region.iter().map(|&q| degree(q)).max().unwrap();
+            let at_best: Vec<usize> = region
+                .iter()
+                .copied()
+                .filter(|&q| degree(q) == best)
+                .collect();
+            let enough = if region.len() == 3 { 2 } else { 3 };
+            if at_best.len() == 1 && best >= enough {
+                return Some(Point::from_index(at_best[0]));
+            }
+        }
+        None
+    }
+
+    /// The policy's eye-space reader agrees with the plain flood for every stone of many
+    /// random positions (random games end with many small eye spaces), and finds vital
+    /// points often enough that the comparison means something.
+    #[test]
+    fn nakade_vital_point_matches_a_plain_flood() {
+        let mut rng = playout_rng(7, 0);
+        let (mut compared, mut vital) = (0, 0);
+        for size in [5, 7, 9, 13, 19] {
+            for _ in 0..(300 / size) {
+                let mut board = Board::new(size).unwrap();
+                let mut color = Color::Black;
+                for _ in 0..size * size * 2 {
+                    match crate::playout::random_acceptable_move(
+                        &mut board,
+                        color,
+                        &mut rng,
+                        |_, _| true,
+                    ) {
+                        Some(p) => {
+                            board.play_unchecked(p, color);
+                        }
+                        None => board.pass(),
+                    }
+                    color = color.opponent();
+                    if !rng.next_u32().is_multiple_of(4) {
+                        continue;
+                    }
+                    for i in 0..board.geometry().cells() {
+                        if matches!(board.cell_at(i), Cell::Black | Cell::White) {
+                            let last = Point::from_index(i);
+                            let expected = nakade_reference(&board, last);
+                            assert_eq!(
+                                nakade_vital_point(&board, last),
+                                expected,
+                                "last {last:?} on\n{}",
+                                board.to_diagram()
+                            );
+                            compared += 1;
+                            vital += expected.is_some() as usize;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            vital > 1000,
+            "only {vital} vital points in {compared} comparisons"
+        );
+    }
 
     /// A reply learnt from a won sequence is what the policy plays next time the same two
     /// moves come (no tactics around), and the two-move reply comes before the one-move one.
