@@ -716,6 +716,36 @@ fn help_explains_the_operator_options() {
     assert!(bad.stdout.is_empty(), "errors go to stderr");
 }
 
+/// Six moves of a fresh 9x9 game, 200 playouts a move on one thread.
+fn opening_moves(seed: Option<&str>) -> String {
+    let mut args = vec!["--playouts", "200", "--threads", "1"];
+    if let Some(seed) = seed {
+        args.extend(["--seed", seed]);
+    }
+    let input = b"boardsize 9\nclear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n";
+    let out = run_transcript(&args, input, Path::new(env!("CARGO_MANIFEST_DIR")));
+    let moves: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("= "))
+        .filter(|m| !m.is_empty())
+        .collect();
+    assert_eq!(moves.len(), 6, "{out}");
+    moves.join(" ")
+}
+
+/// With `--seed` the moves repeat; without it each run draws its own seed, so a match at a
+/// fixed number of playouts does not replay one game (in ten unseeded runs the most common
+/// six-move opening came up twice, so four runs all alike would be a broken seed).
+#[test]
+fn runs_without_a_seed_differ_and_seeded_runs_repeat() {
+    assert_eq!(opening_moves(Some("7")), opening_moves(Some("7")));
+    let unseeded: Vec<String> = (0..4).map(|_| opening_moves(None)).collect();
+    assert!(
+        unseeded.iter().any(|m| *m != unseeded[0]),
+        "four unseeded runs played the same opening: {unseeded:?}"
+    );
+}
+
 #[test]
 fn pondering_stops_for_the_next_command() {
     let mut s = Session::start(&["--threads", "1", "--ponder", "--playouts", "50"]);

@@ -73,6 +73,8 @@ pub struct GtpArgs {
     #[arg(long, value_enum, default_value = "warn")]
     pub log_level: LogLevelArg,
     /// Seed of the random generators; with one thread and --playouts the moves repeat.
+    /// Without it every run draws a fresh seed (logged on stderr at `--log-level info`),
+    /// so that matches at a fixed number of playouts do not replay one game.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
     /// Playout policy: pattern (the default: answers the last move's tactics, reads ladders
@@ -176,7 +178,7 @@ impl GtpArgs {
         Ok(EngineOptions {
             search: SearchConfig {
                 threads: self.threads.unwrap_or(defaults.threads),
-                seed: self.seed.unwrap_or(defaults.seed),
+                seed: self.seed.unwrap_or_else(rand::random),
                 max_memory: self.max_memory,
                 resign_threshold: self.resign_threshold,
                 playout: self.playout,
