@@ -746,6 +746,27 @@ fn runs_without_a_seed_differ_and_seeded_runs_repeat() {
     );
 }
 
+/// A second game in the same process (after `clear_board`) is not a replay of the first,
+/// as controllers that keep the engine between games (gomill, gogui-twogtp) would get.
+#[test]
+fn a_second_game_in_one_process_differs_from_the_first() {
+    let game = "clear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\n";
+    let input = format!("boardsize 9\n{game}{game}quit\n");
+    let args = ["--playouts", "200", "--threads", "1", "--seed", "7"];
+    let out = run_transcript(
+        &args,
+        input.as_bytes(),
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    let moves: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("= "))
+        .filter(|m| !m.is_empty())
+        .collect();
+    assert_eq!(moves.len(), 12, "{out}");
+    assert_ne!(moves[..6], moves[6..], "the second game replayed the first");
+}
+
 #[test]
 fn pondering_stops_for_the_next_command() {
     let mut s = Session::start(&["--threads", "1", "--ponder", "--playouts", "50"]);

@@ -280,6 +280,7 @@ pub struct Searcher {
     low_winrate_streak: u32,
     kept: Option<KeptTree>,
     memory_warned: bool,
+    /// Searches run since the seed was set, in every game: mixed into each search's seed.
     searches: u64,
 }
 
@@ -303,15 +304,22 @@ impl Searcher {
         &self.config
     }
 
+    /// Replaces the configuration. A new seed starts its sequence of search seeds afresh,
+    /// so that a game given its own seed (as the match runner does) plays the same however
+    /// many games the searcher played before.
     pub fn set_config(&mut self, config: SearchConfig) {
+        if config.seed != self.config.seed {
+            self.searches = 0;
+        }
         self.config = config;
     }
 
-    /// Forgets everything kept from earlier moves (a new game).
+    /// Forgets everything kept from earlier moves (a new game). The count of searches,
+    /// which varies each search's seed, goes on: a second game played by the same process
+    /// does not replay the first.
     pub fn clear(&mut self) {
         self.low_winrate_streak = 0;
         self.memory_warned = false;
-        self.searches = 0;
         if let Some(kept) = self.kept.take() {
             free_in_background(kept.root);
         }
