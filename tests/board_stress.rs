@@ -17,7 +17,7 @@ use hane::board::{
     Board, Cell, Color, GameState, IllegalMove, KoRule, MAX_SIZE, MIN_SIZE, Move, OtherLiberties,
     Point, Rules,
 };
-use hane::pattern::features::liberties_capped;
+use hane::pattern::features::{MoveLiberties, is_self_atari, liberties_after, liberties_capped};
 use hane::playout::{PlayoutRng, playout_rng, random_below};
 
 /// What the naive board stores on a point.
@@ -225,6 +225,43 @@ impl NaiveBoard {
             enemies == 0
         } else {
             enemies <= 1
+        }
+    }
+
+    /// What `color` playing on the empty point `p` does to liberties, as
+    /// `features::liberties_after` defines it: the distinct liberties of the joined chain
+    /// (its neighbours' liberties but `p`, `p`'s empty neighbours, and each enemy stone next
+    /// to `p` whose chain is in atari, which the move captures), counted up to 3; the joined
+    /// chain's size; whether it captures.
+    fn liberties_after(&self, p: (usize, usize), color: Color) -> MoveLiberties {
+        let own = Stone::of(color);
+        let mut liberties: Vec<(usize, usize)> = Vec::new();
+        let mut stones: Vec<(usize, usize)> = vec![p];
+        let mut captures = false;
+        for n in self.neighbors(p) {
+            match self.at(n) {
+                Stone::Empty => liberties.push(n),
+                s if s == own => {
+                    let chain = self.chain(n);
+                    liberties.extend(chain.liberties.iter().filter(|&&q| q != p));
+                    stones.extend(chain.stones);
+                }
+                _ => {
+                    if self.chain(n).liberties.len() == 1 {
+                        captures = true;
+                        liberties.push(n);
+                    }
+                }
+            }
+        }
+        liberties.sort_unstable();
+        liberties.dedup();
+        stones.sort_unstable();
+        stones.dedup();
+        MoveLiberties {
+            liberties: liberties.len().min(3),
+            chain_size: stones.len(),
+            captures,
         }
     }
 
@@ -442,6 +479,25 @@ fn compare_all_verdicts(board: &Board, naive: &NaiveBoard, context: &dyn Fn() ->
                         board.is_suicide(p, color),
                         expected == Err(IllegalMove::Suicide)
                     );
+                }
+                if board.cell(p) == Cell::Empty {
+                    let expected = naive.liberties_after((c, r), color);
+                    assert_eq!(
+                        liberties_after(board, p, color),
+                        expected,
+                        "{}: liberties after {color} at {c},{r}",
+                        context()
+                    );
+                    for min_size in 1..=4 {
+                        assert_eq!(
+                            is_self_atari(board, p, color, min_size),
+                            !expected.captures
+                                && expected.liberties <= 1
+                                && expected.chain_size >= min_size,
+                            "{}: self-atari of {color} at {c},{r}, chains of {min_size} or more",
+                            context()
+                        );
+                    }
                 }
                 if board.cell(p) == Cell::Empty {
                     // the light playout's combined test: legal and not its own eye

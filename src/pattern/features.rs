@@ -293,29 +293,48 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
 }
 
 /// Whether `color` playing on `p` would leave its own chain of at least `min_size` stones
-/// with one liberty and capture nothing. A quick exit when `p` has two empty neighbours.
+/// with one liberty and capture nothing (`liberties_after` reporting no capture, one
+/// liberty or none, and a chain of `min_size`). Walks no chain: the joined chain's
+/// liberties are `p`'s empty neighbours and each friendly neighbour's liberties besides
+/// `p`, which [`Board::liberties_besides`] gives as none, one or several; a second
+/// distinct liberty, or an enemy neighbour in atari (a capture), ends the question.
 #[inline]
 pub fn is_self_atari(board: &Board, p: Point, color: Color, min_size: usize) -> bool {
-    let mut empty = 0;
+    // The one liberty seen so far (a padded index; 0 for none yet).
+    let mut liberty = 0;
     let mut size = 1;
     let mut seen = [usize::MAX; 4];
     for (k, n) in board.geometry().neighbors(p).into_iter().enumerate() {
-        let cell = board.cell_at(n);
-        if cell == Cell::Empty {
-            empty += 1;
-        } else if cell.is(color) {
-            let id = board.chain_id(Point::from_index(n));
-            if !seen.contains(&id) {
+        let other = match board.cell_at(n) {
+            Cell::Border => continue,
+            Cell::Empty => n,
+            cell if cell.is(color) => {
+                let np = Point::from_index(n);
+                let id = board.chain_id(np);
+                if seen.contains(&id) {
+                    continue;
+                }
                 seen[k] = id;
-                size += board.chain_len(Point::from_index(n));
+                size += board.chain_len(np);
+                match board.liberties_besides(np, p) {
+                    OtherLiberties::None => continue,
+                    OtherLiberties::One(q) => q.index(),
+                    OtherLiberties::Several => return false,
+                }
             }
+            _ => {
+                if board.in_atari(Point::from_index(n)) {
+                    return false;
+                }
+                continue;
+            }
+        };
+        if liberty != 0 && liberty != other {
+            return false;
         }
+        liberty = other;
     }
-    if empty >= 2 || size < min_size {
-        return false;
-    }
-    let after = liberties_after(board, p, color);
-    !after.captures && after.liberties <= 1 && after.chain_size >= min_size
+    size >= min_size
 }
 
 /// The features of `color` playing on the empty point `p` (or passing, when `p` is `None`).
