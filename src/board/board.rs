@@ -204,12 +204,14 @@ impl ChainInfo {
         self.libs == self.lib_count().wrapping_mul(unit)
     }
 
-    /// Exactly one distinct liberty.
+    /// Exactly one distinct liberty. Wrapping products: a real chain's never wrap, and the
+    /// meaningless statistics of an empty or border cell may be read (and masked out) by
+    /// branch-free callers.
     #[inline]
     fn in_atari(&self) -> bool {
         let libs = self.lib_count();
         let sum = self.lib_sum();
-        libs > 0 && libs * self.lib_sum_sq() == sum * sum
+        (libs > 0) & (libs.wrapping_mul(self.lib_sum_sq()) == sum.wrapping_mul(sum))
     }
 }
 
@@ -418,7 +420,8 @@ impl Board {
         self.chain_head[index] as usize
     }
 
-    /// Whether the chain through the stone at `p` has exactly one liberty.
+    /// Whether the chain through the stone at `p` has exactly one liberty. On an empty or
+    /// border cell the answer means nothing, but it is safe to ask.
     #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
         self.chains[self.head(p.index())].in_atari()

@@ -374,10 +374,13 @@ pub fn atari_bits(board: &Board, p: Point) -> u64 {
     let neighbours = [i + stride, i - 1, i + 1, i - stride];
     let mut bits = 0u64;
     for (k, &n) in neighbours.iter().enumerate() {
+        // Both tests every time, joined without a branch: whether a neighbour holds a stone
+        // is a coin toss, and the chain statistics of any cell can be read (an empty or
+        // border cell's are meaningless, and masked out).
         let cell = board.cell_at(n);
-        if (cell == Cell::Black || cell == Cell::White) && board.in_atari(Point::from_index(n)) {
-            bits |= 1 << k;
-        }
+        let is_stone = (cell == Cell::Black) | (cell == Cell::White);
+        let in_atari = board.in_atari(Point::from_index(n));
+        bits |= ((is_stone & in_atari) as u64) << k;
     }
     bits
 }
