@@ -462,7 +462,11 @@ fn may_start_eye_space(board: &Board, last: Point, start: usize, intruder: Cell)
     let geometry = board.geometry();
     let start_is_empty = board.cell_at(start) == Cell::Empty;
     // Off-board starts read the cells around `last` instead, and are rejected anyway.
-    let at = Point::from_index(if start_is_empty { start } else { last.index() });
+    let at = Point::from_index(std::hint::select_unpredictable(
+        start_is_empty,
+        start,
+        last.index(),
+    ));
     let mut open = board.neighbor_count(at, intruder) > 0;
     // `at`, its empty neighbours, and their other empty neighbours: a neighbour of one
     // empty neighbour is `at` itself or a point two steps away, which it shares with at
@@ -474,11 +478,7 @@ fn may_start_eye_space(board: &Board, last: Point, start: usize, intruder: Cell)
         empty[k] = is_empty;
         let n = Point::from_index(n);
         open |= is_empty & (board.neighbor_count(n, intruder) > 0);
-        near += if is_empty {
-            board.neighbor_count(n, Cell::Empty)
-        } else {
-            0
-        };
+        near += board.neighbor_count(n, Cell::Empty) * is_empty as usize;
     }
     // Neighbours in the order below, left, right, above; diagonals below-left, below-right,
     // above-left, above-right: the neighbours each diagonal touches.
