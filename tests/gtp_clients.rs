@@ -323,13 +323,19 @@ fn gomill_ringmaster_runs_a_playoff() {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(sgfs.len(), 2, "game records");
+    let report = text;
     for sgf in &sgfs {
         let text = std::fs::read_to_string(sgf).unwrap();
         let game = hane::sgf::parse_game(&text).expect("ringmaster's record parses");
+        // A flake was once seen here (November 2026) and its output lost: on failure show
+        // the result, the record, the report and the log.
         assert!(
             game.result
+                .as_deref()
                 .is_some_and(|r| r.starts_with("B+") || r.starts_with("W+")),
-            "{text}"
+            "result {:?} in {}:\n{text}\nreport:\n{report}\nringmaster log:\n{log}",
+            game.result,
+            sgf.display()
         );
         assert!(text.contains("hane"), "engine description missing: {text}");
     }
