@@ -485,8 +485,9 @@ fn compare_all_verdicts(board: &Board, naive: &NaiveBoard, context: &dyn Fn() ->
                     assert_eq!(
                         liberties_after(board, p, color),
                         expected,
-                        "{}: liberties after {color} at {c},{r}",
-                        context()
+                        "{}: liberties after {color} at {c},{r}\n{}",
+                        context(),
+                        board.to_diagram()
                     );
                     for min_size in 1..=4 {
                         assert_eq!(
