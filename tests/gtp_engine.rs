@@ -716,21 +716,28 @@ fn help_explains_the_operator_options() {
     assert!(bad.stdout.is_empty(), "errors go to stderr");
 }
 
-/// Six moves of a fresh 9x9 game, 200 playouts a move on one thread.
-fn opening_moves(seed: Option<&str>) -> String {
+/// The moves hane generates for `games` fresh 9x9 games of six moves each (`clear_board`
+/// before each, one process), 200 playouts a move on one thread, with `--seed` if given.
+fn generated_moves(seed: Option<&str>, games: usize) -> Vec<String> {
     let mut args = vec!["--playouts", "200", "--threads", "1"];
     if let Some(seed) = seed {
         args.extend(["--seed", seed]);
     }
-    let input = b"boardsize 9\nclear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nquit\n";
-    let out = run_transcript(&args, input, Path::new(env!("CARGO_MANIFEST_DIR")));
-    let moves: Vec<&str> = out
+    let game = "clear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\n";
+    let input = format!("boardsize 9\n{}quit\n", game.repeat(games));
+    let out = run_transcript(
+        &args,
+        input.as_bytes(),
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    let moves: Vec<String> = out
         .lines()
         .filter_map(|l| l.strip_prefix("= "))
         .filter(|m| !m.is_empty())
+        .map(str::to_string)
         .collect();
-    assert_eq!(moves.len(), 6, "{out}");
-    moves.join(" ")
+    assert_eq!(moves.len(), 6 * games, "{out}");
+    moves
 }
 
 /// With `--seed` the moves repeat; without it each run draws its own seed, so a match at a
@@ -738,8 +745,8 @@ fn opening_moves(seed: Option<&str>) -> String {
 /// six-move opening came up twice, so four runs all alike would be a broken seed).
 #[test]
 fn runs_without_a_seed_differ_and_seeded_runs_repeat() {
-    assert_eq!(opening_moves(Some("7")), opening_moves(Some("7")));
-    let unseeded: Vec<String> = (0..4).map(|_| opening_moves(None)).collect();
+    assert_eq!(generated_moves(Some("7"), 1), generated_moves(Some("7"), 1));
+    let unseeded: Vec<Vec<String>> = (0..4).map(|_| generated_moves(None, 1)).collect();
     assert!(
         unseeded.iter().any(|m| *m != unseeded[0]),
         "four unseeded runs played the same opening: {unseeded:?}"
@@ -750,20 +757,7 @@ fn runs_without_a_seed_differ_and_seeded_runs_repeat() {
 /// as controllers that keep the engine between games (gomill, gogui-twogtp) would get.
 #[test]
 fn a_second_game_in_one_process_differs_from_the_first() {
-    let game = "clear_board\ngenmove b\ngenmove w\ngenmove b\ngenmove w\ngenmove b\ngenmove w\n";
-    let input = format!("boardsize 9\n{game}{game}quit\n");
-    let args = ["--playouts", "200", "--threads", "1", "--seed", "7"];
-    let out = run_transcript(
-        &args,
-        input.as_bytes(),
-        Path::new(env!("CARGO_MANIFEST_DIR")),
-    );
-    let moves: Vec<&str> = out
-        .lines()
-        .filter_map(|l| l.strip_prefix("= "))
-        .filter(|m| !m.is_empty())
-        .collect();
-    assert_eq!(moves.len(), 12, "{out}");
+    let moves = generated_moves(Some("7"), 2);
     assert_ne!(moves[..6], moves[6..], "the second game replayed the first");
 }
 
