@@ -15,8 +15,9 @@ use super::features::{SmallSet, liberties_after, liberties_capped};
 /// Most defender moves read.
 pub const MAX_STEPS: usize = 100;
 
-/// The two liberties of the chain through `stone`, if it has exactly two.
-fn two_liberties(board: &Board, stone: Point) -> Option<(Point, Point)> {
+/// The two liberties of the chain through `stone`, if it has exactly two, in the order a
+/// walk of the chain meets them. Walks the chain.
+pub(crate) fn two_liberties(board: &Board, stone: Point) -> Option<(Point, Point)> {
     let mut found = [0u16; 3];
     let mut n_found = 0;
     for s in board.chain_stones(stone) {

@@ -12,8 +12,8 @@ use rand::Rng as _;
 
 use crate::board::{Board, Cell, Color, OtherLiberties, Point};
 use crate::pattern::PatternTable;
-use crate::pattern::features::{is_self_atari, liberties_after, liberties_capped};
-use crate::pattern::ladder::LadderScratch;
+use crate::pattern::features::{is_self_atari, liberties_after};
+use crate::pattern::ladder::{LadderScratch, two_liberties};
 use crate::pattern::shape::raw_code_3x3;
 use crate::pattern::table::PlayoutShapes;
 
@@ -503,26 +503,8 @@ fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
             OtherLiberties::None | OtherLiberties::Several => None,
         };
     }
-    if liberties_capped(board, stone, 3) != 2 {
-        return None;
-    }
-    let mut found = [Point::from_index(0); 2];
-    let mut n = 0;
-    for s in board.chain_stones(stone) {
-        for q in board.geometry().neighbors(s) {
-            if board.cell_at(q) == Cell::Empty {
-                let q = Point::from_index(q);
-                if n == 0 || (n == 1 && found[0] != q) {
-                    found[n] = q;
-                    n += 1;
-                    if n == 2 {
-                        return Some((found[0], found[1]));
-                    }
-                }
-            }
-        }
-    }
-    None
+    // No empty neighbour: walk the chain.
+    two_liberties(board, stone)
 }
 
 /// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`
