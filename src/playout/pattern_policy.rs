@@ -431,14 +431,12 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
         if !fits || len < 3 {
             continue;
         }
-        let mut degrees = [0u8; NAKADE_MAX];
-        for (k, &q) in region[..len].iter().enumerate() {
-            degrees[k] = board.neighbor_count(Point::from_index(q), Cell::Empty) as u8;
-        }
+        // The whole region is in hand, so a point's neighbours in it are its empty ones.
         let (mut best, mut best_degree, mut ties) = (0, 0, 0);
-        for (k, &d) in degrees[..len].iter().enumerate() {
+        for &q in &region[..len] {
+            let d = board.neighbor_count(Point::from_index(q), Cell::Empty);
             if d > best_degree {
-                (best, best_degree, ties) = (region[k], d, 1);
+                (best, best_degree, ties) = (q, d, 1);
             } else if d == best_degree {
                 ties += 1;
             }
