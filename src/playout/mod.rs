@@ -72,6 +72,20 @@ impl AmafRecord {
         self.first.fill(0);
     }
 
+    /// Records `color` as the first to play on `point`, whatever was recorded before (the
+    /// search's backup writes the tree moves over the playout's, shallowest last).
+    #[inline]
+    pub fn overwrite(&mut self, color: Color, point: Point) {
+        self.first[point.index()] = color as u8;
+    }
+
+    /// The colour code (`Color as u8`; 0 for none) first recorded on the cell `index`; 0 for
+    /// cells no move was recorded on, the border cells included.
+    #[inline]
+    pub fn first_code(&self, index: usize) -> u8 {
+        self.first[index]
+    }
+
     /// Marks `point` as first played by `color`, unless a colour is already recorded.
     #[inline]
     pub fn mark(&mut self, color: Color, point: Point) {

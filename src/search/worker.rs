@@ -12,11 +12,13 @@
 //!                                             (r: SearchConfig::rave_prior)
 //! beta  = an / (an + n + an * n / K)          (K: SearchConfig::rave_equivalence)
 //! value = (1 - beta) * q + beta * aw / an     (q alone when an = 0; fpu when n = 0 too)
+//!       = ((1 + an / K) * w + aw) / (an + n + an * n / K)     (as computed: one division)
 //! score = value + c * sqrt(ln(N + 1) / (n + 1))   (c: SearchConfig::exploration_constant)
 //! ```
 //!
 //! This is the "equivalence parameter" schedule: the AMAF estimate and the real one weigh the
-//! same when `n = K` real visits, and RAVE fades out as real visits accumulate.
+//! same when `n = K` real visits, and RAVE fades out as real visits accumulate. `K = 0`
+//! turns RAVE off.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
@@ -140,9 +142,9 @@ struct Worker<'a, P> {
     moves: Vec<(Color, Move)>,
     /// Stone hashes along the path, for the path superko check.
     hashes: Vec<u64>,
-    /// Colour code of the tree move that first played each point, for the part of the path
-    /// being backed up (0: none).
-    tree_first: [u8; MAX_CELLS],
+    /// Indices of the edges of one node that get an AMAF result, gathered without a branch
+    /// per edge in `backup`.
+    amaf_hits: [u16; MAX_CELLS],
     candidates: Vec<Move>,
     prior_buf: Vec<Prior>,
     ownership: [i32; MAX_CELLS],
@@ -240,7 +242,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             guards: Vec::with_capacity(PATH_CAPACITY),
             moves: Vec::with_capacity(PATH_CAPACITY),
             hashes: Vec::with_capacity(PATH_CAPACITY),
-            tree_first: [0; MAX_CELLS],
+            amaf_hits: [0; MAX_CELLS],
             candidates: Vec::with_capacity(crate::board::MAX_POINTS + 1),
             prior_buf: Vec::with_capacity(crate::board::MAX_POINTS + 1),
             ownership: [0; MAX_CELLS],
@@ -513,11 +515,14 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         if self.taken.len() < depth {
             self.path[depth - 1].add_own_playout();
         }
+        // From the deepest depth up, the tree move of each depth is written over the
+        // playout's AMAF record: at depth d the record then says who first played each point
+        // from d on (a tree move there comes before every playout move).
         for d in (0..depth.max(moves + 1)).rev() {
             if d < moves {
                 let (c, mv) = self.moves[d];
                 if let Move::Play(p) = mv {
-                    self.tree_first[p.index()] = c as u8;
+                    self.amaf.overwrite(c, p);
                 }
             }
             if d >= depth {
@@ -537,21 +542,20 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             if let Some(edges) = node.edges() {
                 let wins = half_wins_for(to_move, black);
                 let code = to_move as u8;
-                for edge in edges {
-                    let i = edge.point_index();
-                    if i == 0 {
-                        continue;
-                    }
-                    let first = match self.tree_first[i] {
-                        0 => self.amaf.first(Point::from_index(i)).map_or(0, |c| c as u8),
-                        c => c,
-                    };
-                    if first == code {
-                        if d == 0 {
-                            self.root_amaf[i] += result_increment(wins);
-                        } else {
-                            edge.add_amaf(wins);
-                        }
+                // Gather the edges first played by `to_move` without branching on each (the
+                // test is a coin toss), then add their results. A pass edge has point index
+                // 0, a border cell, where nothing is recorded.
+                let mut hits = 0;
+                for (k, edge) in edges.iter().enumerate() {
+                    self.amaf_hits[hits] = k as u16;
+                    hits += (self.amaf.first_code(edge.point_index()) == code) as usize;
+                }
+                for &k in &self.amaf_hits[..hits] {
+                    let edge = &edges[k as usize];
+                    if d == 0 {
+                        self.root_amaf[edge.point_index()] += result_increment(wins);
+                    } else {
+                        edge.add_amaf(wins);
                     }
                 }
             }
@@ -564,22 +568,31 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                 self.flush_root_amaf();
             }
         }
-        for &(_, mv) in &self.moves {
-            if let Move::Play(p) = mv {
-                self.tree_first[p.index()] = 0;
-            }
-        }
     }
 }
 
 /// The index of the edge to descend, for the player to move at `node`.
+///
+/// An edge's value mixes its own mean `q = w / n` and its AMAF mean `aw / an` (the prior
+/// counting as `n` and `rave_prior` times as AMAF playouts) with the weight
+/// `beta = an / (an + n + an * n / equivalence)`. With `d = an + n + an * n / equivalence`,
+/// `(1 - beta) * q = (1 + an / equivalence) * w / d` and `beta * aw / an = aw / d`, so the
+/// value is `((1 + an / equivalence) * w + aw) / d`: one division per edge instead of four
+/// (this loop runs over every edge of every node of a descent).
 #[inline(never)]
 fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
     let parent = node.stats().visits as f32;
     let log_parent = (parent + 1.0).ln();
-    let equivalence = config.rave_equivalence;
+    // K = 0 turns RAVE off (the value is `q` alone).
+    let rave_on = config.rave_equivalence > 0.0;
+    let per_equivalence = if rave_on {
+        1.0 / config.rave_equivalence
+    } else {
+        0.0
+    };
     let c = config.exploration_constant();
     let rave_prior = config.rave_prior;
+    let first_play_urgency = config.first_play_urgency;
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
     for (k, edge) in edges.iter().enumerate() {
@@ -587,17 +600,21 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
         let stats = edge.stats();
         let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
         let w = prior.wins + stats.wins;
-        let amaf = edge.amaf();
-        let an = amaf.visits as f32 + rave_prior * prior.visits;
-        let value = if an > 0.0 {
-            let aw = amaf.wins + rave_prior * prior.wins;
-            let beta = an / (an + n + an * n / equivalence);
-            let q = if n > 0.0 { w / n } else { 0.0 };
-            (1.0 - beta) * q + beta * (aw / an)
-        } else if n > 0.0 {
-            w / n
+        let (an, aw) = if rave_on {
+            let amaf = edge.amaf();
+            (
+                amaf.visits as f32 + rave_prior * prior.visits,
+                amaf.wins + rave_prior * prior.wins,
+            )
         } else {
-            config.first_play_urgency
+            (0.0, 0.0)
+        };
+        let mixed = an * per_equivalence;
+        let d = an + n + mixed * n;
+        let value = if d > 0.0 {
+            ((1.0 + mixed) * w + aw) / d
+        } else {
+            first_play_urgency
         };
         let score = if c > 0.0 {
             value + c * (log_parent / (n + 1.0)).sqrt()
@@ -644,5 +661,94 @@ mod tests {
         assert_eq!(select(&node, &edges, &config), 1);
         config.rave_prior = 2.0;
         assert_eq!(select(&node, &edges, &config), 0);
+    }
+
+    /// The selection value as first written (four divisions, `beta` spelled out), for random
+    /// edges: `select` must pick an edge whose textbook score is the best (up to rounding).
+    fn textbook_score(node: &Node, edge: &Edge, config: &SearchConfig) -> f32 {
+        let parent = node.stats().visits as f32;
+        let prior = edge.prior();
+        let stats = edge.stats();
+        let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
+        let w = prior.wins + stats.wins;
+        let amaf = edge.amaf();
+        let (an, aw) = if config.rave_equivalence > 0.0 {
+            (
+                amaf.visits as f32 + config.rave_prior * prior.visits,
+                amaf.wins + config.rave_prior * prior.wins,
+            )
+        } else {
+            (0.0, 0.0)
+        };
+        let value = if an > 0.0 {
+            let beta = an / (an + n + an * n / config.rave_equivalence);
+            let q = if n > 0.0 { w / n } else { 0.0 };
+            (1.0 - beta) * q + beta * (aw / an)
+        } else if n > 0.0 {
+            w / n
+        } else {
+            config.first_play_urgency
+        };
+        let c = config.exploration_constant();
+        value + c * ((parent + 1.0).ln() / (n + 1.0)).sqrt()
+    }
+
+    #[test]
+    fn select_picks_the_best_textbook_score() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let mut checked = 0;
+        for round in 0..400 {
+            let node = Node::default();
+            for _ in 0..rng.random_range(0..3000) {
+                node.add_result(1);
+            }
+            let edges: Vec<Edge> = (0..rng.random_range(1..12))
+                .map(|k| {
+                    let visits = if rng.random_bool(0.3) {
+                        0.0
+                    } else {
+                        rng.random_range(0.0..40.0f32)
+                    };
+                    let prior = Prior {
+                        visits,
+                        wins: visits * rng.random_range(0.0..1.0f32),
+                    };
+                    let edge = Edge::new(Move::Play(Point::from_index(20 + k)), prior);
+                    for _ in 0..rng.random_range(0..3) * rng.random_range(0..200) {
+                        edge.add_result(rng.random_range(0..3));
+                    }
+                    for _ in 0..rng.random_range(0..2) * rng.random_range(0..500) {
+                        edge.add_amaf(rng.random_range(0..3));
+                    }
+                    edge
+                })
+                .collect();
+            let _losses: Vec<_> = edges
+                .iter()
+                .filter(|_| rng.random_bool(0.1))
+                .map(|e| e.enter())
+                .collect();
+            let config = SearchConfig {
+                exploration: Some([0.0, 0.02, 0.2, 1.0][round % 4]),
+                rave_equivalence: [3000.0, 50.0, 0.0][round % 3],
+                rave_prior: [3.0, 0.0, 1.0][round % 3],
+                first_play_urgency: [1.0, 0.5][round % 2],
+                ..SearchConfig::default()
+            };
+            let chosen = select(&node, &edges, &config);
+            let scores: Vec<f32> = edges
+                .iter()
+                .map(|e| textbook_score(&node, e, &config))
+                .collect();
+            let best = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            assert!(
+                scores[chosen] >= best - 1e-5 * best.abs().max(1.0),
+                "round {round}: chose {chosen} scoring {} but the best scores {best}: {scores:?}",
+                scores[chosen]
+            );
+            checked += edges.len();
+        }
+        assert!(checked > 1000);
     }
 }
