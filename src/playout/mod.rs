@@ -94,16 +94,6 @@ impl AmafRecord {
             *slot = color as u8;
         }
     }
-
-    /// The colour that first played on `point`, if any.
-    #[inline]
-    pub fn first(&self, point: Point) -> Option<Color> {
-        match self.first[point.index()] {
-            1 => Some(Color::Black),
-            2 => Some(Color::White),
-            _ => None,
-        }
-    }
 }
 
 impl MoveSink for AmafRecord {
