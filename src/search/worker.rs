@@ -732,8 +732,8 @@ mod tests {
             let config = SearchConfig {
                 exploration: Some([0.0, 0.02, 0.2, 1.0][round % 4]),
                 rave_equivalence: [3000.0, 50.0, 0.0][round % 3],
-                rave_prior: [3.0, 0.0, 1.0][round % 3],
-                first_play_urgency: [1.0, 0.5][round % 2],
+                rave_prior: [3.0, 0.0, 1.0][(round / 3) % 3],
+                first_play_urgency: [1.0, 0.5][(round / 9) % 2],
                 ..SearchConfig::default()
             };
             let chosen = select(&node, &edges, &config);
