@@ -60,6 +60,7 @@ pub struct SearchParameters {
     pub resign_moves: Option<u32>,
     pub last_good_reply: Option<bool>,
     pub playout_tactics: Option<bool>,
+    pub playout_global_captures: Option<bool>,
 }
 
 impl SearchParameters {
@@ -95,6 +96,9 @@ impl SearchParameters {
         if let Some(t) = self.playout_tactics {
             config.playout_tactics = t;
         }
+        if let Some(c) = self.playout_global_captures {
+            config.playout_global_captures = c;
+        }
     }
 
     /// `key=value` for every parameter that is set, in a fixed order.
@@ -115,6 +119,10 @@ impl SearchParameters {
         add("resign-moves", self.resign_moves.map(|v| v.to_string()));
         add("replies", self.last_good_reply.map(|v| v.to_string()));
         add("tactics", self.playout_tactics.map(|v| v.to_string()));
+        add(
+            "captures",
+            self.playout_global_captures.map(|v| v.to_string()),
+        );
         parts
     }
 }
@@ -218,12 +226,15 @@ impl HaneSettings {
                 }
                 "replies" => settings.search.last_good_reply = Some(flag(value).map_err(&bad)?),
                 "tactics" => settings.search.playout_tactics = Some(flag(value).map_err(&bad)?),
+                "captures" => {
+                    settings.search.playout_global_captures = Some(flag(value).map_err(&bad)?)
+                }
                 other => {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
                          resign, memory, dead-playouts, playout, priors, prior-weight, patterns, \
                          exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves, \
-                         replies, tactics)"
+                         replies, tactics, captures)"
                     ));
                 }
             }
@@ -456,7 +467,8 @@ mod tests {
     fn search_parameters_reach_the_search_config() {
         let s = HaneSettings::parse(
             "exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,expand=4,early-stop=off,\
-             reuse=false,resign-moves=5,replies=on,tactics=on,prior-weight=35,threads=2",
+             reuse=false,resign-moves=5,replies=on,tactics=on,captures=off,prior-weight=35,\
+             threads=2",
         )
         .unwrap();
         let config = HanePlayer::config(&s, 9);
@@ -470,13 +482,14 @@ mod tests {
         assert_eq!(config.resign_moves, 5);
         assert!(config.last_good_reply);
         assert!(config.playout_tactics);
+        assert!(!config.playout_global_captures);
         assert!(format!("{:?}", config.priors).contains("weight: 35.0"));
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
             "hane(playouts=1000,threads=2,prior-weight=35,exploration=0.35,rave=1500,\
              rave-prior=2,fpu=1.2,expand=4,early-stop=false,reuse=false,resign-moves=5,\
-             replies=true,tactics=true)"
+             replies=true,tactics=true,captures=false)"
         );
         // Unset parameters keep the search's defaults.
         let plain = HanePlayer::config(&HaneSettings::default(), 0);
@@ -487,6 +500,7 @@ mod tests {
         assert_eq!(plain.early_stop, defaults.early_stop);
         assert_eq!(plain.last_good_reply, defaults.last_good_reply);
         assert_eq!(plain.playout_tactics, defaults.playout_tactics);
+        assert!(plain.playout_global_captures && defaults.playout_global_captures);
         assert!(format!("{:?}", plain.priors).contains("weight: 20.0"));
         for bad in [
             "exploration=-1",
@@ -498,6 +512,7 @@ mod tests {
             "resign-moves=0",
             "replies=sometimes",
             "tactics=2",
+            "captures=all",
             "prior-weight=-3",
         ] {
             assert!(HaneSettings::parse(bad).is_err(), "{bad}");

@@ -49,6 +49,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "ON|OFF", default_value = "off",
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     replies: bool,
+    /// Pattern playouts (the pattern and search cases) also capture chains left in atari
+    /// away from the last move (the engine's `--captures`, on by default): on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "on",
+          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
+    captures: bool,
     /// Priors of the search case: heuristic or pattern.
     #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
     priors: PriorsKind,
@@ -109,13 +114,24 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 }
                 let clock = Instant::now();
                 let stats = if case == "pattern" {
-                    run_pattern_playouts(&start, table, args.tactics, playouts, threads, args.seed)
+                    run_pattern_playouts(
+                        &start,
+                        table,
+                        (args.tactics, args.captures),
+                        playouts,
+                        threads,
+                        args.seed,
+                    )
                 } else {
                     run_light_playouts(&start, playouts, threads, args.seed)
                 };
                 let seconds = clock.elapsed().as_secs_f64();
                 let tactics = if case == "pattern" {
-                    format!(" tactics={}", on_off(args.tactics))
+                    format!(
+                        " tactics={} captures={}",
+                        on_off(args.tactics),
+                        on_off(args.captures)
+                    )
                 } else {
                     String::new()
                 };
@@ -196,6 +212,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     playout: args.playout,
                     priors: args.priors.build(&defaults.patterns),
                     playout_tactics: args.tactics,
+                    playout_global_captures: args.captures,
                     last_good_reply: args.replies,
                     expand_visits: args.expand,
                     ..defaults
@@ -219,9 +236,10 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let tree = searcher.check_tree()?;
                 let tactics = if args.playout == PlayoutKind::Pattern {
                     format!(
-                        " tactics={} replies={}",
+                        " tactics={} replies={} captures={}",
                         on_off(args.tactics),
-                        on_off(args.replies)
+                        on_off(args.replies),
+                        on_off(args.captures)
                     )
                 } else {
                     String::new()

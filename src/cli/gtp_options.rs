@@ -95,6 +95,10 @@ pub struct GtpArgs {
     /// its playouts (LGRF-2): on or off (off by default).
     #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub replies: bool,
+    /// Pattern playouts also capture chains left in atari away from the last move, before
+    /// a random move: on or off (on by default).
+    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
+    pub captures: bool,
     /// Pattern table to use instead of the compiled-in one (the `patterns/` text format).
     #[arg(long, value_name = "FILE")]
     pub patterns: Option<PathBuf>,
@@ -184,6 +188,7 @@ impl GtpArgs {
                 playout: self.playout,
                 playout_tactics: self.tactics,
                 last_good_reply: self.replies,
+                playout_global_captures: self.captures,
                 priors,
                 patterns,
                 ..defaults.clone()
@@ -268,6 +273,14 @@ mod tests {
         let chosen = options(&["--tactics", "off", "--replies", "ON"]).unwrap();
         assert!(!chosen.search.playout_tactics && chosen.search.last_good_reply);
         assert!(options(&["--tactics", "sometimes"]).is_err());
+        assert!(defaults.search.playout_global_captures);
+        assert!(
+            !options(&["--captures", "off"])
+                .unwrap()
+                .search
+                .playout_global_captures
+        );
+        assert!(options(&["--captures", "always"]).is_err());
     }
 
     #[test]

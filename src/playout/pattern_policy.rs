@@ -3,8 +3,9 @@
 //! continue a ladder when the last move left its chain with two liberties and an atari
 //! captures it), else play a shape next to the last move sampled by its learned 3x3 weight,
 //! else a uniformly random move that neither fills an own eye nor puts a chain of three or
-//! more stones in atari. Optional (both off by default): last good replies learnt by the
-//! search (LGRF-2) and the extra two-liberty and eye-space tactics.
+//! more stones in atari. Optional: last good replies learnt by the search (LGRF-2), the
+//! extra two-liberty and eye-space tactics, and the capture of chains left in atari away
+//! from the last move.
 //! Allocates nothing per move (the ladder reader works on two scratch boards the policy
 //! owns).
 
@@ -49,6 +50,12 @@ pub struct PatternPolicy<'t> {
     /// Whether the policy also plays the two-liberty tactics next to the last move (see
     /// [`PatternPolicy::with_tactics`]).
     tactics: bool,
+    /// Whether the policy captures chains left in atari anywhere (see
+    /// [`PatternPolicy::with_global_captures`]).
+    global_captures: bool,
+    /// Stones of chains seen in atari next to a move the policy played, that may still be
+    /// capturable (see [`AtariWatch`]).
+    watch: AtariWatch,
 }
 
 impl<'t> PatternPolicy<'t> {
@@ -62,7 +69,18 @@ impl<'t> PatternPolicy<'t> {
             ladder: LadderScratch::new(),
             replies: None,
             tactics: false,
+            global_captures: false,
+            watch: AtariWatch::default(),
         }
+    }
+
+    /// Turns the capture of chains left in atari away from the last move on or off (off by
+    /// default): when neither the last move's tactics nor a shape next to it gave a move,
+    /// and a chain of the opponent is still in atari since one of our earlier moves put it
+    /// there, capture it (MoGo's "capture anywhere" step), before a random move.
+    pub fn with_global_captures(mut self, global_captures: bool) -> PatternPolicy<'t> {
+        self.global_captures = global_captures;
+        self
     }
 
     /// Turns the extra tactics next to the last move on or off (off by default): an own
@@ -103,6 +121,7 @@ impl<'t> PatternPolicy<'t> {
     /// Tells the policy the last move and the one before it (`None` for a pass or none),
     /// before a playout starts.
     pub fn start(&mut self, last: Option<Point>, second_last: Option<Point>) {
+        self.watch.len = 0;
         self.last = [
             last.map_or(0, |p| p.index() as u16),
             second_last.map_or(0, |p| p.index() as u16),
@@ -245,6 +264,22 @@ impl<'t> PatternPolicy<'t> {
             })
     }
 
+    /// Adds to the watch the enemy chains next to our previous move that it left in atari:
+    /// the only chains of the opponent that can be in atari at our turn without touching
+    /// the last move are ones our own moves put there.
+    #[inline]
+    fn watch_own_last(&mut self, board: &Board, color: Color) {
+        let own = self.last[1] as usize;
+        if own == 0 || !board.cell_at(own).is(color) {
+            return;
+        }
+        for n in board.geometry().neighbors(Point::from_index(own)) {
+            if board.cell_at(n).is(color.opponent()) && board.in_atari(Point::from_index(n)) {
+                self.watch.push(n as u16);
+            }
+        }
+    }
+
     /// A shape move next to the last move, sampled by gamma, or none (with probability
     /// `reluctance / (W + reluctance)`).
     fn local_shape(
@@ -301,6 +336,9 @@ impl PlayoutPolicy for PatternPolicy<'_> {
         let last = Some(self.last[0] as usize)
             .filter(|&i| i != 0 && board.cell_at(i).is(color.opponent()))
             .map(Point::from_index);
+        if self.global_captures {
+            self.watch_own_last(board, color);
+        }
         let mut chosen = None;
         if let Some(last) = last {
             chosen = self.answer_last_move(board, color, last, rng);
@@ -312,6 +350,9 @@ impl PlayoutPolicy for PatternPolicy<'_> {
             && chosen.is_none()
         {
             chosen = self.local_shape(board, color, last, rng);
+        }
+        if chosen.is_none() && self.global_captures {
+            chosen = self.watch.capture(board, color);
         }
         if chosen.is_none() {
             chosen = random_acceptable_move(board, color, rng, |b, p| {
@@ -348,6 +389,52 @@ impl Candidates {
             self.points[self.len] = p;
             self.len += 1;
         }
+    }
+}
+
+/// Stones of chains seen in atari during a playout (either colour), in no particular order;
+/// a full watch drops new entries. Entries whose chain is gone or out of atari are dropped when
+/// the watch is read.
+#[derive(Clone, Debug, Default)]
+struct AtariWatch {
+    stones: [u16; AtariWatch::CAP],
+    len: usize,
+}
+
+impl AtariWatch {
+    const CAP: usize = 8;
+
+    #[inline]
+    fn push(&mut self, stone: u16) {
+        if self.len < Self::CAP {
+            self.stones[self.len] = stone;
+            self.len += 1;
+        }
+    }
+
+    /// The liberty of a watched chain of `color`'s opponent that is still in atari and that
+    /// `color` may take (not a ko retake), the first one found; drops the entries that are
+    /// no longer stones in atari.
+    fn capture(&mut self, board: &Board, color: Color) -> Option<Point> {
+        let enemy = color.opponent();
+        let mut k = 0;
+        while k < self.len {
+            let stone = Point::from_index(self.stones[k] as usize);
+            let cell = board.cell(stone);
+            let stone_in_atari = (cell == Cell::Black || cell == Cell::White)
+                .then(|| board.atari_liberty(stone))
+                .flatten();
+            if let Some(lib) = stone_in_atari {
+                if cell.is(enemy) && !board.is_ko_retake(lib, color) {
+                    return Some(lib);
+                }
+                k += 1;
+                continue;
+            }
+            self.len -= 1;
+            self.stones[k] = self.stones[self.len];
+        }
+        None
     }
 }
 
@@ -507,18 +594,21 @@ fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
 
 /// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`
 /// threads, worker `k` seeded with `(seed, k)`, with or without the extra tactics
-/// ([`PatternPolicy::with_tactics`]): the `hane bench case=pattern` workload.
+/// ([`PatternPolicy::with_tactics`]) and the captures away from the last move
+/// ([`PatternPolicy::with_global_captures`]): the `hane bench case=pattern` workload.
 pub fn run_pattern_playouts(
     start: &Board,
     table: &PatternTable,
-    tactics: bool,
+    (tactics, global_captures): (bool, bool),
     playouts: u64,
     threads: usize,
     seed: u64,
 ) -> PlayoutStats {
     table.playout_3x3_gammas();
     super::run_playouts(start, playouts, threads, seed, || {
-        PatternPolicy::new(table).with_tactics(tactics)
+        PatternPolicy::new(table)
+            .with_tactics(tactics)
+            .with_global_captures(global_captures)
     })
 }
 
@@ -640,6 +730,60 @@ mod tests {
             vital > 1000,
             "only {vital} vital points in {compared} comparisons"
         );
+    }
+
+    /// A chain that our previous move left in atari, far from the opponent's last move, is
+    /// captured when the policy captures anywhere (shapes next to the last move turned off
+    /// by a huge reluctance), and only then; once the chain is out of atari the watch
+    /// forgets it.
+    #[test]
+    fn a_chain_left_in_atari_is_captured_anywhere() {
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . O .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . X . . . . . .
+             . X O O X . . . .
+             . . X X . . . . .",
+        )
+        .unwrap();
+        let g = board.geometry();
+        let at = |name: &str| g.parse_point(name).unwrap();
+        let (own_last, last, capture) = (at("C3"), at("H7"), at("D3"));
+        let table = crate::pattern::default_table();
+        let mut rng = playout_rng(3, 0);
+        let mut captured = [0; 2];
+        for (k, global) in [false, true].into_iter().enumerate() {
+            let mut policy = PatternPolicy::new(table)
+                .with_tactics(true)
+                .with_local_reluctance(1e30)
+                .with_global_captures(global);
+            for _ in 0..50 {
+                let mut b = board.clone();
+                policy.start(Some(last), Some(own_last));
+                captured[k] +=
+                    (policy.choose(&mut b, Color::Black, &mut rng) == Some(capture)) as usize;
+            }
+        }
+        assert!(
+            captured[0] < 10,
+            "random moves hit the capture {} times",
+            captured[0]
+        );
+        assert_eq!(captured[1], 50);
+        // White escapes: the chain has two liberties and the watch drops it.
+        let mut escaped = board.clone();
+        escaped.play_unchecked(capture, Color::White);
+        let mut policy = PatternPolicy::new(table)
+            .with_local_reluctance(1e30)
+            .with_global_captures(true);
+        policy.start(Some(last), Some(own_last));
+        policy.watch.push(at("C2").index() as u16);
+        assert_eq!(policy.watch.capture(&escaped, Color::Black), None);
+        assert_eq!(policy.watch.len, 0);
     }
 
     /// A reply learnt from a won sequence is what the policy plays next time the same two

@@ -169,7 +169,8 @@ pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
         PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
         PlayoutKind::Pattern => {
             let mut policy = PatternPolicy::new(&shared.config.patterns)
-                .with_tactics(shared.config.playout_tactics);
+                .with_tactics(shared.config.playout_tactics)
+                .with_global_captures(shared.config.playout_global_captures);
             if shared.config.last_good_reply {
                 policy = policy.with_replies(shared.root_board.geometry().cells());
             }
