@@ -467,7 +467,7 @@ mod tests {
     fn search_parameters_reach_the_search_config() {
         let s = HaneSettings::parse(
             "exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,expand=4,early-stop=off,\
-             reuse=false,resign-moves=5,replies=on,tactics=on,captures=off,prior-weight=35,\
+             reuse=false,resign-moves=5,replies=on,tactics=on,captures=on,prior-weight=35,\
              threads=2",
         )
         .unwrap();
@@ -482,14 +482,14 @@ mod tests {
         assert_eq!(config.resign_moves, 5);
         assert!(config.last_good_reply);
         assert!(config.playout_tactics);
-        assert!(!config.playout_global_captures);
+        assert!(config.playout_global_captures);
         assert!(format!("{:?}", config.priors).contains("weight: 35.0"));
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
             "hane(playouts=1000,threads=2,prior-weight=35,exploration=0.35,rave=1500,\
              rave-prior=2,fpu=1.2,expand=4,early-stop=false,reuse=false,resign-moves=5,\
-             replies=true,tactics=true,captures=false)"
+             replies=true,tactics=true,captures=true)"
         );
         // Unset parameters keep the search's defaults.
         let plain = HanePlayer::config(&HaneSettings::default(), 0);
@@ -500,7 +500,7 @@ mod tests {
         assert_eq!(plain.early_stop, defaults.early_stop);
         assert_eq!(plain.last_good_reply, defaults.last_good_reply);
         assert_eq!(plain.playout_tactics, defaults.playout_tactics);
-        assert!(plain.playout_global_captures && defaults.playout_global_captures);
+        assert!(!plain.playout_global_captures && !defaults.playout_global_captures);
         assert!(format!("{:?}", plain.priors).contains("weight: 20.0"));
         for bad in [
             "exploration=-1",

@@ -50,8 +50,8 @@ pub struct BenchArgs {
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     replies: bool,
     /// Pattern playouts (the pattern and search cases) also capture chains left in atari
-    /// away from the last move (the engine's `--captures`, on by default): on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "on",
+    /// away from the last move (the engine's `--captures`, off by default): on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "off",
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     captures: bool,
     /// Priors of the search case: heuristic or pattern.

@@ -96,8 +96,8 @@ pub struct GtpArgs {
     #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub replies: bool,
     /// Pattern playouts also capture chains left in atari away from the last move, before
-    /// a random move: on or off (on by default).
-    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
+    /// a random move: on or off (off by default).
+    #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub captures: bool,
     /// Pattern table to use instead of the compiled-in one (the `patterns/` text format).
     #[arg(long, value_name = "FILE")]

@@ -121,9 +121,10 @@ pub struct SearchConfig {
     /// 87/100 (see the README).
     pub playout_tactics: bool,
     /// Pattern playouts capture chains left in atari away from the last move, before a
-    /// random move (`PatternPolicy::with_global_captures`). On by default: it costs no
+    /// random move (`PatternPolicy::with_global_captures`). Off by default: it costs no
     /// measurable speed and won 109/200 games of 9x9 self-play at 3,000 playouts per move
-    /// against off.
+    /// against off, but only 2 of 8 against GNU Go on 19x19 at 2 s per move (see the
+    /// README); not shown to help.
     pub playout_global_captures: bool,
 }
 
@@ -150,7 +151,7 @@ impl Default for SearchConfig {
             reuse_tree: true,
             last_good_reply: false,
             playout_tactics: true,
-            playout_global_captures: true,
+            playout_global_captures: false,
         }
     }
 }
