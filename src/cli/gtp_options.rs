@@ -273,9 +273,9 @@ mod tests {
         let chosen = options(&["--tactics", "off", "--replies", "ON"]).unwrap();
         assert!(!chosen.search.playout_tactics && chosen.search.last_good_reply);
         assert!(options(&["--tactics", "sometimes"]).is_err());
-        assert!(defaults.search.playout_global_captures);
+        assert!(!defaults.search.playout_global_captures);
         assert!(
-            !options(&["--captures", "off"])
+            options(&["--captures", "on"])
                 .unwrap()
                 .search
                 .playout_global_captures
