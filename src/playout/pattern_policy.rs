@@ -246,22 +246,24 @@ impl<'t> PatternPolicy<'t> {
         None
     }
 
+    /// The remembered move `k` (0: the last move, 1: the one before), when it still holds a
+    /// stone of `color`.
+    #[inline]
+    fn remembered_stone(&self, board: &Board, k: usize, color: Color) -> Option<Point> {
+        let index = self.last[k] as usize;
+        (index != 0 && board.cell_at(index).is(color)).then(|| Point::from_index(index))
+    }
+
     /// Whether the chain through `last` touches `color`'s previous move (a stone of `color`).
     #[inline]
     fn touches_own_last(&self, board: &Board, color: Color, last: Point) -> bool {
-        let own = self.last[1] as usize;
-        if own == 0 || !board.cell_at(own).is(color) {
+        let Some(own) = self.remembered_stone(board, 1, color) else {
             return false;
-        }
+        };
         let chain = board.chain_id(last);
-        board
-            .geometry()
-            .neighbors(Point::from_index(own))
-            .into_iter()
-            .any(|n| {
-                board.cell_at(n).is(color.opponent())
-                    && board.chain_id(Point::from_index(n)) == chain
-            })
+        board.geometry().neighbors(own).into_iter().any(|n| {
+            board.cell_at(n).is(color.opponent()) && board.chain_id(Point::from_index(n)) == chain
+        })
     }
 
     /// Adds to the watch the enemy chains next to our previous move that it left in atari:
@@ -269,11 +271,10 @@ impl<'t> PatternPolicy<'t> {
     /// the last move are ones our own moves put there.
     #[inline]
     fn watch_own_last(&mut self, board: &Board, color: Color) {
-        let own = self.last[1] as usize;
-        if own == 0 || !board.cell_at(own).is(color) {
+        let Some(own) = self.remembered_stone(board, 1, color) else {
             return;
-        }
-        for n in board.geometry().neighbors(Point::from_index(own)) {
+        };
+        for n in board.geometry().neighbors(own) {
             if board.cell_at(n).is(color.opponent()) && board.in_atari(Point::from_index(n)) {
                 self.watch.push(n as u16);
             }
@@ -333,9 +334,7 @@ impl PlayoutPolicy for PatternPolicy<'_> {
     }
 
     fn choose(&mut self, board: &mut Board, color: Color, rng: &mut PlayoutRng) -> Option<Point> {
-        let last = Some(self.last[0] as usize)
-            .filter(|&i| i != 0 && board.cell_at(i).is(color.opponent()))
-            .map(Point::from_index);
+        let last = self.remembered_stone(board, 0, color.opponent());
         if self.global_captures {
             self.watch_own_last(board, color);
         }
@@ -421,9 +420,7 @@ impl AtariWatch {
         while k < self.len {
             let stone = Point::from_index(self.stones[k] as usize);
             let cell = board.cell(stone);
-            let stone_in_atari = (cell == Cell::Black || cell == Cell::White)
-                .then(|| board.atari_liberty(stone))
-                .flatten();
+            let stone_in_atari = cell.color().and_then(|_| board.atari_liberty(stone));
             if let Some(lib) = stone_in_atari {
                 if cell.is(enemy) && !board.is_ko_retake(lib, color) {
                     return Some(lib);
