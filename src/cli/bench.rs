@@ -8,7 +8,8 @@ use clap::Args;
 use crate::board::{Board, Color, GameState, Move, Rules};
 use crate::pattern;
 use crate::playout::{
-    LightPolicy, PlayoutPolicy, playout_rng, run_light_playouts, run_pattern_playouts,
+    LightPolicy, PatternPolicy, PlayoutPolicy, playout_rng, run_light_playouts,
+    run_pattern_playouts,
 };
 use crate::search::priors::PriorsKind;
 use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
@@ -114,14 +115,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 }
                 let clock = Instant::now();
                 let stats = if case == "pattern" {
-                    run_pattern_playouts(
-                        &start,
-                        table,
-                        (args.tactics, args.captures),
-                        playouts,
-                        threads,
-                        args.seed,
-                    )
+                    let policy = PatternPolicy::new(table)
+                        .with_tactics(args.tactics)
+                        .with_global_captures(args.captures);
+                    run_pattern_playouts(&start, &policy, playouts, threads, args.seed)
                 } else {
                     run_light_playouts(&start, playouts, threads, args.seed)
                 };

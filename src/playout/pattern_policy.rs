@@ -603,27 +603,19 @@ fn two_liberties_capped(board: &Board, stone: Point) -> Option<(Point, Point)> {
 }
 
 /// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`
-/// threads, worker `k` seeded with `(seed, k)`, with or without the extra tactics
-/// ([`PatternPolicy::with_tactics`]) and the captures away from the last move
-/// ([`PatternPolicy::with_global_captures`]): the `hane bench case=pattern` workload.
+/// threads, each worker with its own copy of `policy` (configured with the switches to
+/// measure: [`PatternPolicy::with_tactics`], [`PatternPolicy::with_global_captures`], ...),
+/// worker `k` seeded with `(seed, k)`: the `hane bench case=pattern` workload.
 pub fn run_pattern_playouts(
     start: &Board,
-    table: &PatternTable,
-    (tactics, global_captures): (bool, bool),
+    policy: &PatternPolicy<'_>,
     playouts: u64,
     threads: usize,
     seed: u64,
 ) -> PlayoutStats {
-    table.playout_3x3_gammas();
-    super::run_playouts(start, playouts, threads, seed, || {
-        PatternPolicy::new(table)
-            .with_tactics(tactics)
-            .with_global_captures(global_captures)
-    })
+    super::run_playouts(start, playouts, threads, seed, || policy.clone())
 }
 
-/// A sink-aware single playout with the pattern policy, for the search: plays `board` out
-/// from `to_move` after the given last two moves.
 pub fn run_pattern_playout<S: MoveSink>(
     board: &mut Board,
     to_move: Color,
