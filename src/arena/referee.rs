@@ -48,7 +48,8 @@ pub struct GameOutcome {
     pub settlement: Option<DeadSettlement>,
     /// The players' comments, one slot per move of `state.moves()`.
     pub comments: Vec<Option<String>>,
-    /// Seconds each colour spent in `genmove`, and how many moves it generated.
+    /// Seconds each colour spent in `genmove` and how many moves it generated, counting the
+    /// replies that came within its time (a move that overran counts in neither).
     pub think_seconds: [f64; 2],
     pub generated_moves: [usize; 2],
     /// Which colours faulted (their players need a restart).
@@ -222,8 +223,8 @@ pub fn play_game<'p>(
                 Ok(reply) => reply,
                 Err(fault) => break 'game GameEnd::Fault(color, fault),
             };
-            outcome.think_seconds[color.index()] += used;
-            outcome.generated_moves[color.index()] += 1;
+            // A reply that overran its time counts in neither total, whether the engine
+            // reader cut it off or it arrived late on a loaded machine (both are timeouts).
             if used > allowed + settings.margin.as_secs_f64() {
                 break 'game GameEnd::Fault(
                     color,
@@ -233,6 +234,8 @@ pub fn play_game<'p>(
                     ),
                 );
             }
+            outcome.think_seconds[color.index()] += used;
+            outcome.generated_moves[color.index()] += 1;
             clock.charge(control, used);
             let mv = match reply.decision {
                 Decision::Resign => break 'game GameEnd::Resignation(color),
@@ -342,7 +345,8 @@ pub fn dead_stones_by_playouts(state: &GameState, playouts: u64, seed: u64) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Rules};
+    use crate::arena::player::Reply;
+    use crate::board::{Board, Move, Rules};
 
     #[test]
     fn clock_runs_main_time_then_periods() {
@@ -363,6 +367,87 @@ mod tests {
         assert_eq!(left.unwrap().stones_or_periods, 1);
         clock.charge(control, 1.0); // the period's last stone: a fresh period
         assert_eq!((clock.period_left, clock.stones_left), (5.0, 2));
+    }
+
+    /// Plays the points of `moves` in turn, sleeping `delays[k]` before the `k`-th reply.
+    struct ScriptedPlayer {
+        moves: Vec<&'static str>,
+        delays: Vec<Duration>,
+        next: usize,
+    }
+
+    impl Player for ScriptedPlayer {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+
+        fn new_game(&mut self, _: &GameState, _: TimeControl, _: u64) -> Result<(), Fault> {
+            Ok(())
+        }
+
+        fn play(&mut self, _: &GameState, _: Color, _: Move) -> Result<(), Fault> {
+            Ok(())
+        }
+
+        fn genmove(&mut self, state: &GameState, _: &MoveRequest) -> Result<Reply, Fault> {
+            std::thread::sleep(self.delays[self.next]);
+            let point = state.geometry().parse_point(self.moves[self.next]).unwrap();
+            self.next += 1;
+            Ok(Reply {
+                decision: Decision::Play(Move::Play(point)),
+                comment: None,
+            })
+        }
+
+        fn dead_stones(&mut self, _: &GameState) -> DeadStones {
+            DeadStones::Listed(Vec::new())
+        }
+
+        fn restart(&mut self) -> Result<(), Fault> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_late_reply_is_a_timeout_and_counts_in_no_total() {
+        // 0.2 s per move and 0.05 s of margin: black's third reply comes after 0.5 s. An
+        // in-process player is never cut off, so the reply arrives, late, as an engine's
+        // can on a loaded machine; the referee must judge it the same as a cut-off one.
+        let fast = Duration::ZERO;
+        let mut black = ScriptedPlayer {
+            moves: vec!["A1", "C1", "E1"],
+            delays: vec![fast, fast, Duration::from_millis(500)],
+            next: 0,
+        };
+        let mut white = ScriptedPlayer {
+            moves: vec!["A5", "C5", "E5"],
+            delays: vec![fast; 3],
+            next: 0,
+        };
+        let settings = RefereeSettings {
+            time_control: TimeControl::PerMove { seconds: 0.2 },
+            margin: Duration::from_millis(50),
+            move_cap: 100,
+            dead_playouts: 10,
+        };
+        let start = GameState::new(5, Rules::default()).unwrap();
+        let outcome = play_game(start, &mut black, &mut white, &settings, 1);
+        match &outcome.end {
+            GameEnd::Fault(Color::Black, fault) => assert_eq!(fault.kind, FaultKind::Timeout),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(outcome.result, "W+T");
+        assert_eq!(
+            outcome.state.moves().len(),
+            4,
+            "the late move is not played"
+        );
+        assert_eq!(outcome.generated_moves, [2, 2]);
+        assert!(
+            outcome.think_seconds[0] < 0.5,
+            "{:?}",
+            outcome.think_seconds
+        );
     }
 
     #[test]
