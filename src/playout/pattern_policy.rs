@@ -468,15 +468,14 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
     let starts = geometry.neighbors(last);
     // Nearly two calls in three end here: no neighbour of `last` is an empty point with an
     // empty neighbour and none of `intruder`, which any start of a fitting region is.
-    let mut open_starts = 0u32;
-    for (k, &start) in starts.iter().enumerate() {
+    let mut any_closed_start = false;
+    for &start in &starts {
         let at = Point::from_index(start);
-        let may = (board.cell_at(start) == Cell::Empty)
+        any_closed_start |= (board.cell_at(start) == Cell::Empty)
             & (board.neighbor_count(at, intruder) == 0)
             & (board.neighbor_count(at, Cell::Empty) > 0);
-        open_starts |= (may as u32) << k;
     }
-    if open_starts == 0 {
+    if !any_closed_start {
         return None;
     }
     // Most other calls end here: no neighbour of `last` can start a region that fits, as told by
@@ -616,6 +615,8 @@ pub fn run_pattern_playouts(
     super::run_playouts(start, playouts, threads, seed, || policy.clone())
 }
 
+/// A sink-aware single playout with the pattern policy, for the search: plays `board` out
+/// from `to_move` after the given last two moves.
 pub fn run_pattern_playout<S: MoveSink>(
     board: &mut Board,
     to_move: Color,
