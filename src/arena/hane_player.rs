@@ -61,6 +61,7 @@ pub struct SearchParameters {
     pub last_good_reply: Option<bool>,
     pub playout_tactics: Option<bool>,
     pub playout_global_captures: Option<bool>,
+    pub playout_fill_board: Option<u32>,
 }
 
 impl SearchParameters {
@@ -99,6 +100,9 @@ impl SearchParameters {
         if let Some(c) = self.playout_global_captures {
             config.playout_global_captures = c;
         }
+        if let Some(f) = self.playout_fill_board {
+            config.playout_fill_board = f;
+        }
     }
 
     /// `key=value` for every parameter that is set, in a fixed order.
@@ -123,6 +127,7 @@ impl SearchParameters {
             "captures",
             self.playout_global_captures.map(|v| v.to_string()),
         );
+        add("fill-board", self.playout_fill_board.map(|v| v.to_string()));
         parts
     }
 }
@@ -229,12 +234,16 @@ impl HaneSettings {
                 "captures" => {
                     settings.search.playout_global_captures = Some(flag(value).map_err(&bad)?)
                 }
+                "fill-board" => {
+                    settings.search.playout_fill_board =
+                        Some(fill_board_tries(value).map_err(&bad)?)
+                }
                 other => {
                     return Err(format!(
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
                          resign, memory, dead-playouts, playout, priors, prior-weight, patterns, \
                          exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves, \
-                         replies, tactics, captures)"
+                         replies, tactics, captures, fill-board)"
                     ));
                 }
             }
@@ -288,6 +297,20 @@ fn at_least_one(value: &str) -> Result<u32, &'static str> {
         Err(_) => Err("not a count"),
     }
 }
+
+/// Fill-the-board tries of the pattern playouts: a count from 0 (none) to
+/// [`MAX_FILL_BOARD`].
+pub(crate) fn fill_board_tries(value: &str) -> Result<u32, &'static str> {
+    match value.trim().parse::<u32>() {
+        Ok(n) if n <= MAX_FILL_BOARD => Ok(n),
+        Ok(_) => Err("more than 64 tries"),
+        Err(_) => Err("not a count"),
+    }
+}
+
+/// Most fill-the-board tries a setting may ask for (each is a random draw and a look at
+/// nine cells, at every random move of every playout).
+pub(crate) const MAX_FILL_BOARD: u32 = 64;
 
 /// `true`/`false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
 pub(crate) fn flag(value: &str) -> Result<bool, &'static str> {
@@ -467,8 +490,8 @@ mod tests {
     fn search_parameters_reach_the_search_config() {
         let s = HaneSettings::parse(
             "exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,expand=4,early-stop=off,\
-             reuse=false,resign-moves=5,replies=on,tactics=on,captures=on,prior-weight=35,\
-             threads=2",
+             reuse=false,resign-moves=5,replies=on,tactics=on,captures=on,fill-board=5,\
+             prior-weight=35,threads=2",
         )
         .unwrap();
         let config = HanePlayer::config(&s, 9);
@@ -483,13 +506,14 @@ mod tests {
         assert!(config.last_good_reply);
         assert!(config.playout_tactics);
         assert!(config.playout_global_captures);
+        assert_eq!(config.playout_fill_board, 5);
         assert!(format!("{:?}", config.priors).contains("weight: 35.0"));
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
             "hane(playouts=1000,threads=2,prior-weight=35,exploration=0.35,rave=1500,\
              rave-prior=2,fpu=1.2,expand=4,early-stop=false,reuse=false,resign-moves=5,\
-             replies=true,tactics=true,captures=true)"
+             replies=true,tactics=true,captures=true,fill-board=5)"
         );
         // Unset parameters keep the search's defaults.
         let plain = HanePlayer::config(&HaneSettings::default(), 0);
@@ -501,6 +525,7 @@ mod tests {
         assert_eq!(plain.last_good_reply, defaults.last_good_reply);
         assert_eq!(plain.playout_tactics, defaults.playout_tactics);
         assert!(!plain.playout_global_captures && !defaults.playout_global_captures);
+        assert_eq!(plain.playout_fill_board, 0);
         assert!(format!("{:?}", plain.priors).contains("weight: 20.0"));
         for bad in [
             "exploration=-1",
@@ -513,6 +538,9 @@ mod tests {
             "replies=sometimes",
             "tactics=2",
             "captures=all",
+            "fill-board=-1",
+            "fill-board=65",
+            "fill-board=lots",
             "prior-weight=-3",
         ] {
             assert!(HaneSettings::parse(bad).is_err(), "{bad}");

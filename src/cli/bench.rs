@@ -55,6 +55,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "ON|OFF", default_value = "off",
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     captures: bool,
+    /// Pattern playouts (the pattern and search cases) try this many random points for one
+    /// in an empty 3x3 area before their random move (the engine's `--fill-board`, 0 by
+    /// default).
+    #[arg(long, value_name = "TRIES", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=64))]
+    fill_board: u32,
     /// Priors of the search case: heuristic or pattern.
     #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
     priors: PriorsKind,
@@ -117,7 +123,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 let stats = if case == "pattern" {
                     let policy = PatternPolicy::new(table)
                         .with_tactics(args.tactics)
-                        .with_global_captures(args.captures);
+                        .with_global_captures(args.captures)
+                        .with_fill_board(args.fill_board);
                     run_pattern_playouts(&start, &policy, playouts, threads, args.seed)
                 } else {
                     run_light_playouts(&start, playouts, threads, args.seed)
@@ -125,9 +132,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 let seconds = clock.elapsed().as_secs_f64();
                 let tactics = if case == "pattern" {
                     format!(
-                        " tactics={} captures={}",
+                        " tactics={} captures={} fill_board={}",
                         on_off(args.tactics),
-                        on_off(args.captures)
+                        on_off(args.captures),
+                        args.fill_board
                     )
                 } else {
                     String::new()
@@ -210,6 +218,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     priors: args.priors.build(&defaults.patterns),
                     playout_tactics: args.tactics,
                     playout_global_captures: args.captures,
+                    playout_fill_board: args.fill_board,
                     last_good_reply: args.replies,
                     expand_visits: args.expand,
                     ..defaults
@@ -233,10 +242,11 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let tree = searcher.check_tree()?;
                 let tactics = if args.playout == PlayoutKind::Pattern {
                     format!(
-                        " tactics={} replies={} captures={}",
+                        " tactics={} replies={} captures={} fill_board={}",
                         on_off(args.tactics),
                         on_off(args.replies),
-                        on_off(args.captures)
+                        on_off(args.captures),
+                        args.fill_board
                     )
                 } else {
                     String::new()

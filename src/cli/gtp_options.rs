@@ -99,6 +99,10 @@ pub struct GtpArgs {
     /// a random move: on or off (off by default).
     #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub captures: bool,
+    /// Pattern playouts try this many random points for one in an empty 3x3 area before
+    /// their random move ("fill the board"), 0 to 64 (default 0: not shown to help).
+    #[arg(long, value_name = "TRIES", default_value_t = 0, value_parser = parse_fill_board)]
+    pub fill_board: u32,
     /// Pattern table to use instead of the compiled-in one (the `patterns/` text format).
     #[arg(long, value_name = "FILE")]
     pub patterns: Option<PathBuf>,
@@ -110,6 +114,10 @@ fn parse_playout(text: &str) -> Result<PlayoutKind, String> {
 
 fn parse_priors(text: &str) -> Result<PriorsKind, String> {
     text.parse()
+}
+
+fn parse_fill_board(text: &str) -> Result<u32, String> {
+    crate::arena::hane_player::fill_board_tries(text).map_err(|e| format!("{text:?}: {e}"))
 }
 
 /// An on/off switch, read as the `hane:` players read theirs.
@@ -189,6 +197,7 @@ impl GtpArgs {
                 playout_tactics: self.tactics,
                 last_good_reply: self.replies,
                 playout_global_captures: self.captures,
+                playout_fill_board: self.fill_board,
                 priors,
                 patterns,
                 ..defaults.clone()
@@ -281,6 +290,17 @@ mod tests {
                 .playout_global_captures
         );
         assert!(options(&["--captures", "always"]).is_err());
+        assert_eq!(defaults.search.playout_fill_board, 0);
+        assert_eq!(
+            options(&["--fill-board", "3"])
+                .unwrap()
+                .search
+                .playout_fill_board,
+            3
+        );
+        for bad in ["-1", "65", "some"] {
+            assert!(options(&["--fill-board", bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]

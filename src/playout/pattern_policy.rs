@@ -4,8 +4,9 @@
 //! captures it), else play a shape next to the last move sampled by its learned 3x3 weight,
 //! else a uniformly random move that neither fills an own eye nor puts a chain of three or
 //! more stones in atari. Optional: last good replies learnt by the search (LGRF-2), the
-//! extra two-liberty and eye-space tactics, and the capture of chains left in atari away
-//! from the last move.
+//! extra two-liberty and eye-space tactics, the capture of chains left in atari away
+//! from the last move, and a few tries at an empty 3x3 area before the random move
+//! ("fill the board").
 //! Allocates nothing per move (the ladder reader works on two scratch boards the policy
 //! owns).
 
@@ -56,6 +57,9 @@ pub struct PatternPolicy<'t> {
     /// Stones of chains seen in atari next to a move the policy played, that may still be
     /// capturable (see [`AtariWatch`]).
     watch: AtariWatch,
+    /// Random points tried for an empty 3x3 area before the random move (0: none; see
+    /// [`PatternPolicy::with_fill_board`]).
+    fill_board: u32,
 }
 
 impl<'t> PatternPolicy<'t> {
@@ -71,7 +75,17 @@ impl<'t> PatternPolicy<'t> {
             tactics: false,
             global_captures: false,
             watch: AtariWatch::default(),
+            fill_board: 0,
         }
+    }
+
+    /// Sets how many random points the policy tries, before its random move, for one whose
+    /// eight neighbours are all empty (0, the default, tries none): MoGo's "fill the board",
+    /// which spreads the playouts' random moves over the empty areas of a big board
+    /// instead of letting them crowd the contact fights.
+    pub fn with_fill_board(mut self, tries: u32) -> PatternPolicy<'t> {
+        self.fill_board = tries;
+        self
     }
 
     /// Turns the capture of chains left in atari away from the last move on or off (off by
@@ -353,6 +367,9 @@ impl PlayoutPolicy for PatternPolicy<'_> {
         if chosen.is_none() && self.global_captures {
             chosen = self.watch.capture(board, color);
         }
+        if chosen.is_none() && self.fill_board > 0 {
+            chosen = open_area_point(board, rng, self.fill_board);
+        }
         if chosen.is_none() {
             chosen = random_acceptable_move(board, color, rng, |b, p| {
                 !is_self_atari(b, p, color, BIG_CHAIN)
@@ -433,6 +450,30 @@ impl AtariWatch {
         }
         None
     }
+}
+
+/// An empty point whose eight neighbours are empty too (so not on the edge), found among
+/// `tries` points drawn uniformly from the empty ones, or none. Such a move is always legal
+/// and fills no eye, for either colour.
+#[inline]
+fn open_area_point(board: &Board, rng: &mut PlayoutRng, tries: u32) -> Option<Point> {
+    let empty = board.empty_count();
+    if empty == 0 {
+        return None;
+    }
+    for _ in 0..tries {
+        let p = Point::from_index(board.empty_points()[super::random_below(rng, empty)] as usize);
+        if board.neighbor_count(p, Cell::Empty) == 4
+            && board
+                .geometry()
+                .diagonals(p)
+                .into_iter()
+                .all(|d| board.cell_at(d) == Cell::Empty)
+        {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// Adds to `found` the liberty of every chain of `enemy` in atari that touches the chain
@@ -787,6 +828,61 @@ mod tests {
         policy.watch.push(at("C2").index() as u16);
         assert_eq!(policy.watch.capture(&escaped, Color::Black), None);
         assert_eq!(policy.watch.len, 0);
+    }
+
+    /// The fill-the-board step plays only points whose eight neighbours are empty, finds
+    /// one on a wide open board nearly always with a few tries, and finds none where every
+    /// empty point has a stone next to it.
+    #[test]
+    fn fill_board_plays_only_in_empty_areas() {
+        let mut rng = playout_rng(11, 0);
+        let mut board = Board::new(19).unwrap();
+        let g = board.geometry();
+        // Stones on a third of the board's points, in the lower rows only.
+        for row in 0..9 {
+            for col in 0..19 {
+                if (row + col) % 3 == 0 {
+                    board.play_unchecked(g.point(col, row).unwrap(), Color::Black);
+                }
+            }
+        }
+        let open = |b: &Board, p: Point| {
+            b.cell(p) == Cell::Empty
+                && g.neighbors(p)
+                    .into_iter()
+                    .chain(g.diagonals(p))
+                    .all(|n| b.cell_at(n) == Cell::Empty)
+        };
+        let mut found = 0;
+        for _ in 0..400 {
+            if let Some(p) = open_area_point(&board, &mut rng, 4) {
+                assert!(open(&board, p), "{p:?} is not in an empty 3x3 area");
+                found += 1;
+            }
+        }
+        // About half the empty points are open here: four tries find one 15 times in 16.
+        assert!(found > 330, "found an open point only {found} times in 400");
+        // A board where every empty point touches a stone: nothing to find.
+        let mut crowded = Board::new(9).unwrap();
+        for row in (0..9).step_by(2) {
+            for col in (0..9).step_by(2) {
+                crowded.play_unchecked(crowded.geometry().point(col, row).unwrap(), Color::White);
+            }
+        }
+        for _ in 0..100 {
+            assert_eq!(open_area_point(&crowded, &mut rng, 64), None);
+        }
+        // Through the policy: with no last move on an empty board, its moves are in open
+        // areas when the step is on.
+        let table = crate::pattern::default_table();
+        let empty = Board::new(19).unwrap();
+        let mut with_step = PatternPolicy::new(table).with_fill_board(4);
+        for _ in 0..50 {
+            let mut b = empty.clone();
+            with_step.start(None, None);
+            let p = with_step.choose(&mut b, Color::Black, &mut rng).unwrap();
+            assert!(open(&empty, p), "{p:?} is not in an empty 3x3 area");
+        }
     }
 
     /// A reply learnt from a won sequence is what the policy plays next time the same two

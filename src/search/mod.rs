@@ -126,6 +126,10 @@ pub struct SearchConfig {
     /// against off, but only 2 of 8 against GNU Go on 19x19 at 2 s per move (see the
     /// README); not shown to help.
     pub playout_global_captures: bool,
+    /// Random points the pattern playouts try for an empty 3x3 area before their random
+    /// move (`PatternPolicy::with_fill_board`). 0 (none) by default: with 4 tries hane won
+    /// 18/40 games of 19x19 self-play at 2,000 playouts per move against 0 (see the README).
+    pub playout_fill_board: u32,
 }
 
 /// The library default is the cheap configuration (light playouts, heuristic priors) that
@@ -152,6 +156,7 @@ impl Default for SearchConfig {
             last_good_reply: false,
             playout_tactics: true,
             playout_global_captures: false,
+            playout_fill_board: 0,
         }
     }
 }
