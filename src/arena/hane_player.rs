@@ -507,7 +507,8 @@ mod tests {
         assert!(config.playout_tactics);
         assert!(config.playout_global_captures);
         assert_eq!(config.playout_fill_board, 5);
-        assert!(format!("{:?}", config.priors).contains("weight: 35.0"));
+        assert!(format!("{:?}", config.priors).contains(" weight: 35.0"));
+        assert!(format!("{:?}", config.priors).contains("large_board_weight: 35.0"));
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
@@ -526,7 +527,8 @@ mod tests {
         assert_eq!(plain.playout_tactics, defaults.playout_tactics);
         assert!(!plain.playout_global_captures && !defaults.playout_global_captures);
         assert_eq!(plain.playout_fill_board, 0);
-        assert!(format!("{:?}", plain.priors).contains("weight: 20.0"));
+        assert!(format!("{:?}", plain.priors).contains(" weight: 20.0"));
+        assert!(format!("{:?}", plain.priors).contains("large_board_weight: 40.0"));
         for bad in [
             "exploration=-1",
             "rave=x",

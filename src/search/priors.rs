@@ -48,11 +48,11 @@ impl PriorsKind {
                 Arc::new(priors)
             }
             PriorsKind::Pattern => {
-                let mut priors = PatternPriors::new(Arc::clone(table));
-                if let Some(w) = weight {
-                    priors.weight = w;
-                }
-                Arc::new(priors)
+                let priors = PatternPriors::new(Arc::clone(table));
+                Arc::new(match weight {
+                    Some(w) => priors.with_weight(w),
+                    None => priors,
+                })
             }
         }
     }
@@ -326,8 +326,11 @@ impl MovePriors for HeuristicPriors {
 pub struct PatternPriors {
     pub table: Arc<PatternTable>,
     pub heuristic: HeuristicPriors,
-    /// Virtual playouts of the pattern term.
+    /// Virtual playouts of the pattern term on boards smaller than [`LARGE_BOARD`].
     pub weight: f32,
+    /// Virtual playouts of the pattern term on boards of [`LARGE_BOARD`] and more, where
+    /// the search reaches far fewer of the legal moves and trusts the learned shapes more.
+    pub large_board_weight: f32,
     /// Shape of the value curve (0.5: a move a quarter as likely as the best is worth 0.5).
     pub exponent: f32,
 }
@@ -339,10 +342,31 @@ impl PatternPriors {
             table,
             heuristic: HeuristicPriors::default(),
             weight: 20.0,
+            large_board_weight: 40.0,
             exponent: 0.5,
         }
     }
+
+    /// The same priors with the pattern term worth `weight` virtual playouts on every size.
+    pub fn with_weight(mut self, weight: f32) -> PatternPriors {
+        self.weight = weight;
+        self.large_board_weight = weight;
+        self
+    }
+
+    /// Virtual playouts of the pattern term on a board of `size`.
+    pub fn weight_for(&self, size: usize) -> f32 {
+        if size >= LARGE_BOARD {
+            self.large_board_weight
+        } else {
+            self.weight
+        }
+    }
 }
+
+/// Smallest board size on which [`PatternPriors::large_board_weight`] applies. The larger
+/// weight was measured on 19x19 only (see the README); 13x13 keeps the small boards' one.
+pub const LARGE_BOARD: usize = 15;
 
 impl Debug for PatternPriors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -350,6 +374,7 @@ impl Debug for PatternPriors {
             .field("table", &self.table.header().first())
             .field("heuristic", &self.heuristic)
             .field("weight", &self.weight)
+            .field("large_board_weight", &self.large_board_weight)
             .field("exponent", &self.exponent)
             .finish()
     }
@@ -381,9 +406,10 @@ impl MovePriors for PatternPriors {
         if max <= 0.0 {
             return;
         }
+        let weight = self.weight_for(board.size());
         for (mv, prior) in moves.iter().zip(out.iter_mut()) {
             let value = (of(mv) / max).powf(self.exponent);
-            prior.add(self.weight, value);
+            prior.add(weight, value);
         }
     }
 }
@@ -391,6 +417,49 @@ impl MovePriors for PatternPriors {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pattern term adds its weight in virtual playouts to every legal move on top of
+    /// the heuristic: the small boards' weight below [`LARGE_BOARD`], the large boards'
+    /// from it on, and one weight everywhere once it is set explicitly.
+    #[test]
+    fn the_pattern_weight_follows_the_board_size() {
+        let table = crate::pattern::default_table_arc();
+        let added = |priors: &PatternPriors, size: usize| {
+            let board = Board::new(size).unwrap();
+            let moves: Vec<Move> = (0..size)
+                .map(|c| Move::Play(board.geometry().point(c, size / 2).unwrap()))
+                .collect();
+            let mut with = vec![Prior::NONE; moves.len()];
+            let mut without = vec![Prior::NONE; moves.len()];
+            let recent = Recent::default();
+            priors.priors(&board, Color::Black, recent, &moves, &mut with);
+            priors
+                .heuristic
+                .priors(&board, Color::Black, recent, &moves, &mut without);
+            let extra: Vec<f32> = with
+                .iter()
+                .zip(&without)
+                .map(|(w, h)| w.visits - h.visits)
+                .collect();
+            // Every move got the same virtual playouts, and the best one a full value.
+            assert!(extra.iter().all(|&e| (e - extra[0]).abs() < 1e-3), "{extra:?}");
+            let best = with
+                .iter()
+                .zip(&without)
+                .map(|(w, h)| (w.wins - h.wins) / extra[0])
+                .fold(0f32, f32::max);
+            assert!((best - 1.0).abs() < 1e-4, "best value {best}");
+            extra[0]
+        };
+        let defaults = PatternPriors::new(Arc::clone(&table));
+        assert_eq!(added(&defaults, 9), 20.0);
+        assert_eq!(added(&defaults, 13), 20.0);
+        assert_eq!(added(&defaults, LARGE_BOARD), 40.0);
+        assert_eq!(added(&defaults, 19), 40.0);
+        let fixed = PatternPriors::new(table).with_weight(7.0);
+        assert_eq!(added(&fixed, 9), 7.0);
+        assert_eq!(added(&fixed, 19), 7.0);
+    }
 
     fn prior_of(priors: &HeuristicPriors, board: &Board, color: Color, point: &str) -> Prior {
         let p = board.geometry().parse_point(point).unwrap();
