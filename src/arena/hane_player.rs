@@ -6,15 +6,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
-use super::referee::dead_stones_by_playouts;
 use crate::board::{Color, GameState, Move};
 use crate::pattern::{self, PatternTable};
+use crate::search::judge::{EndRules, dead_points, judge, move_to_play};
 use crate::search::priors::PriorsKind;
 use crate::search::time::{MoveTime, TimeSystem, move_time};
 use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
 
 /// Playouts per move when neither a playout count nor a time limit is given.
 pub const DEFAULT_PLAYOUTS: u64 = 1000;
+
+/// Mixed into the game's seed for the end-of-game judgement's playouts.
+const DEAD_SEED: u64 = 0x6465_6164;
 
 /// The settings of an in-process hane.
 #[derive(Clone, Debug, PartialEq)]
@@ -433,20 +436,25 @@ impl Player for HanePlayer {
             analysis.playouts,
             analysis.elapsed.as_secs_f64()
         ));
-        let decision = if result.resign {
+        // The GTP engine's end-of-game rules, judged with the dead-stone playouts.
+        let (playouts, seed) = (self.settings.dead_playouts, self.seed ^ DEAD_SEED);
+        let mv = move_to_play(state, request.color, &result, EndRules::NORMAL, || {
+            judge(state, playouts, seed)
+        });
+        let decision = if result.resign && mv != Move::Pass {
             Decision::Resign
         } else {
-            Decision::Play(result.best)
+            Decision::Play(mv)
         };
         Ok(Reply { decision, comment })
     }
 
     fn dead_stones(&mut self, state: &GameState) -> DeadStones {
-        DeadStones::Listed(dead_stones_by_playouts(
+        DeadStones::Listed(dead_points(&judge(
             state,
             self.settings.dead_playouts,
-            self.seed ^ 0x6465_6164,
-        ))
+            self.seed ^ DEAD_SEED,
+        )))
     }
 
     fn restart(&mut self) -> Result<(), Fault> {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::player::{DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, TimeControl};
 use crate::board::{Color, GameState, Point, format_score};
-use crate::search::estimate_ownership;
+use crate::search::judge::{dead_points, judge};
 use crate::search::time::TimeLeft;
 
 /// Why a game ended.
@@ -313,33 +313,9 @@ pub fn play_game<'p>(
 }
 
 /// The stones that light playouts from `state` say are dead: whole chains whose points end
-/// up owned by the opponent in most playouts.
+/// up owned by the opponent in most playouts (the engine's own judgement, [`judge`]).
 pub fn dead_stones_by_playouts(state: &GameState, playouts: u64, seed: u64) -> Vec<Point> {
-    let board = state.board();
-    let ownership = estimate_ownership(state, playouts.max(1), seed);
-    let geometry = board.geometry();
-    let mut seen = vec![false; geometry.cells()];
-    let mut dead = Vec::new();
-    for p in geometry.points() {
-        let Some(color) = board.cell(p).color() else {
-            continue;
-        };
-        if seen[p.index()] {
-            continue;
-        }
-        let stones: Vec<Point> = board.chain_stones(p).collect();
-        let sign = if color == Color::Black { 1.0 } else { -1.0 };
-        let mut own = 0.0;
-        for &s in &stones {
-            seen[s.index()] = true;
-            own += sign * ownership[s.index()];
-        }
-        if own / (stones.len() as f32) < 0.0 {
-            dead.extend(stones);
-        }
-    }
-    dead.sort_unstable();
-    dead
+    dead_points(&judge(state, playouts, seed))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::analysis::{self, AnalyzeRequest, Dialect};
-use super::judge::{self, Judgement};
+use crate::search::judge::{self, EndRules, Judgement};
 use super::parse::{
     looks_like_vertex, parse_color, parse_count, parse_float, parse_move, parse_point,
     parse_seconds,
@@ -537,42 +537,11 @@ impl Engine {
                 .searcher
                 .search(&self.state, color, &quick, &fresh, &mut |_| {});
         }
-        let mut mv = self.choose_move(color, &result);
-        let cleanup = kind == GenmoveKind::Cleanup || self.tournament_cleanup;
-        let opponent_passed = matches!(self.state.last_move(), Some((c, Move::Pass)) if c != color);
-        let mut judgement: Option<Judgement> = None;
-        if mv == Move::Pass || (opponent_passed && kind != GenmoveKind::Cleanup) {
-            judgement = Some(self.judge());
-        }
-        if let Some(j) = &judgement {
-            let opponent_dead = j.has_dead(color.opponent());
-            let wins = |score: f32| (score > 0.0) == (color == Color::Black) && score != 0.0;
-            let we_win = wins(j.score);
-            // A scorer that counts every stone as alive (CGOS, Tromp-Taylor, any controller
-            // that does not ask for dead stones) must not be handed a lost count either: while
-            // the board as it stands loses, the opponent's dead stones are taken off first.
-            let must_clean = opponent_dead && (cleanup || !wins(self.state.score()));
-            if mv == Move::Pass && must_clean {
-                // Never leave dead stones for a scorer that counts every stone as alive.
-                mv = result
-                    .analysis
-                    .moves
-                    .iter()
-                    .map(|m| m.mv)
-                    .find(|&m| {
-                        m != Move::Pass
-                            && self.state.is_legal(color, m)
-                            && m.point()
-                                .is_some_and(|p| !self.state.board().is_eye(p, color))
-                    })
-                    .or_else(|| judge::cleanup_move(&self.state, color, j))
-                    .unwrap_or(Move::Pass);
-            } else if opponent_passed && (we_win || j.unsettled == 0) && !must_clean {
-                // The opponent passed and the game is won as it stands, or nothing is left
-                // to gain: end it.
-                mv = Move::Pass;
-            }
-        }
+        let rules = EndRules {
+            cleanup: kind == GenmoveKind::Cleanup || self.tournament_cleanup,
+            end_when_won: kind != GenmoveKind::Cleanup,
+        };
+        let mv = judge::move_to_play(&self.state, color, &result, rules, || self.judge());
         // `kgs-rules` changes only passing: a plain genmove may still resign.
         let resign = kind == GenmoveKind::Normal
             && result.resign
@@ -599,26 +568,6 @@ impl Engine {
             format_args!("{color} {}: {}", mv.to_gtp(g), self.last_explanation),
         );
         (mv, resign, result)
-    }
-
-    /// The search's best move, skipping moves that fill one of our own eyes (passing when
-    /// nothing else is left).
-    fn choose_move(&self, color: Color, result: &SearchResult) -> Move {
-        let board = self.state.board();
-        let acceptable = |m: Move| match m {
-            Move::Pass => true,
-            Move::Play(p) => self.state.is_legal(color, m) && !board.is_eye(p, color),
-        };
-        if acceptable(result.best) {
-            return result.best;
-        }
-        result
-            .analysis
-            .moves
-            .iter()
-            .map(|m| m.mv)
-            .find(|&m| acceptable(m))
-            .unwrap_or(Move::Pass)
     }
 
     /// The end-of-game judgement of the current position.

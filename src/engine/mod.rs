@@ -9,7 +9,6 @@
 
 pub mod analysis;
 pub mod commands;
-pub mod judge;
 pub mod parse;
 
 use std::io::{self, BufRead, Write};

@@ -3,14 +3,15 @@
 //! [`Searcher`] (owns the tree kept between moves), [`SearchConfig`], [`SearchLimits`],
 //! [`SearchControl`] (a stop flag other threads may set), [`Analysis`] snapshots, and the
 //! clock model in [`time`]. The tree lives in `tree`, the workers in `worker`, the prior hook
-//! in [`priors`].
+//! in [`priors`], the end-of-game judgement and pass rules in [`judge`].
 //!
 //! # How the front end calls it
 //!
 //! * **genmove**: compute the time with [`time::move_time`] (or [`time::move_budget`]) and call
 //!   [`Searcher::search`] with `SearchLimits { time: Some(t.budget), max_time: Some(t.max),
 //!   .. }` (or `playouts: Some(n)` for `--playouts`), the game's [`GameState`] and the colour
-//!   to move. Play `result.best` unless `result.resign`. The search keeps its tree; the next
+//!   to move. Play [`judge::move_to_play`] of the result (its best move with the end-of-game
+//!   rules applied) unless `result.resign` and that move is not a pass. The search keeps its tree; the next
 //!   call finds the moves played since (hane's and the opponent's) in the game history and
 //!   reuses the matching subtree, so call it with the real game state, not a copy that lost
 //!   its history.
@@ -29,6 +30,7 @@
 //! memory is full.
 
 pub mod hand_shapes;
+pub mod judge;
 pub mod priors;
 pub mod time;
 mod tree;

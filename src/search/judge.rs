@@ -1,0 +1,409 @@
+//! End-of-game judgement: which chains are dead, from ownership over many light playouts
+//! (`search::estimate_ownership`), and the area score once they are removed. `final_score`,
+//! `final_status_list`, the referee's dead-stone settlement and the pass rules of
+//! [`move_to_play`] all read the same judgement, so they cannot contradict one another.
+//! [`move_to_play`] turns the search's choice into the move sent, for the GTP engine and
+//! for the match runner's in-process player alike.
+
+use crate::board::{Cell, Color, GameState, Move, Point};
+use crate::search::{SearchResult, estimate_ownership};
+
+/// The status of every chain on the board and the resulting score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// Dead chains, each as its stones; ordered by their first point.
+    pub dead: Vec<(Color, Vec<Point>)>,
+    /// Living chains, each as its stones.
+    pub alive: Vec<(Color, Vec<Point>)>,
+    /// Area score (black minus white, komi included) with the dead chains removed.
+    pub score: f32,
+    /// Empty points that neither side owns in at least [`SETTLED`] of the playouts (dame
+    /// still to fill, or regions still to fight over).
+    pub unsettled: usize,
+}
+
+/// The ownership (as a fraction of playouts, beyond an even split) above which an empty
+/// point counts as settled.
+pub const SETTLED: f32 = 0.6;
+
+impl Judgement {
+    /// Whether some chain of `color` is judged dead.
+    pub fn has_dead(&self, color: Color) -> bool {
+        self.dead.iter().any(|(c, _)| *c == color)
+    }
+}
+
+/// Judges the position with `playouts` light playouts from a fixed `seed`: a chain is dead
+/// when, averaged over its stones, the opponent owns its points in more playouts than its
+/// owner does. The same state and seed always give the same judgement.
+pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
+    let board = state.board();
+    let geometry = board.geometry();
+    let has_stones = geometry.points().any(|p| board.cell(p) != Cell::Empty);
+    let ownership = if has_stones {
+        estimate_ownership(state, playouts.max(1), seed)
+    } else {
+        Vec::new()
+    };
+    let mut seen = vec![false; geometry.cells()];
+    let mut dead = Vec::new();
+    let mut alive = Vec::new();
+    for p in geometry.points() {
+        let Some(color) = board.cell(p).color() else {
+            continue;
+        };
+        if seen[p.index()] {
+            continue;
+        }
+        let mut stones: Vec<Point> = board.chain_stones(p).collect();
+        stones.sort();
+        let sign = if color == Color::Black { 1.0 } else { -1.0 };
+        let mut sum = 0.0;
+        for q in &stones {
+            seen[q.index()] = true;
+            sum += sign * ownership[q.index()];
+        }
+        if sum / (stones.len() as f32) < 0.0 {
+            dead.push((color, stones));
+        } else {
+            alive.push((color, stones));
+        }
+    }
+    let dead_points: Vec<Point> = dead.iter().flat_map(|(_, s)| s.iter().copied()).collect();
+    let score = state.score_with_dead(&dead_points);
+    let unsettled = geometry
+        .points()
+        .filter(|p| board.cell(*p) == Cell::Empty)
+        .filter(|p| ownership.get(p.index()).is_none_or(|o| o.abs() < SETTLED))
+        .count();
+    Judgement {
+        dead,
+        alive,
+        score,
+        unsettled,
+    }
+}
+
+/// The stones of the chains [`judge`] finds dead, sorted.
+pub fn dead_points(judgement: &Judgement) -> Vec<Point> {
+    let mut dead: Vec<Point> = judgement
+        .dead
+        .iter()
+        .flat_map(|(_, stones)| stones.iter().copied())
+        .collect();
+    dead.sort_unstable();
+    dead
+}
+
+/// How [`move_to_play`] treats the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndRules {
+    /// Never pass while the opponent has dead stones on the board (`kgs-genmove_cleanup`,
+    /// and every move after `kgs-rules` asked for tournament play).
+    pub cleanup: bool,
+    /// Pass as soon as the opponent has passed and the game is won as it stands, or nothing
+    /// is left to gain (off for `kgs-genmove_cleanup`, which plays until the dead stones are
+    /// gone).
+    pub end_when_won: bool,
+}
+
+impl EndRules {
+    /// Ordinary play: end a won game when the opponent passes, and never hand a scorer that
+    /// counts every stone as alive a lost count.
+    pub const NORMAL: EndRules = EndRules {
+        cleanup: false,
+        end_when_won: true,
+    };
+}
+
+/// The move `color` plays after the search `result`: the search's best move unless it fills
+/// one of `color`'s own eyes (then the next best that does not; a pass when nothing is
+/// left), with the rules of the end of the game applied. When the move is a pass, or the
+/// opponent has just passed and `rules.end_when_won`, the position is judged (`judge`,
+/// called at most once):
+///
+/// * a pass is replaced by a real move while the opponent has dead stones on the board and
+///   either `rules.cleanup` holds or the board as it stands (every stone counted alive, as
+///   CGOS and Tromp-Taylor scorers count) loses: first the search's next choices, then a
+///   move towards the dead stones ([`cleanup_move`]);
+/// * otherwise, after the opponent's pass, hane passes too when it wins with the dead
+///   chains removed or no empty point is left unsettled.
+pub fn move_to_play(
+    state: &GameState,
+    color: Color,
+    result: &SearchResult,
+    rules: EndRules,
+    judge: impl FnOnce() -> Judgement,
+) -> Move {
+    let board = state.board();
+    let acceptable = |m: Move| match m {
+        Move::Pass => true,
+        Move::Play(p) => state.is_legal(color, m) && !board.is_eye(p, color),
+    };
+    let searched = if acceptable(result.best) {
+        result.best
+    } else {
+        result
+            .analysis
+            .moves
+            .iter()
+            .map(|m| m.mv)
+            .find(|&m| acceptable(m))
+            .unwrap_or(Move::Pass)
+    };
+    let opponent_passed = matches!(state.last_move(), Some((c, Move::Pass)) if c != color);
+    if searched != Move::Pass && !(opponent_passed && rules.end_when_won) {
+        return searched;
+    }
+    let j = judge();
+    let wins = |score: f32| (score > 0.0) == (color == Color::Black) && score != 0.0;
+    // A scorer that counts every stone as alive (CGOS, Tromp-Taylor, any controller that
+    // does not ask for dead stones) must not be handed a lost count: while the board as it
+    // stands loses, the opponent's dead stones are taken off first.
+    let must_clean = j.has_dead(color.opponent()) && (rules.cleanup || !wins(state.score()));
+    if searched == Move::Pass && must_clean {
+        return result
+            .analysis
+            .moves
+            .iter()
+            .map(|m| m.mv)
+            .find(|&m| m != Move::Pass && acceptable(m))
+            .or_else(|| cleanup_move(state, color, &j))
+            .unwrap_or(Move::Pass);
+    }
+    if opponent_passed && rules.end_when_won && (wins(j.score) || j.unsettled == 0) && !must_clean
+    {
+        // The opponent passed and the game is won as it stands, or nothing is left to
+        // gain: end it.
+        return Move::Pass;
+    }
+    searched
+}
+
+/// A move for `color` that works towards removing `opponent`'s dead chains: a legal move on
+/// a liberty of a dead chain, or failing that any legal move that does not fill one of
+/// `color`'s own eyes. `None` when there is no such move.
+pub fn cleanup_move(state: &GameState, color: Color, judgement: &Judgement) -> Option<Move> {
+    let board = state.board();
+    let acceptable = |p: Point| state.is_legal(color, Move::Play(p)) && !board.is_eye(p, color);
+    for (owner, stones) in &judgement.dead {
+        if *owner == color {
+            continue;
+        }
+        let mut liberties = board.chain_liberties(stones[0]);
+        liberties.sort();
+        if let Some(&p) = liberties.iter().find(|&&p| acceptable(p)) {
+            return Some(Move::Play(p));
+        }
+    }
+    // No liberty is playable: approach the dead chains from any other empty point, nearest
+    // first.
+    let geometry = state.geometry();
+    let targets: Vec<Point> = judgement
+        .dead
+        .iter()
+        .filter(|(owner, _)| *owner != color)
+        .flat_map(|(_, s)| s.iter().copied())
+        .collect();
+    geometry
+        .points()
+        .filter(|&p| board.cell(p) == Cell::Empty && acceptable(p))
+        .min_by_key(|&p| {
+            let d = targets
+                .iter()
+                .map(|&t| geometry.distance(p, t))
+                .min()
+                .unwrap_or(0);
+            (d, p)
+        })
+        .map(Move::Play)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Rules};
+
+    fn state_from(diagram: &str) -> GameState {
+        let board = Board::from_diagram(diagram).unwrap();
+        GameState::from_board(board, Color::Black, Rules::chinese(0.5))
+    }
+
+    #[test]
+    fn an_invaded_stone_is_dead_and_scored_as_captured() {
+        // Black owns the left, white the right; a lone white stone sits in black's area.
+        let state = state_from(
+            ". . X . O . .
+             . O X . O . .
+             . . X . O . .
+             X X X . O . .
+             . . X O O . .
+             . . X O . . .
+             . . X O . . .",
+        );
+        let j = judge(&state, 500, 7);
+        assert!(j.has_dead(Color::White));
+        assert!(!j.has_dead(Color::Black));
+        assert_eq!(j.dead.len(), 1);
+        let mv = cleanup_move(&state, Color::Black, &j).unwrap();
+        let g = state.geometry();
+        let Move::Play(p) = mv else { panic!() };
+        assert_eq!(g.distance(p, g.parse_point("B6").unwrap()), 1);
+    }
+
+    /// A search result that chose `choices[0]` with `choices` as its candidates.
+    fn searched(color: Color, choices: &[Move]) -> SearchResult {
+        let info = |mv: Move| crate::search::MoveInfo {
+            mv,
+            visits: 10,
+            winrate: 0.5,
+            prior: 0.1,
+            lcb: 0.4,
+            pv: vec![mv],
+        };
+        SearchResult {
+            best: choices[0],
+            resign: false,
+            analysis: crate::search::Analysis {
+                color,
+                playouts: 10,
+                elapsed: std::time::Duration::ZERO,
+                winrate: 0.5,
+                moves: choices.iter().map(|&m| info(m)).collect(),
+                ownership: Vec::new(),
+            },
+        }
+    }
+
+    /// Black walls off the left with a wall on D, white the right with a wall on F (E is
+    /// dame); a lone white stone sits dead at B6, and A1 is an eye of black's. As the board
+    /// stands (every stone alive, so the region around B6 is nobody's) black has 19 points
+    /// and white 15; with B6 removed black has 28 and white 14.
+    const WALLED: &str = ". . . X . O .
+                          . O . X . O .
+                          . . . X . O .
+                          X X X X . O .
+                          . . . X . O .
+                          X . . X . O .
+                          . X . X . O .";
+
+    fn walled(komi: f32) -> GameState {
+        let board = Board::from_diagram(WALLED).unwrap();
+        GameState::from_board(board, Color::Black, Rules::chinese(komi))
+    }
+
+    fn play(state: &mut GameState, color: Color, vertex: &str) {
+        let mv = Move::parse(state.geometry(), vertex).unwrap();
+        state.play(color, mv).unwrap();
+    }
+
+    #[test]
+    fn the_search_choice_stands_unless_it_fills_an_own_eye() {
+        let state = walled(0.5);
+        let g = state.geometry();
+        let eye = Move::Play(g.parse_point("A1").unwrap());
+        let other = Move::Play(g.parse_point("E4").unwrap());
+        let mut judged = false;
+        let mv = move_to_play(
+            &state,
+            Color::Black,
+            &searched(Color::Black, &[other]),
+            EndRules::NORMAL,
+            || {
+                judged = true;
+                judge(&state, 50, 1)
+            },
+        );
+        assert_eq!(mv, other);
+        assert!(!judged, "no pass on either side: nothing to judge");
+        let mv = move_to_play(
+            &state,
+            Color::Black,
+            &searched(Color::Black, &[eye, other]),
+            EndRules::NORMAL,
+            || judge(&state, 50, 1),
+        );
+        assert_eq!(mv, other, "A1 is black's own eye");
+    }
+
+    #[test]
+    fn a_pass_that_leaves_a_lost_count_becomes_a_capture() {
+        // Komi 7.5: black loses as the board stands (19 - 15 - 7.5) and wins once the dead
+        // stone is gone (28 - 14 - 7.5), so it takes the stone off before it passes.
+        let state = walled(7.5);
+        assert_eq!(state.score(), -3.5, "the board as it stands loses for black");
+        let j = judge(&state, 500, 7);
+        assert!(j.has_dead(Color::White));
+        let mv = move_to_play(
+            &state,
+            Color::Black,
+            &searched(Color::Black, &[Move::Pass]),
+            EndRules::NORMAL,
+            || j.clone(),
+        );
+        let g = state.geometry();
+        let Move::Play(p) = mv else {
+            panic!("black passed with a dead white stone in a lost count")
+        };
+        assert_eq!(g.distance(p, g.parse_point("B6").unwrap()), 1, "{mv:?}");
+        // Once the count as it stands wins (komi 0.5: 19 - 15 - 0.5), the same pass stands.
+        let state = walled(0.5);
+        assert_eq!(state.score(), 3.5);
+        let mv = move_to_play(
+            &state,
+            Color::Black,
+            &searched(Color::Black, &[Move::Pass]),
+            EndRules::NORMAL,
+            || judge(&state, 500, 7),
+        );
+        assert_eq!(mv, Move::Pass);
+        // In a cleanup phase it never does while the dead stone is there.
+        let cleanup = EndRules {
+            cleanup: true,
+            end_when_won: false,
+        };
+        let mv = move_to_play(
+            &state,
+            Color::Black,
+            &searched(Color::Black, &[Move::Pass]),
+            cleanup,
+            || judge(&state, 500, 7),
+        );
+        assert_ne!(mv, Move::Pass);
+    }
+
+    #[test]
+    fn a_won_game_ends_when_the_opponent_passes() {
+        // Black wins with the white stone removed; white passes; black's search still
+        // wants to play on.
+        let mut state = walled(0.5);
+        play(&mut state, Color::Black, "E4");
+        play(&mut state, Color::White, "pass");
+        let j = judge(&state, 500, 7);
+        assert_eq!(j.score, 14.5, "{j:?}");
+        let g = state.geometry();
+        let play_on = Move::Play(g.parse_point("E5").unwrap());
+        let mv = move_to_play(
+            &state,
+            Color::Black,
+            &searched(Color::Black, &[play_on]),
+            EndRules::NORMAL,
+            || j.clone(),
+        );
+        assert_eq!(mv, Move::Pass);
+        // kgs-genmove_cleanup plays on.
+        let cleanup = EndRules {
+            cleanup: true,
+            end_when_won: false,
+        };
+        let mv = move_to_play(
+            &state,
+            Color::Black,
+            &searched(Color::Black, &[play_on]),
+            cleanup,
+            || j.clone(),
+        );
+        assert_eq!(mv, play_on);
+    }
+
+}
