@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::analysis::{self, AnalyzeRequest, Dialect};
-use crate::search::judge::{self, EndRules, Judgement};
 use super::parse::{
     looks_like_vertex, parse_color, parse_count, parse_float, parse_move, parse_point,
     parse_seconds,
@@ -15,6 +14,7 @@ use super::{
     Call, ERR_ILLEGAL, ERR_LOAD, ERR_SCORE, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log,
 };
 use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
+use crate::search::judge::{self, EndRules, Judgement};
 use crate::search::time::{TimeLeft, TimeSystem, move_time};
 use crate::search::{Analysis, SearchLimits, SearchResult, estimate_ownership};
 use crate::sgf::{GameInfo, parse_game, write_game};
@@ -537,9 +537,12 @@ impl Engine {
                 .searcher
                 .search(&self.state, color, &quick, &fresh, &mut |_| {});
         }
-        let rules = EndRules {
-            cleanup: kind == GenmoveKind::Cleanup || self.tournament_cleanup,
-            end_when_won: kind != GenmoveKind::Cleanup,
+        let rules = match kind {
+            GenmoveKind::Cleanup => EndRules::CLEANUP,
+            _ => EndRules {
+                cleanup: self.tournament_cleanup,
+                ..EndRules::NORMAL
+            },
         };
         let mv = judge::move_to_play(&self.state, color, &result, rules, || self.judge());
         // `kgs-rules` changes only passing: a plain genmove may still resign.

@@ -114,6 +114,12 @@ impl EndRules {
         cleanup: false,
         end_when_won: true,
     };
+
+    /// `kgs-genmove_cleanup`: play until the opponent's dead stones are gone.
+    pub const CLEANUP: EndRules = EndRules {
+        cleanup: true,
+        end_when_won: false,
+    };
 }
 
 /// The move `color` plays after the search `result`: the search's best move unless it fills
@@ -171,8 +177,7 @@ pub fn move_to_play(
             .or_else(|| cleanup_move(state, color, &j))
             .unwrap_or(Move::Pass);
     }
-    if opponent_passed && rules.end_when_won && (wins(j.score) || j.unsettled == 0) && !must_clean
-    {
+    if opponent_passed && rules.end_when_won && (wins(j.score) || j.unsettled == 0) && !must_clean {
         // The opponent passed and the game is won as it stands, or nothing is left to
         // gain: end it.
         return Move::Pass;
@@ -292,6 +297,12 @@ mod tests {
         GameState::from_board(board, Color::Black, Rules::chinese(komi))
     }
 
+    /// What black plays in `state` after a search that chose `choices[0]`.
+    fn black_plays(state: &GameState, choices: &[Move], rules: EndRules) -> Move {
+        let result = searched(Color::Black, choices);
+        move_to_play(state, Color::Black, &result, rules, || judge(state, 500, 7))
+    }
+
     fn play(state: &mut GameState, color: Color, vertex: &str) {
         let mv = Move::parse(state.geometry(), vertex).unwrap();
         state.play(color, mv).unwrap();
@@ -316,13 +327,7 @@ mod tests {
         );
         assert_eq!(mv, other);
         assert!(!judged, "no pass on either side: nothing to judge");
-        let mv = move_to_play(
-            &state,
-            Color::Black,
-            &searched(Color::Black, &[eye, other]),
-            EndRules::NORMAL,
-            || judge(&state, 50, 1),
-        );
+        let mv = black_plays(&state, &[eye, other], EndRules::NORMAL);
         assert_eq!(mv, other, "A1 is black's own eye");
     }
 
@@ -331,16 +336,14 @@ mod tests {
         // Komi 7.5: black loses as the board stands (19 - 15 - 7.5) and wins once the dead
         // stone is gone (28 - 14 - 7.5), so it takes the stone off before it passes.
         let state = walled(7.5);
-        assert_eq!(state.score(), -3.5, "the board as it stands loses for black");
+        assert_eq!(
+            state.score(),
+            -3.5,
+            "the board as it stands loses for black"
+        );
         let j = judge(&state, 500, 7);
         assert!(j.has_dead(Color::White));
-        let mv = move_to_play(
-            &state,
-            Color::Black,
-            &searched(Color::Black, &[Move::Pass]),
-            EndRules::NORMAL,
-            || j.clone(),
-        );
+        let mv = black_plays(&state, &[Move::Pass], EndRules::NORMAL);
         let g = state.geometry();
         let Move::Play(p) = mv else {
             panic!("black passed with a dead white stone in a lost count")
@@ -349,26 +352,10 @@ mod tests {
         // Once the count as it stands wins (komi 0.5: 19 - 15 - 0.5), the same pass stands.
         let state = walled(0.5);
         assert_eq!(state.score(), 3.5);
-        let mv = move_to_play(
-            &state,
-            Color::Black,
-            &searched(Color::Black, &[Move::Pass]),
-            EndRules::NORMAL,
-            || judge(&state, 500, 7),
-        );
+        let mv = black_plays(&state, &[Move::Pass], EndRules::NORMAL);
         assert_eq!(mv, Move::Pass);
         // In a cleanup phase it never does while the dead stone is there.
-        let cleanup = EndRules {
-            cleanup: true,
-            end_when_won: false,
-        };
-        let mv = move_to_play(
-            &state,
-            Color::Black,
-            &searched(Color::Black, &[Move::Pass]),
-            cleanup,
-            || judge(&state, 500, 7),
-        );
+        let mv = black_plays(&state, &[Move::Pass], EndRules::CLEANUP);
         assert_ne!(mv, Move::Pass);
     }
 
@@ -383,27 +370,10 @@ mod tests {
         assert_eq!(j.score, 14.5, "{j:?}");
         let g = state.geometry();
         let play_on = Move::Play(g.parse_point("E5").unwrap());
-        let mv = move_to_play(
-            &state,
-            Color::Black,
-            &searched(Color::Black, &[play_on]),
-            EndRules::NORMAL,
-            || j.clone(),
-        );
+        let mv = black_plays(&state, &[play_on], EndRules::NORMAL);
         assert_eq!(mv, Move::Pass);
         // kgs-genmove_cleanup plays on.
-        let cleanup = EndRules {
-            cleanup: true,
-            end_when_won: false,
-        };
-        let mv = move_to_play(
-            &state,
-            Color::Black,
-            &searched(Color::Black, &[play_on]),
-            cleanup,
-            || j.clone(),
-        );
+        let mv = black_plays(&state, &[play_on], EndRules::CLEANUP);
         assert_eq!(mv, play_on);
     }
-
 }

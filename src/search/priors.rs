@@ -442,7 +442,10 @@ mod tests {
                 .map(|(w, h)| w.visits - h.visits)
                 .collect();
             // Every move got the same virtual playouts, and the best one a full value.
-            assert!(extra.iter().all(|&e| (e - extra[0]).abs() < 1e-3), "{extra:?}");
+            assert!(
+                extra.iter().all(|&e| (e - extra[0]).abs() < 1e-3),
+                "{extra:?}"
+            );
             let best = with
                 .iter()
                 .zip(&without)
