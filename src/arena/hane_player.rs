@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
 use crate::board::{Color, GameState, Move};
 use crate::pattern::{self, PatternTable};
-use crate::search::judge::{EndRules, dead_points, judge, move_to_play};
+use crate::search::judge::{EndRules, Judgement, dead_points, judge, move_to_play};
 use crate::search::priors::PriorsKind;
 use crate::search::time::{MoveTime, TimeSystem, move_time};
 use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
@@ -333,6 +333,12 @@ pub struct HanePlayer {
 }
 
 impl HanePlayer {
+    /// The end-of-game judgement of `state`, with the settings' dead-stone playouts and a
+    /// seed of this game's: the same one for the pass rules and for the dead-stone list.
+    fn judge(&self, state: &GameState) -> Judgement {
+        judge(state, self.settings.dead_playouts, self.seed ^ DEAD_SEED)
+    }
+
     pub fn new(name: String, settings: HaneSettings) -> HanePlayer {
         let config = Self::config(&settings, 0);
         HanePlayer {
@@ -437,9 +443,8 @@ impl Player for HanePlayer {
             analysis.elapsed.as_secs_f64()
         ));
         // The GTP engine's end-of-game rules, judged with the dead-stone playouts.
-        let (playouts, seed) = (self.settings.dead_playouts, self.seed ^ DEAD_SEED);
         let mv = move_to_play(state, request.color, &result, EndRules::NORMAL, || {
-            judge(state, playouts, seed)
+            self.judge(state)
         });
         let decision = if result.resign && mv != Move::Pass {
             Decision::Resign
@@ -450,11 +455,7 @@ impl Player for HanePlayer {
     }
 
     fn dead_stones(&mut self, state: &GameState) -> DeadStones {
-        DeadStones::Listed(dead_points(&judge(
-            state,
-            self.settings.dead_playouts,
-            self.seed ^ DEAD_SEED,
-        )))
+        DeadStones::Listed(dead_points(&self.judge(state)))
     }
 
     fn restart(&mut self) -> Result<(), Fault> {

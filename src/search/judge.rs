@@ -69,19 +69,19 @@ pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
             alive.push((color, stones));
         }
     }
-    let dead_points: Vec<Point> = dead.iter().flat_map(|(_, s)| s.iter().copied()).collect();
-    let score = state.score_with_dead(&dead_points);
     let unsettled = geometry
         .points()
         .filter(|p| board.cell(*p) == Cell::Empty)
         .filter(|p| ownership.get(p.index()).is_none_or(|o| o.abs() < SETTLED))
         .count();
-    Judgement {
+    let mut judgement = Judgement {
         dead,
         alive,
-        score,
+        score: 0.0,
         unsettled,
-    }
+    };
+    judgement.score = state.score_with_dead(&dead_points(&judgement));
+    judgement
 }
 
 /// The stones of the chains [`judge`] finds dead, sorted.
