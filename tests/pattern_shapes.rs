@@ -110,20 +110,38 @@ fn all_symmetries_and_colour_swap_give_the_same_code() {
 
 #[test]
 fn fast_3x3_reader_agrees_with_the_generic_shape() {
-    let board = random_board(9, 60, 7);
-    for p in board.geometry().points() {
-        if board.cell(p) != Cell::Empty {
-            continue;
-        }
-        for color in Color::ALL {
-            let fast = raw_code_3x3(&board, p, color) as u64;
-            assert_eq!(fast, square3().raw_code(&board, p, color));
-            assert_eq!(
-                canonical_3x3_table()[fast as usize] as u64,
-                square3().canonical(fast)
-            );
+    // The fast reader takes the eight cells from the board's incremental ring codes: check
+    // it on every size class and on positions long enough for many captures (which remove
+    // stones from the ring codes), and the board's own consistency check with it.
+    let mut checked = 0;
+    let mut captured = 0;
+    for (size, moves) in [(2, 6), (3, 20), (5, 60), (9, 60), (9, 400), (13, 600), (19, 900), (25, 400)] {
+        for seed in 0..3 {
+            let board = random_board(size, moves, 7 + seed);
+            board.check_consistency().unwrap();
+            captured += board.captures(Color::Black) + board.captures(Color::White);
+            for p in board.geometry().points() {
+                if board.cell(p) != Cell::Empty {
+                    continue;
+                }
+                for color in Color::ALL {
+                    let fast = raw_code_3x3(&board, p, color) as u64;
+                    assert_eq!(
+                        fast,
+                        square3().raw_code(&board, p, color),
+                        "{size}x{size} seed {seed} at {p:?}, {color} to move:\n{board:?}"
+                    );
+                    assert_eq!(
+                        canonical_3x3_table()[fast as usize] as u64,
+                        square3().canonical(fast)
+                    );
+                    checked += 1;
+                }
+            }
         }
     }
+    assert!(checked > 2000, "{checked} codes checked");
+    assert!(captured > 100, "{captured} stones captured");
 }
 
 #[test]

@@ -260,8 +260,102 @@ pub struct Board {
     /// Per cell, how many orthogonal neighbours are empty, black, white and border: four
     /// 4-bit fields at bit offsets `4 * (Cell as u8)`. Border cells hold harmless garbage.
     neighbor_counts: CellArray<u16>,
+    /// Per cell, what its eight neighbours hold: the [`Cell`] value of each in two bits, in
+    /// [`ring_cells`] order from the lowest bits (see [`Board::ring_code`]). Kept up to date
+    /// by every stone placed and removed, so that the playout policy reads a point's 3x3
+    /// shape in one load. Border cells hold fields for their on-board neighbours only.
+    ring_codes: CellArray<u16>,
     /// Stones on the board, black and white.
     stones: [u16; 2],
+}
+
+/// The eight neighbours of cell `i` on a board of row stride `stride`, in the order of the
+/// fields of a ring code ([`Board::ring_code`]): the row above (`+stride`) west to east,
+/// west, east, the row below west to east. The neighbour at position `k` sees `i` at
+/// position `7 - k`.
+#[inline]
+pub const fn ring_cells(i: usize, stride: usize) -> [usize; 8] {
+    [
+        i + stride - 1,
+        i + stride,
+        i + stride + 1,
+        i - 1,
+        i + 1,
+        i - stride - 1,
+        i - stride,
+        i - stride + 1,
+    ]
+}
+
+/// Bits of a [`RingSet`] (or of the low bits of a ring code) at the orthogonal positions.
+const RING_ORTHOGONAL: u32 = 0x1144;
+/// Bits of a [`RingSet`] at the diagonal positions.
+const RING_DIAGONAL: u32 = 0x4411;
+/// Row (0 below, 2 above) and column (0 west, 2 east) of each ring position, around the
+/// centre at row 1, column 1.
+const RING_ROW: [usize; 8] = [2, 2, 2, 1, 1, 0, 0, 0];
+const RING_COLUMN: [usize; 8] = [0, 1, 2, 0, 2, 0, 1, 2];
+
+/// Some of the eight neighbours of a point, read from its ring code in a few bit
+/// operations ([`Board::neighbours_holding`]); iterating gives their cell indices, in ring
+/// order.
+#[derive(Clone, Copy, Debug)]
+pub struct RingSet {
+    /// Bit `2k` for ring position `k`.
+    bits: u32,
+    /// The cell below and west of the centre.
+    corner: usize,
+    stride: usize,
+}
+
+impl RingSet {
+    /// Only the orthogonal neighbours of the set.
+    #[inline]
+    pub fn orthogonal(self) -> RingSet {
+        RingSet {
+            bits: self.bits & RING_ORTHOGONAL,
+            ..self
+        }
+    }
+
+    /// Only the diagonal neighbours of the set.
+    #[inline]
+    pub fn diagonal(self) -> RingSet {
+        RingSet {
+            bits: self.bits & RING_DIAGONAL,
+            ..self
+        }
+    }
+
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+
+    /// Whether the neighbour at ring `position` (0..8, see [`ring_cells`]) is in the set.
+    #[inline]
+    pub fn holds(self, position: u32) -> bool {
+        (self.bits >> (2 * position)) & 1 == 1
+    }
+
+    #[inline]
+    pub fn len(self) -> usize {
+        self.bits.count_ones() as usize
+    }
+}
+
+impl Iterator for RingSet {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.bits == 0 {
+            return None;
+        }
+        let k = (self.bits.trailing_zeros() / 2) as usize & 7;
+        self.bits &= self.bits - 1;
+        Some(self.corner + RING_ROW[k] * self.stride + RING_COLUMN[k])
+    }
 }
 
 /// One neighbour of kind `cell` in a neighbour-count word.
@@ -299,6 +393,7 @@ impl Board {
             captures: [0; 2],
             // Border cells start with four "empty" neighbours so that updates never borrow.
             neighbor_counts: CellArray::filled(4 * count_unit(Cell::Empty)),
+            ring_codes: CellArray::filled(0),
             stones: [0; 2],
         };
         for p in geometry.points() {
@@ -311,8 +406,60 @@ impl Board {
                 counts += count_unit(board.cells[n]);
             }
             board.neighbor_counts[p.index()] = counts;
+            board.ring_codes[p.index()] = board.ring_code_of_cells(p);
         }
         board
+    }
+
+    /// The ring code of `p` read from the cells (what `ring_codes` holds, computed afresh).
+    fn ring_code_of_cells(&self, p: Point) -> u16 {
+        let mut code = 0;
+        for (k, n) in ring_cells(p.index(), self.geometry.stride())
+            .into_iter()
+            .enumerate()
+        {
+            code |= (self.cells[n] as u16) << (2 * k);
+        }
+        code
+    }
+
+    /// What the eight neighbours of `p` hold, in one word: the [`Cell`] value (empty 0,
+    /// black 1, white 2, border 3) of the neighbour at position `k` of [`ring_cells`] in bits
+    /// `2k..2k+2`. Kept up to date by the board, so it costs one load.
+    #[inline]
+    pub fn ring_code(&self, p: Point) -> u16 {
+        self.ring_codes[p.index()]
+    }
+
+    /// The neighbours of `p` (all eight; [`RingSet::orthogonal`] and [`RingSet::diagonal`]
+    /// narrow them) that hold `cell`, from the ring code: one load, no branch per neighbour.
+    #[inline]
+    pub fn neighbours_holding(&self, p: Point, cell: Cell) -> RingSet {
+        let differ = self.ring_codes[p.index()] as u32 ^ (cell as u32 * 0x5555);
+        let stride = self.geometry.stride();
+        RingSet {
+            bits: !(differ | differ >> 1) & 0x5555,
+            corner: p.index() - stride - 1,
+            stride,
+        }
+    }
+
+    /// Adds (`placed`) or removes a stone of kind `cell` at `i` in its neighbours' ring
+    /// codes.
+    #[inline]
+    fn update_rings(&mut self, i: usize, cell: Cell, placed: bool) {
+        for (k, n) in ring_cells(i, self.geometry.stride())
+            .into_iter()
+            .enumerate()
+        {
+            let field = (cell as u16) << (2 * (7 - k));
+            let code = self.ring_codes[n];
+            self.ring_codes[n] = if placed {
+                code.wrapping_add(field)
+            } else {
+                code.wrapping_sub(field)
+            };
+        }
     }
 
     /// Makes `self` equal to `other` by copying only the cells `other`'s size uses: the cheap
@@ -333,6 +480,7 @@ impl Board {
         self.hash = other.hash;
         self.captures = other.captures;
         self.neighbor_counts.copy_prefix(&other.neighbor_counts, n);
+        self.ring_codes.copy_prefix(&other.ring_codes, n);
         self.stones = other.stones;
     }
 
@@ -694,6 +842,7 @@ impl Board {
         self.ko_point = 0;
         self.remove_empty(i);
         self.cells[i] = own_cell;
+        self.update_rings(i, own_cell, true);
         self.hash ^= stone_key(color, i);
         self.stones[color.index()] += 1;
         self.chain_head[i] = i as u16;
@@ -821,6 +970,7 @@ impl Board {
         let mut s = head;
         loop {
             self.cells[s] = Cell::Empty;
+            self.update_rings(s, Cell::from(color), false);
             self.chain_head[s] = s as u16;
             self.hash ^= stone_key(color, s);
             self.add_empty(s);
@@ -1056,6 +1206,9 @@ impl Board {
                     "neighbour counts of {} are stale",
                     g.format_point(p)
                 ));
+            }
+            if self.ring_code_of_cells(p) != self.ring_codes[p.index()] {
+                return Err(format!("ring code of {} is stale", g.format_point(p)));
             }
         }
         if empties != self.empty_count() {

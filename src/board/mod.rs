@@ -9,7 +9,7 @@ mod geometry;
 mod rules;
 mod zobrist;
 
-pub use board::{Board, ChainStones, IllegalMove, OtherLiberties};
+pub use board::{Board, ChainStones, IllegalMove, OtherLiberties, RingSet, ring_cells};
 pub use game::{GameState, HandicapError, format_score};
 pub use geometry::{Cell, Color, Geometry, MAX_CELLS, MAX_POINTS, MAX_SIZE, MIN_SIZE, Move, Point};
 pub use rules::{HandicapCompensation, KoRule, Rules};

@@ -385,28 +385,40 @@ pub fn atari_bits(board: &Board, p: Point) -> u64 {
     bits
 }
 
-/// The raw (unfolded) 3x3 code around `p` for `color` to move, read straight from the
-/// padded board: the hot-path twin of `ShapeKind::square3().raw_code`.
+/// The raw (unfolded) 3x3 code around `p` for `color` to move: the hot-path twin of
+/// `ShapeKind::square3().raw_code`. The eight cells come from the board's ring code (one
+/// load; its fields are the states for black to move, and for white the own and enemy
+/// fields swap places), the atari bits from the four orthogonal neighbours' chains.
 #[inline]
 pub fn raw_code_3x3(board: &Board, p: Point, color: Color) -> u32 {
-    let stride = board.geometry().stride();
+    let ring = board.ring_code(p) as u32;
+    // A field of 1 or 2 has differing bits; flipping both turns one into the other, while
+    // empty (0) and off-board (3) stay.
+    let differ = (ring ^ (ring >> 1)) & 0x5555 & (0u32.wrapping_sub((color == Color::White) as u32));
+    let cells = ring ^ (differ * 3);
+    cells | (atari_bits_of_ring(board, p, ring) as u32) << 16
+}
+
+/// [`atari_bits`], knowing `p`'s ring code: only the orthogonal neighbours that hold
+/// stones (read from the ring code) have their chains looked at.
+#[inline]
+fn atari_bits_of_ring(board: &Board, p: Point, ring: u32) -> u64 {
+    // Low bit of each orthogonal field whose two bits differ (a stone), at ring positions
+    // 1 (north), 3 (west), 4 (east), 6 (south).
+    let mut stones = (ring ^ (ring >> 1)) & 0x1144;
     let i = p.index();
-    let cells = [
-        i + stride - 1,
-        i + stride,
-        i + stride + 1,
-        i - 1,
-        i + 1,
-        i - stride - 1,
-        i - stride,
-        i - stride + 1,
-    ];
-    let states = &STATES[color.index()];
-    let mut code = 0u32;
-    for (k, &c) in cells.iter().enumerate() {
-        code |= (states[board.cell_at(c) as usize] as u32) << (2 * k);
+    let stride = board.geometry().stride();
+    // Per ring position (0..8): the neighbour's offset and its atari bit (north 0, west 1,
+    // east 2, south 3); only the orthogonal positions are read.
+    let offsets = [0, i + stride, 0, i - 1, i + 1, 0, i - stride, 0];
+    const BIT: [u32; 8] = [0, 0, 0, 1, 2, 0, 3, 0];
+    let mut bits = 0u64;
+    while stones != 0 {
+        let position = (stones.trailing_zeros() / 2) as usize & 7;
+        stones &= stones - 1;
+        bits |= (board.in_atari(Point::from_index(offsets[position])) as u64) << BIT[position];
     }
-    code | (atari_bits(board, p) as u32) << 16
+    bits
 }
 
 /// The 3x3 shape, built once.

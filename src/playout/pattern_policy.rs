@@ -187,47 +187,45 @@ impl<'t> PatternPolicy<'t> {
             found.push(lib);
         }
         let mut own_chains = [usize::MAX; 4];
-        for (k, n) in board.geometry().neighbors(last).into_iter().enumerate() {
-            let cell = board.cell_at(n);
+        let own_neighbours = board.neighbours_holding(last, Cell::from(color)).orthogonal();
+        for (k, n) in own_neighbours.enumerate() {
             let np = Point::from_index(n);
-            if cell.is(color) {
-                let id = board.chain_id(np);
-                if own_chains.contains(&id) {
-                    continue;
+            let id = board.chain_id(np);
+            if own_chains.contains(&id) {
+                continue;
+            }
+            own_chains[k] = id;
+            if let Some(lib) = board.atari_liberty(np) {
+                let after = liberties_after(board, lib, color);
+                let runs_into_ladder = after.liberties == 2
+                    && !after.captures
+                    && self.read_ladders
+                    && self.ladder.extension_caught_in_ladder(board, lib, color);
+                if (after.liberties >= 2 || after.captures) && !runs_into_ladder {
+                    found.push(lib);
                 }
-                own_chains[k] = id;
-                if let Some(lib) = board.atari_liberty(np) {
-                    let after = liberties_after(board, lib, color);
-                    let runs_into_ladder = after.liberties == 2
-                        && !after.captures
-                        && self.read_ladders
-                        && self.ladder.extension_caught_in_ladder(board, lib, color);
-                    if (after.liberties >= 2 || after.captures) && !runs_into_ladder {
-                        found.push(lib);
-                    }
-                    if self.tactics {
-                        counter_captures(board, np, enemy, &mut found);
-                    }
-                } else if self.tactics
-                    && let Some((x, y)) = two_liberties_capped(board, np)
-                {
-                    // Our chain has two liberties left: take a third, by extending where
-                    // that gives at least three or by capturing a neighbour in atari.
-                    for (lib, other) in [(x, y), (y, x)] {
-                        // Two empty neighbours of `lib` besides `other` already make three
-                        // liberties with `other`; else count them on the joined chain.
-                        let open = board
-                            .geometry()
-                            .neighbors(lib)
-                            .into_iter()
-                            .filter(|&n| n != other.index() && board.cell_at(n) == Cell::Empty)
-                            .count();
-                        if open >= 2 || liberties_after(board, lib, color).liberties >= 3 {
-                            found.push(lib);
-                        }
-                    }
+                if self.tactics {
                     counter_captures(board, np, enemy, &mut found);
                 }
+            } else if self.tactics
+                && let Some((x, y)) = two_liberties_capped(board, np)
+            {
+                // Our chain has two liberties left: take a third, by extending where
+                // that gives at least three or by capturing a neighbour in atari.
+                for (lib, other) in [(x, y), (y, x)] {
+                    // Two empty neighbours of `lib` besides `other` already make three
+                    // liberties with `other`; else count them on the joined chain.
+                    let open = board
+                        .geometry()
+                        .neighbors(lib)
+                        .into_iter()
+                        .filter(|&n| n != other.index() && board.cell_at(n) == Cell::Empty)
+                        .count();
+                    if open >= 2 || liberties_after(board, lib, color).liberties >= 3 {
+                        found.push(lib);
+                    }
+                }
+                counter_captures(board, np, enemy, &mut found);
             }
         }
         if found.len == 0 && self.read_ladders && self.touches_own_last(board, color, last) {
@@ -304,17 +302,13 @@ impl<'t> PatternPolicy<'t> {
         last: Point,
         rng: &mut PlayoutRng,
     ) -> Option<Point> {
-        let geometry = board.geometry();
         let mut points = [0u16; 8];
         let mut weights = [0f32; 8];
         let mut count = 0;
         let mut total = 0f32;
-        let neighbours = geometry.neighbors(last);
-        let diagonals = geometry.diagonals(last);
-        for n in neighbours.into_iter().chain(diagonals) {
-            if board.cell_at(n) != Cell::Empty {
-                continue;
-            }
+        // The empty ones of the eight neighbours, from the ring code: no load and no branch
+        // per neighbour.
+        for n in board.neighbours_holding(last, Cell::Empty) {
             let w = self
                 .gammas
                 .gamma(raw_code_3x3(board, Point::from_index(n), color));
@@ -480,10 +474,8 @@ fn open_area_point(board: &Board, rng: &mut PlayoutRng, tries: u32) -> Option<Po
 /// through `stone` (capturing it gives that chain a liberty).
 fn counter_captures(board: &Board, stone: Point, enemy: Color, found: &mut Candidates) {
     for s in board.chain_stones(stone) {
-        for n in board.geometry().neighbors(s) {
-            if board.cell_at(n).is(enemy)
-                && let Some(lib) = board.atari_liberty(Point::from_index(n))
-            {
+        for n in board.neighbours_holding(s, Cell::from(enemy)).orthogonal() {
+            if let Some(lib) = board.atari_liberty(Point::from_index(n)) {
                 found.push(lib);
             }
         }
@@ -606,21 +598,21 @@ fn may_start_eye_space(board: &Board, last: Point, start: usize, intruder: Cell)
     // `at`, its empty neighbours, and their other empty neighbours: a neighbour of one
     // empty neighbour is `at` itself or a point two steps away, which it shares with at
     // most one other neighbour of `at` (through the diagonal between them).
+    let empty = board.neighbours_holding(at, Cell::Empty);
     let mut near = 1;
-    let mut empty = [false; 4];
-    for (k, n) in geometry.neighbors(at).into_iter().enumerate() {
-        let is_empty = board.cell_at(n) == Cell::Empty;
-        empty[k] = is_empty;
+    // Ring positions of the neighbours below, left, right, above (see `ring_cells`).
+    const ORTHOGONAL: [u32; 4] = [6, 3, 4, 1];
+    for (n, position) in geometry.neighbors(at).into_iter().zip(ORTHOGONAL) {
+        let is_empty = empty.holds(position);
         let n = Point::from_index(n);
         open |= is_empty & (board.neighbor_count(n, intruder) > 0);
         near += board.neighbor_count(n, Cell::Empty) * is_empty as usize;
     }
-    // Neighbours in the order below, left, right, above; diagonals below-left, below-right,
-    // above-left, above-right: the neighbours each diagonal touches.
-    const BESIDE: [(usize, usize); 4] = [(0, 1), (0, 2), (3, 1), (3, 2)];
-    for (d, (a, b)) in geometry.diagonals(at).into_iter().zip(BESIDE) {
-        let twice = empty[a] & empty[b] & (board.cell_at(d) == Cell::Empty);
-        near -= twice as usize;
+    // Each diagonal with the two neighbours it touches, by ring position: counted twice
+    // when all three are empty.
+    const BESIDE: [(u32, u32, u32); 4] = [(0, 1, 3), (2, 1, 4), (5, 3, 6), (7, 4, 6)];
+    for (d, a, b) in BESIDE {
+        near -= (empty.holds(d) & empty.holds(a) & empty.holds(b)) as usize;
     }
     start_is_empty & !open & (3..=NAKADE_MAX).contains(&near)
 }
