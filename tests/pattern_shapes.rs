@@ -115,7 +115,16 @@ fn fast_3x3_reader_agrees_with_the_generic_shape() {
     // stones from the ring codes), and the board's own consistency check with it.
     let mut checked = 0;
     let mut captured = 0;
-    for (size, moves) in [(2, 6), (3, 20), (5, 60), (9, 60), (9, 400), (13, 600), (19, 900), (25, 400)] {
+    for (size, moves) in [
+        (2, 6),
+        (3, 20),
+        (5, 60),
+        (9, 60),
+        (9, 400),
+        (13, 600),
+        (19, 900),
+        (25, 400),
+    ] {
         for seed in 0..3 {
             let board = random_board(size, moves, 7 + seed);
             board.check_consistency().unwrap();

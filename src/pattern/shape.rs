@@ -394,7 +394,8 @@ pub fn raw_code_3x3(board: &Board, p: Point, color: Color) -> u32 {
     let ring = board.ring_code(p) as u32;
     // A field of 1 or 2 has differing bits; flipping both turns one into the other, while
     // empty (0) and off-board (3) stay.
-    let differ = (ring ^ (ring >> 1)) & 0x5555 & (0u32.wrapping_sub((color == Color::White) as u32));
+    let differ =
+        (ring ^ (ring >> 1)) & 0x5555 & (0u32.wrapping_sub((color == Color::White) as u32));
     let cells = ring ^ (differ * 3);
     cells | (atari_bits_of_ring(board, p, ring) as u32) << 16
 }

@@ -187,7 +187,9 @@ impl<'t> PatternPolicy<'t> {
             found.push(lib);
         }
         let mut own_chains = [usize::MAX; 4];
-        let own_neighbours = board.neighbours_holding(last, Cell::from(color)).orthogonal();
+        let own_neighbours = board
+            .neighbours_holding(last, Cell::from(color))
+            .orthogonal();
         for (k, n) in own_neighbours.enumerate() {
             let np = Point::from_index(n);
             let id = board.chain_id(np);
