@@ -1,8 +1,9 @@
 //! Shape codes: the 8 rotations and reflections of a position, and the same position with
 //! colours swapped (and the other player to move), give the same folded code; different
-//! shapes give different codes; the fast 3x3 reader agrees with the generic one.
+//! shapes give different codes; the fast 3x3 reader (over the board's ring codes) agrees with the
+//! generic one, and the ring sets name the neighbours that hold each kind of cell.
 
-use hane::board::{Board, Cell, Color, Point};
+use hane::board::{Board, Cell, Color, Point, ring_cells};
 use hane::pattern::shape::{
     SYMMETRIES, canonical_3x3_table, code_3x3, describe_3x3, diamond12, diamond24, diamond40,
     raw_code_3x3, square3,
@@ -151,6 +152,44 @@ fn fast_3x3_reader_agrees_with_the_generic_shape() {
     }
     assert!(checked > 2000, "{checked} codes checked");
     assert!(captured > 100, "{captured} stones captured");
+}
+
+#[test]
+fn ring_sets_are_the_neighbours_holding_the_cell() {
+    // `neighbours_holding` reads the ring code; a plain scan of the eight cells around the
+    // point must give the same cells, in ring order, for every kind of cell.
+    let mut nonempty_sets = 0;
+    for (size, moves, seed) in [(2, 4, 1), (7, 200, 2), (19, 500, 3)] {
+        let board = random_board(size, moves, seed);
+        let stride = board.geometry().stride();
+        for p in board.geometry().points() {
+            for cell in [Cell::Empty, Cell::Black, Cell::White, Cell::Border] {
+                let scan: Vec<usize> = ring_cells(p.index(), stride)
+                    .into_iter()
+                    .filter(|&n| board.cell_at(n) == cell)
+                    .collect();
+                let set = board.neighbours_holding(p, cell);
+                assert_eq!(set.collect::<Vec<_>>(), scan, "{p:?} {cell:?}\n{board:?}");
+                assert_eq!(set.is_empty(), scan.is_empty());
+                let orthogonal: Vec<usize> = board
+                    .geometry()
+                    .neighbors(p)
+                    .into_iter()
+                    .filter(|&n| board.cell_at(n) == cell)
+                    .collect();
+                let mut from_set: Vec<usize> = set.orthogonal().collect();
+                from_set.sort_unstable();
+                let mut expected = orthogonal.clone();
+                expected.sort_unstable();
+                assert_eq!(from_set, expected);
+                for (k, &n) in ring_cells(p.index(), stride).iter().enumerate() {
+                    assert_eq!(set.holds(k as u32), board.cell_at(n) == cell);
+                }
+                nonempty_sets += !scan.is_empty() as usize;
+            }
+        }
+    }
+    assert!(nonempty_sets > 500, "{nonempty_sets}");
 }
 
 #[test]

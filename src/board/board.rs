@@ -1,6 +1,7 @@
 //! The fast board: stones, chains with pseudo-liberties, captures, suicide, the simple-ko
-//! point and an incremental Zobrist hash. Fixed-size arrays only: cloning is a memory copy
-//! and playing a move allocates nothing.
+//! point, an incremental Zobrist hash and each point's eight neighbours in one word (its
+//! ring code, which the pattern playouts read 3x3 shapes from). Fixed-size arrays only:
+//! cloning is a memory copy and playing a move allocates nothing.
 //!
 //! Chains keep *pseudo-liberties*: one count per (stone, adjacent empty point) pair, with the
 //! sum and the sum of squares of those points' indices. A chain is in atari exactly when all
@@ -289,8 +290,6 @@ pub const fn ring_cells(i: usize, stride: usize) -> [usize; 8] {
 
 /// Bits of a [`RingSet`] (or of the low bits of a ring code) at the orthogonal positions.
 const RING_ORTHOGONAL: u32 = 0x1144;
-/// Bits of a [`RingSet`] at the diagonal positions.
-const RING_DIAGONAL: u32 = 0x4411;
 /// Row (0 below, 2 above) and column (0 west, 2 east) of each ring position, around the
 /// centre at row 1, column 1.
 const RING_ROW: [usize; 8] = [2, 2, 2, 1, 1, 0, 0, 0];
@@ -318,15 +317,7 @@ impl RingSet {
         }
     }
 
-    /// Only the diagonal neighbours of the set.
-    #[inline]
-    pub fn diagonal(self) -> RingSet {
-        RingSet {
-            bits: self.bits & RING_DIAGONAL,
-            ..self
-        }
-    }
-
+    /// Whether no neighbour is in the set.
     #[inline]
     pub fn is_empty(self) -> bool {
         self.bits == 0
@@ -336,11 +327,6 @@ impl RingSet {
     #[inline]
     pub fn holds(self, position: u32) -> bool {
         (self.bits >> (2 * position)) & 1 == 1
-    }
-
-    #[inline]
-    pub fn len(self) -> usize {
-        self.bits.count_ones() as usize
     }
 }
 
@@ -431,8 +417,8 @@ impl Board {
         self.ring_codes[p.index()]
     }
 
-    /// The neighbours of `p` (all eight; [`RingSet::orthogonal`] and [`RingSet::diagonal`]
-    /// narrow them) that hold `cell`, from the ring code: one load, no branch per neighbour.
+    /// The neighbours of `p` (all eight; [`RingSet::orthogonal`] narrows them to four) that
+    /// hold `cell`, from the ring code: one load, no branch per neighbour.
     #[inline]
     pub fn neighbours_holding(&self, p: Point, cell: Cell) -> RingSet {
         let differ = self.ring_codes[p.index()] as u32 ^ (cell as u32 * 0x5555);
