@@ -290,6 +290,8 @@ pub const fn ring_cells(i: usize, stride: usize) -> [usize; 8] {
 
 /// Bits of a [`RingSet`] (or of the low bits of a ring code) at the orthogonal positions.
 const RING_ORTHOGONAL: u32 = 0x1144;
+/// Bits of a ring code's low bits at the diagonal positions.
+const RING_DIAGONAL: u32 = 0x4411;
 /// Row (0 below, 2 above) and column (0 west, 2 east) of each ring position, around the
 /// centre at row 1, column 1.
 const RING_ROW: [usize; 8] = [2, 2, 2, 1, 1, 0, 0, 0];
@@ -668,12 +670,11 @@ impl Board {
             return false;
         }
         let on_edge = border > 0;
-        let enemy = color.opponent();
-        let mut enemy_diagonals = 0;
-        for d in self.geometry.diagonals(p) {
-            enemy_diagonals += self.cells[d].is(enemy) as u32;
-        }
-        enemy_diagonals == 0 || (!on_edge && enemy_diagonals == 1)
+        // The enemy diagonals from the ring code, one bit each: none, or one off the edge.
+        let differ =
+            self.ring_codes[p.index()] as u32 ^ (Cell::from(color.opponent()) as u32 * 0x5555);
+        let enemy_diagonals = !(differ | differ >> 1) & RING_DIAGONAL;
+        enemy_diagonals == 0 || (!on_edge && enemy_diagonals & (enemy_diagonals - 1) == 0)
     }
 
     /// Whether `color` playing on the empty point `p` would capture nothing and leave its
