@@ -297,6 +297,13 @@ const RING_DIAGONAL: u32 = 0x4411;
 const RING_ROW: [usize; 8] = [2, 2, 2, 1, 1, 0, 0, 0];
 const RING_COLUMN: [usize; 8] = [0, 1, 2, 0, 2, 0, 1, 2];
 
+/// Bits of the fields of `ring` that hold `cell`: bit `2k` for ring position `k`.
+#[inline]
+const fn ring_fields_holding(ring: u16, cell: Cell) -> u32 {
+    let differ = ring as u32 ^ (cell as u32 * 0x5555);
+    !(differ | differ >> 1) & 0x5555
+}
+
 /// Some of the eight neighbours of a point, read from its ring code in a few bit
 /// operations ([`Board::neighbours_holding`]); iterating gives their cell indices, in ring
 /// order.
@@ -423,10 +430,9 @@ impl Board {
     /// hold `cell`, from the ring code: one load, no branch per neighbour.
     #[inline]
     pub fn neighbours_holding(&self, p: Point, cell: Cell) -> RingSet {
-        let differ = self.ring_codes[p.index()] as u32 ^ (cell as u32 * 0x5555);
         let stride = self.geometry.stride();
         RingSet {
-            bits: !(differ | differ >> 1) & 0x5555,
+            bits: ring_fields_holding(self.ring_codes[p.index()], cell),
             corner: p.index() - stride - 1,
             stride,
         }
@@ -671,9 +677,9 @@ impl Board {
         }
         let on_edge = border > 0;
         // The enemy diagonals from the ring code, one bit each: none, or one off the edge.
-        let differ =
-            self.ring_codes[p.index()] as u32 ^ (Cell::from(color.opponent()) as u32 * 0x5555);
-        let enemy_diagonals = !(differ | differ >> 1) & RING_DIAGONAL;
+        let enemy = Cell::from(color.opponent());
+        let enemy_diagonals =
+            ring_fields_holding(self.ring_codes[p.index()], enemy) & RING_DIAGONAL;
         enemy_diagonals == 0 || (!on_edge && enemy_diagonals & (enemy_diagonals - 1) == 0)
     }
 

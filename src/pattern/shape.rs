@@ -366,25 +366,6 @@ pub fn cell_state(cell: Cell, color: Color) -> u64 {
     STATES[color.index()][cell as usize] as u64
 }
 
-/// The 4 atari bits of the orthogonal neighbours of `p` (north, west, east, south).
-#[inline]
-pub fn atari_bits(board: &Board, p: Point) -> u64 {
-    let stride = board.geometry().stride();
-    let i = p.index();
-    let neighbours = [i + stride, i - 1, i + 1, i - stride];
-    let mut bits = 0u64;
-    for (k, &n) in neighbours.iter().enumerate() {
-        // Both tests every time, joined without a branch: whether a neighbour holds a stone
-        // is a coin toss, and the chain statistics of any cell can be read (an empty or
-        // border cell's are meaningless, and masked out).
-        let cell = board.cell_at(n);
-        let is_stone = (cell == Cell::Black) | (cell == Cell::White);
-        let in_atari = board.in_atari(Point::from_index(n));
-        bits |= ((is_stone & in_atari) as u64) << k;
-    }
-    bits
-}
-
 /// The raw (unfolded) 3x3 code around `p` for `color` to move: the hot-path twin of
 /// `ShapeKind::square3().raw_code`. The eight cells come from the board's ring code (one
 /// load; its fields are the states for black to move, and for white the own and enemy
@@ -397,13 +378,14 @@ pub fn raw_code_3x3(board: &Board, p: Point, color: Color) -> u32 {
     let differ =
         (ring ^ (ring >> 1)) & 0x5555 & (0u32.wrapping_sub((color == Color::White) as u32));
     let cells = ring ^ (differ * 3);
-    cells | (atari_bits_of_ring(board, p, ring) as u32) << 16
+    cells | (atari_bits(board, p) as u32) << 16
 }
 
-/// [`atari_bits`], knowing `p`'s ring code: only the orthogonal neighbours that hold
-/// stones (read from the ring code) have their chains looked at.
+/// The 4 atari bits of the orthogonal neighbours of `p` (north, west, east, south). Only
+/// the neighbours that hold stones (read from `p`'s ring code) have their chains looked at.
 #[inline]
-fn atari_bits_of_ring(board: &Board, p: Point, ring: u32) -> u64 {
+pub fn atari_bits(board: &Board, p: Point) -> u64 {
+    let ring = board.ring_code(p) as u32;
     // Low bit of each orthogonal field whose two bits differ (a stone), at ring positions
     // 1 (north), 3 (west), 4 (east), 6 (south).
     let mut stones = (ring ^ (ring >> 1)) & 0x1144;
