@@ -300,6 +300,13 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
 /// distinct liberty, or an enemy neighbour in atari (a capture), ends the question.
 #[inline]
 pub fn is_self_atari(board: &Board, p: Point, color: Color, min_size: usize) -> bool {
+    // Most points answer from the neighbour counts alone: two empty neighbours are two
+    // liberties, and without an own neighbour the chain is the one new stone.
+    if board.neighbor_count(p, Cell::Empty) >= 2
+        || (min_size > 1 && board.neighbor_count(p, Cell::from(color)) == 0)
+    {
+        return false;
+    }
     // The one liberty seen so far (a padded index; 0 for none yet).
     let mut liberty = 0;
     let mut size = 1;
