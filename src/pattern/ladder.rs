@@ -8,7 +8,7 @@
 //! liberties (a one-move look-ahead, exact for ordinary ladders); three or more liberties
 //! after an extension is an escape. Ladders longer than [`MAX_STEPS`] moves count as escapes.
 
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Cell, Color, OtherLiberties, Point};
 
 use super::features::{SmallSet, liberties_after, liberties_capped};
 
@@ -16,27 +16,21 @@ use super::features::{SmallSet, liberties_after, liberties_capped};
 pub const MAX_STEPS: usize = 100;
 
 /// The two liberties of the chain through `stone`, if it has exactly two, in the order a
-/// walk of the chain meets them. Walks the chain.
+/// walk of the chain from `stone` meets them: one next to the first stone with an empty
+/// neighbour, the other from the chain's pseudo-liberty sums ([`Board::liberties_besides`]),
+/// so the chain is walked only up to that stone.
 pub(crate) fn two_liberties(board: &Board, stone: Point) -> Option<(Point, Point)> {
-    let mut found = [0u16; 3];
-    let mut n_found = 0;
-    for s in board.chain_stones(stone) {
-        for n in board.geometry().neighbors(s) {
-            if board.cell_at(n) == Cell::Empty && !found[..n_found].contains(&(n as u16)) {
-                if n_found == 2 {
-                    return None;
-                }
-                found[n_found] = n as u16;
-                n_found += 1;
-            }
-        }
+    // A stone with three empty neighbours gives its chain three liberties.
+    if board.neighbor_count(stone, Cell::Empty) >= 3 {
+        return None;
     }
-    (n_found == 2).then(|| {
-        (
-            Point::from_index(found[0] as usize),
-            Point::from_index(found[1] as usize),
-        )
-    })
+    let with_liberty = board
+        .chain_stones(stone)
+        .find(|&s| board.neighbor_count(s, Cell::Empty) > 0)?;
+    match board.adjacent_liberty_and_rest(with_liberty)? {
+        (x, OtherLiberties::One(y)) => Some((x, y)),
+        _ => None,
+    }
 }
 
 /// Whether a defender extending on `other` after the attacker has filled `filled` surely
@@ -391,6 +385,70 @@ pub fn extension_caught_in_ladder(board: &Board, p: Point, color: Color) -> bool
 mod tests {
     use super::*;
     use crate::playout::{playout_rng, random_acceptable_move};
+
+    /// The reference for [`two_liberties`]: the whole chain walked, liberties in the order met.
+    fn two_liberties_by_walking(board: &Board, stone: Point) -> Option<(Point, Point)> {
+        let mut found = [0u16; 3];
+        let mut n_found = 0;
+        for s in board.chain_stones(stone) {
+            for n in board.geometry().neighbors(s) {
+                if board.cell_at(n) == Cell::Empty && !found[..n_found].contains(&(n as u16)) {
+                    if n_found == 2 {
+                        return None;
+                    }
+                    found[n_found] = n as u16;
+                    n_found += 1;
+                }
+            }
+        }
+        (n_found == 2).then(|| {
+            (
+                Point::from_index(found[0] as usize),
+                Point::from_index(found[1] as usize),
+            )
+        })
+    }
+
+    /// [`two_liberties`] gives what a walk of the whole chain gives, in the same order, for
+    /// every stone of many random positions; both answers occur often.
+    #[test]
+    fn two_liberties_match_a_chain_walk() {
+        let mut rng = playout_rng(13, 0);
+        let (mut two, mut other) = (0, 0);
+        for size in [5, 9, 13, 19] {
+            for _ in 0..(120 / size) {
+                let mut board = Board::new(size).unwrap();
+                let mut color = Color::Black;
+                for _ in 0..size * size * 2 {
+                    match random_acceptable_move(&mut board, color, &mut rng, |_, _| true) {
+                        Some(p) => {
+                            board.play_unchecked(p, color);
+                        }
+                        None => board.pass(),
+                    }
+                    color = color.opponent();
+                    for p in board.geometry().points() {
+                        if board.cell(p).color().is_none() {
+                            continue;
+                        }
+                        let walked = two_liberties_by_walking(&board, p);
+                        assert_eq!(
+                            two_liberties(&board, p),
+                            walked,
+                            "{p:?} on\n{}",
+                            board.to_diagram()
+                        );
+                        if walked.is_some() {
+                            two += 1;
+                        } else {
+                            other += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(two > 10_000 && other > 10_000, "{two} {other}");
+    }
 
     /// The reference: the atari played on a copy of the board, read as the reader did before
     /// it learnt to read in place.
