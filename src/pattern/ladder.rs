@@ -478,48 +478,31 @@ mod tests {
         })
     }
 
-    /// On every chain with two liberties in positions of random games (sizes 5 to 19), each
-    /// legal atari read in place gives what playing it on a copy gives; the ataris that
-    /// capture (left to the copy) are the only ones not read in place.
-    #[test]
-    fn atari_read_in_place_equals_the_atari_played_on_a_copy() {
-        let (mut compared, mut capturing, mut escapes, mut held) = (0, 0, 0, 0);
+    /// Calls `visit(board, target, attacker, m, other)` for both ataris `m` (leaving
+    /// `other`) of every chain `target` with two liberties, in every position of `games`
+    /// random games (sizes 5 to 19 in turn, generators seeded from `seed`).
+    fn for_each_two_liberty_atari(
+        games: usize,
+        seed: u64,
+        mut visit: impl FnMut(&Board, Point, Color, Point, Point),
+    ) {
         for (game, size) in [5, 7, 9, 9, 13, 19]
             .into_iter()
             .cycle()
-            .take(60)
+            .take(games)
             .enumerate()
         {
             let mut board = Board::new(size).unwrap();
-            let mut rng = playout_rng(17, game as u64);
+            let mut rng = playout_rng(seed, game as u64);
             let mut color = Color::Black;
             for _ in 0..size * size * 3 {
-                for p in board.geometry().points() {
-                    let Some(defender) = board.cell(p).color() else {
+                for target in board.geometry().points() {
+                    let Some(defender) = board.cell(target).color() else {
                         continue;
                     };
-                    let Some((x, y)) = two_liberties(&board, p) else {
-                        continue;
-                    };
-                    let attacker = defender.opponent();
-                    for (m, other) in [(x, y), (y, x)] {
-                        if !board.is_legal(m, attacker) {
-                            continue;
-                        }
-                        let expected = atari_outcome_on_a_copy(&board, p, m, other, attacker);
-                        match atari_outcome_in_place(&board, p, m, other, attacker) {
-                            Some(mut extension) => {
-                                // Captures are told only for held extensions.
-                                extension.captures &= extension.score < 3;
-                                assert_eq!(Some(extension), expected, "{board:?} {p:?} {m:?}");
-                                compared += 1;
-                                if extension.score >= 3 {
-                                    escapes += 1;
-                                } else {
-                                    held += 1;
-                                }
-                            }
-                            None => capturing += 1,
+                    if let Some((x, y)) = two_liberties(&board, target) {
+                        for (m, other) in [(x, y), (y, x)] {
+                            visit(&board, target, defender.opponent(), m, other);
                         }
                     }
                 }
@@ -532,6 +515,34 @@ mod tests {
                 color = color.opponent();
             }
         }
+    }
+
+    /// On every chain with two liberties in positions of random games (sizes 5 to 19), each
+    /// legal atari read in place gives what playing it on a copy gives; the ataris that
+    /// capture (left to the copy) are the only ones not read in place.
+    #[test]
+    fn atari_read_in_place_equals_the_atari_played_on_a_copy() {
+        let (mut compared, mut capturing, mut escapes, mut held) = (0, 0, 0, 0);
+        for_each_two_liberty_atari(60, 17, |board, p, attacker, m, other| {
+            if !board.is_legal(m, attacker) {
+                return;
+            }
+            let expected = atari_outcome_on_a_copy(board, p, m, other, attacker);
+            match atari_outcome_in_place(board, p, m, other, attacker) {
+                Some(mut extension) => {
+                    // Captures are told only for held extensions.
+                    extension.captures &= extension.score < 3;
+                    assert_eq!(Some(extension), expected, "{board:?} {p:?} {m:?}");
+                    compared += 1;
+                    if extension.score >= 3 {
+                        escapes += 1;
+                    } else {
+                        held += 1;
+                    }
+                }
+                None => capturing += 1,
+            }
+        });
         assert!(
             compared > 10_000 && capturing > 100,
             "{compared} {capturing}"
@@ -571,57 +582,28 @@ mod tests {
     fn atari_starts_ladder_equals_the_plain_read() {
         let mut scratch = LadderScratch::new();
         let (mut ladders, mut escapes, mut capturing) = (0, 0, 0);
-        for (game, size) in [5, 7, 9, 9, 13, 19]
-            .into_iter()
-            .cycle()
-            .take(30)
-            .enumerate()
-        {
-            let mut board = Board::new(size).unwrap();
-            let mut rng = playout_rng(29, game as u64);
-            let mut color = Color::Black;
-            for _ in 0..size * size * 3 {
-                for target in board.geometry().points() {
-                    let Some(defender) = board.cell(target).color() else {
-                        continue;
-                    };
-                    let Some((x, y)) = two_liberties(&board, target) else {
-                        continue;
-                    };
-                    let attacker = defender.opponent();
-                    for (m, other) in [(x, y), (y, x)] {
-                        let expected = atari_starts_ladder_by_reading(&board, m, attacker, target);
-                        if board.is_legal(m, attacker)
-                            && let Some(e) =
-                                atari_outcome_in_place(&board, target, m, other, attacker)
-                            && e.score <= 1
-                            && e.captures
-                        {
-                            // Left to the read (the capture may free more liberties).
-                            capturing += 1;
-                        }
-                        assert_eq!(
-                            scratch.atari_starts_ladder(&board, m, attacker, target),
-                            expected,
-                            "atari {m:?} on {target:?}:\n{}",
-                            board.to_diagram()
-                        );
-                        if expected {
-                            ladders += 1;
-                        } else {
-                            escapes += 1;
-                        }
-                    }
-                }
-                match random_acceptable_move(&mut board, color, &mut rng, |_, _| true) {
-                    Some(p) => {
-                        board.play_unchecked(p, color);
-                    }
-                    None => board.pass(),
-                }
-                color = color.opponent();
+        for_each_two_liberty_atari(30, 29, |board, target, attacker, m, other| {
+            let expected = atari_starts_ladder_by_reading(board, m, attacker, target);
+            if board.is_legal(m, attacker)
+                && let Some(e) = atari_outcome_in_place(board, target, m, other, attacker)
+                && e.score <= 1
+                && e.captures
+            {
+                // Left to the read (the capture may free more liberties).
+                capturing += 1;
             }
-        }
+            assert_eq!(
+                scratch.atari_starts_ladder(board, m, attacker, target),
+                expected,
+                "atari {m:?} on {target:?}:\n{}",
+                board.to_diagram()
+            );
+            if expected {
+                ladders += 1;
+            } else {
+                escapes += 1;
+            }
+        });
         assert!(
             ladders > 1_000 && escapes > 1_000 && capturing > 100,
             "{ladders} {escapes} {capturing}"
