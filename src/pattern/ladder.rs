@@ -290,19 +290,29 @@ impl LadderScratch {
         if !board.cell(target).is(attacker.opponent()) {
             return false;
         }
-        // The atari must take one of exactly two liberties; the other must not be an
-        // obvious escape.
-        let other = match two_liberties(board, target) {
+        // The atari must take one of exactly two liberties.
+        match two_liberties(board, target) {
             Some((x, y)) if x == p || y == p => {
                 let other = if x == p { y } else { x };
-                if extension_surely_escapes(board, other, p) {
-                    return false;
-                }
-                other
+                self.atari_on_two_liberties(board, p, other, attacker, target)
             }
-            _ => return false,
-        };
-        if !board.is_legal(p, attacker) {
+            _ => false,
+        }
+    }
+
+    /// [`LadderScratch::atari_starts_ladder`] for a caller that already knows the chain
+    /// through `target` (a stone of `attacker`'s opponent) has exactly the two liberties
+    /// `p` and `other`: the atari on `p` leaves it `other`.
+    pub fn atari_on_two_liberties(
+        &mut self,
+        board: &Board,
+        p: Point,
+        other: Point,
+        attacker: Color,
+        target: Point,
+    ) -> bool {
+        // The other liberty must not be an obvious escape.
+        if extension_surely_escapes(board, other, p) || !board.is_legal(p, attacker) {
             return false;
         }
         // The defender's first extension, read without copying the board: most ataris

@@ -235,8 +235,11 @@ impl<'t> PatternPolicy<'t> {
             // atari, or pushed against it) and has two liberties: an atari that captures it
             // in a ladder.
             if let Some((x, y)) = two_liberties(board, last) {
-                for m in [x, y] {
-                    if self.ladder.atari_starts_ladder(board, m, color, last) {
+                for (m, other) in [(x, y), (y, x)] {
+                    if self
+                        .ladder
+                        .atari_on_two_liberties(board, m, other, color, last)
+                    {
                         found.push(m);
                     }
                 }
