@@ -462,13 +462,8 @@ fn open_area_point(board: &Board, rng: &mut PlayoutRng, tries: u32) -> Option<Po
     }
     for _ in 0..tries {
         let p = Point::from_index(board.empty_points()[super::random_below(rng, empty)] as usize);
-        if board.neighbor_count(p, Cell::Empty) == 4
-            && board
-                .geometry()
-                .diagonals(p)
-                .into_iter()
-                .all(|d| board.cell_at(d) == Cell::Empty)
-        {
+        // A ring code of 0: all eight neighbours empty (the border's field is not 0).
+        if board.ring_code(p) == 0 {
             return Some(p);
         }
     }
