@@ -12,7 +12,7 @@
 
 use rand::Rng as _;
 
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Point};
 use crate::pattern::PatternTable;
 use crate::pattern::features::{is_self_atari, liberties_after};
 use crate::pattern::ladder::{LadderScratch, two_liberties};
@@ -46,6 +46,8 @@ pub struct PatternPolicy<'t> {
     read_ladders: bool,
     /// Scratch boards of the ladder reader.
     ladder: LadderScratch,
+    /// Marks of the eye-space reader.
+    eyes: EyeSpaceReader,
     /// Last good replies, when the search keeps them (off in plain playout runs).
     replies: Option<ReplyMemory>,
     /// Whether the policy also plays the two-liberty tactics next to the last move (see
@@ -71,6 +73,7 @@ impl<'t> PatternPolicy<'t> {
             local_reluctance: 4.0,
             read_ladders: true,
             ladder: LadderScratch::new(),
+            eyes: EyeSpaceReader::new(),
             replies: None,
             tactics: false,
             global_captures: false,
@@ -101,7 +104,7 @@ impl<'t> PatternPolicy<'t> {
     /// chain in atari is also saved by capturing an enemy chain in atari that touches it;
     /// an own chain the last move left with two liberties gets a third (by extending or by
     /// capturing a neighbour in atari); and the vital point of a small eye space next to
-    /// the last move is played (`nakade_vital_point`).
+    /// the last move is played ([`EyeSpaceReader::vital_point`]).
     pub fn with_tactics(mut self, tactics: bool) -> PatternPolicy<'t> {
         self.tactics = tactics;
         self
@@ -247,7 +250,7 @@ impl<'t> PatternPolicy<'t> {
         }
         if found.len == 0
             && self.tactics
-            && let Some(vital) = nakade_vital_point(board, last)
+            && let Some(vital) = self.eyes.vital_point(board, last)
         {
             found.push(vital);
         }
@@ -482,88 +485,134 @@ fn counter_captures(board: &Board, stone: Point, enemy: Color, found: &mut Candi
     }
 }
 
-/// Largest eye space [`nakade_vital_point`] reads.
+/// Largest eye space [`EyeSpaceReader::vital_point`] reads.
 const NAKADE_MAX: usize = 6;
 
-/// The vital point of a small eye space next to `last`: an empty region of 3 to
-/// [`NAKADE_MAX`] points that touches `last`, is bounded by stones of one colour (and the
-/// edge), and has one point next to more of the region than any other (the middle of a
-/// straight or bent three, the centre of a pyramid four, a crossed five or a rabbity six,
-/// the inner point of a bulky five). Whoever plays it first decides whether the owner gets
-/// two eyes; random playouts would leave that to chance. Shapes without a single vital
-/// point (a square four, a straight four) are not answered.
-fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
-    let geometry = board.geometry();
-    let intruder = match board.cell(last) {
-        Cell::Black => Cell::White,
-        _ => Cell::Black,
-    };
-    let starts = geometry.neighbors(last);
-    // Nearly half the calls end here: no neighbour of `last` is an empty point with an
-    // empty neighbour and none of `intruder`, which any start of a fitting region is.
-    let mut closed = 0u32;
-    for (k, &start) in starts.iter().enumerate() {
-        let at = Point::from_index(start);
-        let is_closed = (board.cell_at(start) == Cell::Empty)
-            & (board.neighbor_count(at, intruder) == 0)
-            & (board.neighbor_count(at, Cell::Empty) > 0);
-        closed |= (is_closed as u32) << k;
-    }
-    if closed == 0 {
-        return None;
-    }
-    // Most other calls end here: no closed start (1.8 of them on average) can begin a
-    // region that fits, as told by counts alone.
-    let mut candidates = 0u32;
-    let mut rest = closed;
-    while rest != 0 {
-        let k = rest.trailing_zeros();
-        rest &= rest - 1;
-        let start = starts[k as usize & 3];
-        candidates |= (may_start_eye_space(board, start, intruder) as u32) << k;
-    }
-    if candidates == 0 {
-        return None;
-    }
-    // Starts already read as part of an earlier region (fitting or not): the same region.
-    let mut seen_start = [0usize; 4];
-    for (k, &start) in starts.iter().enumerate() {
-        if candidates & (1 << k) == 0 || seen_start.contains(&start) {
-            continue;
+/// The eye-space reader of the policy's tactics: finds the vital point of a small eye space
+/// next to the last move. It owns one mark per cell, the number of the flood that reached
+/// it (floods are numbered on across calls), so a flood tests membership with one load
+/// instead of a search of the region so far, and allocates nothing per call.
+#[derive(Clone, Debug)]
+struct EyeSpaceReader {
+    /// `marks[i]`: the number of the last flood that reached cell `i`.
+    marks: Box<[u32]>,
+    /// The number of the latest flood.
+    flood: u32,
+}
+
+impl EyeSpaceReader {
+    fn new() -> EyeSpaceReader {
+        EyeSpaceReader {
+            marks: vec![0; MAX_CELLS].into_boxed_slice(),
+            flood: 0,
         }
-        // Flood the empty region from `start`, giving up once it is too big or a point of it
-        // touches a stone of the other colour (its owner is the colour of `last`, which it
-        // touches). A point is checked for the other colour when it joins the region, so
-        // a region that touches one is given up at once.
+    }
+
+    /// The vital point of a small eye space next to `last`: an empty region of 3 to
+    /// [`NAKADE_MAX`] points that touches `last`, is bounded by stones of one colour (and
+    /// the edge), and has one point next to more of the region than any other (the middle
+    /// of a straight or bent three, the centre of a pyramid four, a crossed five or a
+    /// rabbity six, the inner point of a bulky five). Whoever plays it first decides
+    /// whether the owner gets two eyes; random playouts would leave that to chance. Shapes
+    /// without a single vital point (a square four, a straight four) are not answered.
+    fn vital_point(&mut self, board: &Board, last: Point) -> Option<Point> {
+        let geometry = board.geometry();
+        let intruder = match board.cell(last) {
+            Cell::Black => Cell::White,
+            _ => Cell::Black,
+        };
+        let starts = geometry.neighbors(last);
+        // Nearly half the calls end here: no neighbour of `last` is an empty point with an
+        // empty neighbour and none of `intruder`, which any start of a fitting region is.
+        let mut closed = 0u32;
+        for (k, &start) in starts.iter().enumerate() {
+            let at = Point::from_index(start);
+            let is_closed = (board.cell_at(start) == Cell::Empty)
+                & (board.neighbor_count(at, intruder) == 0)
+                & (board.neighbor_count(at, Cell::Empty) > 0);
+            closed |= (is_closed as u32) << k;
+        }
+        if closed == 0 {
+            return None;
+        }
+        // Most other calls end here: no closed start (1.8 of them on average) can begin a
+        // region that fits, as told by counts alone.
+        let mut candidates = 0u32;
+        let mut rest = closed;
+        while rest != 0 {
+            let k = rest.trailing_zeros();
+            rest &= rest - 1;
+            let start = starts[k as usize & 3];
+            candidates |= (may_start_eye_space(board, start, intruder) as u32) << k;
+        }
+        if candidates == 0 {
+            return None;
+        }
+        if self.flood > u32::MAX - 4 {
+            // Once in a billion calls: start the numbers again.
+            self.marks.fill(0);
+            self.flood = 0;
+        }
+        // Cells marked by a flood of this call have numbers above `before`.
+        let before = self.flood;
+        while candidates != 0 {
+            let k = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            let start = starts[k as usize & 3];
+            // A start that an earlier flood reached lies in the same region, whose answer
+            // (none, or the flood would have returned) is known.
+            if self.marks[start % MAX_CELLS] > before {
+                continue;
+            }
+            if let Some(vital) = self.read_region(board, start, intruder, before) {
+                return Some(vital);
+            }
+        }
+        None
+    }
+
+    /// Floods the empty region from `start`, giving up once it is too big, touches a stone of
+    /// `intruder` (checked as a point joins, so a region that touches one is given up at
+    /// once) or reaches a point that an earlier flood of this call (numbered above `before`)
+    /// marked: the same region, already answered. The region's vital point, if it fits and
+    /// has one.
+    #[inline]
+    fn read_region(
+        &mut self,
+        board: &Board,
+        start: usize,
+        intruder: Cell,
+        before: u32,
+    ) -> Option<Point> {
+        let geometry = board.geometry();
+        self.flood += 1;
+        let flood = self.flood;
         let mut region = [0usize; NAKADE_MAX];
         let mut len = 1;
         region[0] = start;
+        self.marks[start % MAX_CELLS] = flood;
         let mut next = 0;
-        let mut fits = true;
-        'flood: while next < len {
+        while next < len {
             let q = region[next];
             next += 1;
             for n in geometry.neighbors(Point::from_index(q)) {
-                if board.cell_at(n) != Cell::Empty || region[..len].contains(&n) {
+                let mark = self.marks[n % MAX_CELLS];
+                if board.cell_at(n) != Cell::Empty || mark == flood {
                     continue;
                 }
-                if len == NAKADE_MAX || board.neighbor_count(Point::from_index(n), intruder) > 0 {
-                    fits = false;
-                    break 'flood;
+                if len == NAKADE_MAX
+                    || mark > before
+                    || board.neighbor_count(Point::from_index(n), intruder) > 0
+                {
+                    return None;
                 }
+                self.marks[n % MAX_CELLS] = flood;
                 region[len] = n;
                 len += 1;
             }
         }
-        // Later starts that lie in this region need no second flood: they would find the
-        // same region (or, when the flood gave up, the same too big or open one).
-        for (j, other) in starts.into_iter().enumerate() {
-            if region[..len].contains(&other) {
-                seen_start[j] = other;
-            }
-        }
-        if !fits || len < 3 {
-            continue;
+        if len < 3 {
+            return None;
         }
         // The whole region is in hand, so a point's neighbours in it are its empty ones.
         let (mut best, mut best_degree, mut ties) = (0, 0, 0);
@@ -576,15 +625,12 @@ fn nakade_vital_point(board: &Board, last: Point) -> Option<Point> {
             }
         }
         let enough = if len == 3 { 2 } else { 3 };
-        if ties == 1 && best_degree >= enough {
-            return Some(Point::from_index(best));
-        }
+        (ties == 1 && best_degree >= enough).then(|| Point::from_index(best))
     }
-    None
 }
 
 /// Whether the empty region through the empty point `start` (a neighbour of the stone
-/// `last`, with no `intruder` neighbour) may be an eye space [`nakade_vital_point`] reads,
+/// `last`, with no `intruder` neighbour) may be an eye space [`EyeSpaceReader::vital_point`] reads,
 /// judged from cells and counts without a flood and without branching (the branches would
 /// be coin tosses): no empty neighbour of `start` touches `intruder`, and the region's
 /// points within two steps of `start` number from 3 to [`NAKADE_MAX`]. Regions of one and
@@ -650,7 +696,7 @@ mod tests {
     use super::*;
     use crate::playout::playout_rng;
 
-    /// [`nakade_vital_point`] written the plain way: for each empty neighbour of `last` in
+    /// [`EyeSpaceReader::vital_point`] written the plain way: for each empty neighbour of `last` in
     /// turn, its whole empty region; the first region of 3 to 6 points that touches no
     /// stone of the other colour and has a single point with the most neighbours in the
     /// region (at least 2 for three points, 3 for more) gives that point.
@@ -706,6 +752,7 @@ mod tests {
     #[test]
     fn nakade_vital_point_matches_a_plain_flood() {
         let mut rng = playout_rng(7, 0);
+        let mut reader = EyeSpaceReader::new();
         let (mut compared, mut vital) = (0, 0);
         for size in [5, 7, 9, 13, 19] {
             for _ in 0..(300 / size) {
@@ -732,7 +779,7 @@ mod tests {
                             let last = Point::from_index(i);
                             let expected = nakade_reference(&board, last);
                             assert_eq!(
-                                nakade_vital_point(&board, last),
+                                reader.vital_point(&board, last),
                                 expected,
                                 "last {last:?} on\n{}",
                                 board.to_diagram()
