@@ -597,13 +597,13 @@ impl Board {
     pub fn liberties_besides(&self, p: Point, except: Point) -> OtherLiberties {
         let head = self.head(p.index());
         let mut libs = self.chains[head].libs;
-        if self.cells[except.index()] == Cell::Empty {
-            let unit = lib_unit(except.index());
-            for n in self.geometry.neighbors(except) {
-                if self.head(n) == head && self.cells[n] != Cell::Empty {
-                    libs -= unit;
-                }
-            }
+        // Branch-free: whether a neighbour of `except` belongs to the chain is a coin toss.
+        // Only stones of the chain have `head` as their head (other cells name themselves).
+        let except_empty = self.cells[except.index()] == Cell::Empty;
+        let unit = lib_unit(except.index());
+        for n in self.geometry.neighbors(except) {
+            let counted = except_empty & (self.head(n) == head) & (self.cells[n] != Cell::Empty);
+            libs = libs.wrapping_sub(std::hint::select_unpredictable(counted, unit, 0));
         }
         let rest = ChainInfo { libs, stones: 0 };
         let count = rest.lib_count();
@@ -621,12 +621,17 @@ impl Board {
     /// has (one, two, several) without walking it. `None` when `p` has no empty neighbour.
     #[inline]
     pub fn adjacent_liberty_and_rest(&self, p: Point) -> Option<(Point, OtherLiberties)> {
-        let x = self
-            .geometry
-            .neighbors(p)
-            .into_iter()
-            .find(|&n| self.cells[n] == Cell::Empty)?;
-        let x = Point::from_index(x);
+        // The first empty neighbour in `neighbors` order, found without a branch per
+        // neighbour.
+        let neighbours = self.geometry.neighbors(p);
+        let mut empty = 0u32;
+        for (k, &n) in neighbours.iter().enumerate() {
+            empty |= ((self.cells[n] == Cell::Empty) as u32) << k;
+        }
+        if empty == 0 {
+            return None;
+        }
+        let x = Point::from_index(neighbours[empty.trailing_zeros() as usize & 3]);
         Some((x, self.liberties_besides(p, x)))
     }
 
