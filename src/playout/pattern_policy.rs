@@ -280,10 +280,16 @@ impl<'t> PatternPolicy<'t> {
         let Some(own) = self.remembered_stone(board, 1, color) else {
             return false;
         };
+        // Without a branch per neighbour: only the chain's own stones have its head as
+        // their head (other cells name themselves).
         let chain = board.chain_id(last);
-        board.geometry().neighbors(own).into_iter().any(|n| {
-            board.cell_at(n).is(color.opponent()) && board.chain_id(Point::from_index(n)) == chain
-        })
+        board
+            .geometry()
+            .neighbors(own)
+            .into_iter()
+            .fold(false, |touches, n| {
+                touches | (board.chain_id(Point::from_index(n)) == chain)
+            })
     }
 
     /// Adds to the watch the enemy chains next to our previous move that it left in atari:
