@@ -602,7 +602,7 @@ impl Board {
         let except_empty = self.cells[except.index()] == Cell::Empty;
         let unit = lib_unit(except.index());
         for n in self.geometry.neighbors(except) {
-            let counted = except_empty & (self.head(n) == head) & (self.cells[n] != Cell::Empty);
+            let counted = except_empty & (self.head(n) == head);
             libs = libs.wrapping_sub(std::hint::select_unpredictable(counted, unit, 0));
         }
         let rest = ChainInfo { libs, stones: 0 };

@@ -756,7 +756,7 @@ mod tests {
     /// random positions (random games end with many small eye spaces), and finds vital
     /// points often enough that the comparison means something.
     #[test]
-    fn nakade_vital_point_matches_a_plain_flood() {
+    fn eye_space_vital_point_matches_a_plain_flood() {
         let mut rng = playout_rng(7, 0);
         let mut reader = EyeSpaceReader::new();
         let (mut compared, mut vital) = (0, 0);
