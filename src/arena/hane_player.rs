@@ -63,6 +63,7 @@ pub struct SearchParameters {
     pub resign_moves: Option<u32>,
     pub last_good_reply: Option<bool>,
     pub playout_tactics: Option<bool>,
+    pub playout_ladders: Option<bool>,
     pub playout_global_captures: Option<bool>,
     pub playout_fill_board: Option<u32>,
 }
@@ -100,6 +101,9 @@ impl SearchParameters {
         if let Some(t) = self.playout_tactics {
             config.playout_tactics = t;
         }
+        if let Some(l) = self.playout_ladders {
+            config.playout_ladders = l;
+        }
         if let Some(c) = self.playout_global_captures {
             config.playout_global_captures = c;
         }
@@ -126,6 +130,7 @@ impl SearchParameters {
         add("resign-moves", self.resign_moves.map(|v| v.to_string()));
         add("replies", self.last_good_reply.map(|v| v.to_string()));
         add("tactics", self.playout_tactics.map(|v| v.to_string()));
+        add("ladders", self.playout_ladders.map(|v| v.to_string()));
         add(
             "captures",
             self.playout_global_captures.map(|v| v.to_string()),
@@ -234,6 +239,7 @@ impl HaneSettings {
                 }
                 "replies" => settings.search.last_good_reply = Some(flag(value).map_err(&bad)?),
                 "tactics" => settings.search.playout_tactics = Some(flag(value).map_err(&bad)?),
+                "ladders" => settings.search.playout_ladders = Some(flag(value).map_err(&bad)?),
                 "captures" => {
                     settings.search.playout_global_captures = Some(flag(value).map_err(&bad)?)
                 }
@@ -246,7 +252,7 @@ impl HaneSettings {
                         "unknown hane setting {other:?} (known: playouts, time, threads, \
                          resign, memory, dead-playouts, playout, priors, prior-weight, patterns, \
                          exploration, rave, rave-prior, fpu, expand, early-stop, reuse, resign-moves, \
-                         replies, tactics, captures, fill-board)"
+                         replies, tactics, ladders, captures, fill-board)"
                     ));
                 }
             }
@@ -499,7 +505,7 @@ mod tests {
     fn search_parameters_reach_the_search_config() {
         let s = HaneSettings::parse(
             "exploration=0.35,rave=1500,rave-prior=2,fpu=1.2,expand=4,early-stop=off,\
-             reuse=false,resign-moves=5,replies=on,tactics=on,captures=on,fill-board=5,\
+             reuse=false,resign-moves=5,replies=on,tactics=on,ladders=off,captures=on,fill-board=5,\
              prior-weight=35,threads=2",
         )
         .unwrap();
@@ -514,6 +520,7 @@ mod tests {
         assert_eq!(config.resign_moves, 5);
         assert!(config.last_good_reply);
         assert!(config.playout_tactics);
+        assert!(!config.playout_ladders);
         assert!(config.playout_global_captures);
         assert_eq!(config.playout_fill_board, 5);
         assert!(format!("{:?}", config.priors).contains(" weight: 35.0"));
@@ -523,7 +530,7 @@ mod tests {
             s.describe(),
             "hane(playouts=1000,threads=2,prior-weight=35,exploration=0.35,rave=1500,\
              rave-prior=2,fpu=1.2,expand=4,early-stop=false,reuse=false,resign-moves=5,\
-             replies=true,tactics=true,captures=true,fill-board=5)"
+             replies=true,tactics=true,ladders=false,captures=true,fill-board=5)"
         );
         // Unset parameters keep the search's defaults.
         let plain = HanePlayer::config(&HaneSettings::default(), 0);
@@ -534,6 +541,7 @@ mod tests {
         assert_eq!(plain.early_stop, defaults.early_stop);
         assert_eq!(plain.last_good_reply, defaults.last_good_reply);
         assert_eq!(plain.playout_tactics, defaults.playout_tactics);
+        assert!(plain.playout_ladders && defaults.playout_ladders);
         assert!(!plain.playout_global_captures && !defaults.playout_global_captures);
         assert_eq!(plain.playout_fill_board, 0);
         assert!(format!("{:?}", plain.priors).contains(" weight: 20.0"));
@@ -548,6 +556,7 @@ mod tests {
             "resign-moves=0",
             "replies=sometimes",
             "tactics=2",
+            "ladders=few",
             "captures=all",
             "fill-board=-1",
             "fill-board=65",

@@ -45,6 +45,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "ON|OFF", default_value = "on",
           value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
     tactics: bool,
+    /// Pattern playouts (the pattern and search cases) read ladders (the engine's
+    /// `--ladders`, on by default): on or off.
+    #[arg(long, value_name = "ON|OFF", default_value = "on",
+          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
+    ladders: bool,
     /// The search case's pattern playouts also play last good replies (LGRF-2, the
     /// engine's `--replies on`): on or off.
     #[arg(long, value_name = "ON|OFF", default_value = "off",
@@ -123,6 +128,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 let stats = if case == "pattern" {
                     let policy = PatternPolicy::new(table)
                         .with_tactics(args.tactics)
+                        .with_ladders(args.ladders)
                         .with_global_captures(args.captures)
                         .with_fill_board(args.fill_board);
                     run_pattern_playouts(&start, &policy, playouts, threads, args.seed)
@@ -132,8 +138,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 let seconds = clock.elapsed().as_secs_f64();
                 let tactics = if case == "pattern" {
                     format!(
-                        " tactics={} captures={} fill_board={}",
+                        " tactics={} ladders={} captures={} fill_board={}",
                         on_off(args.tactics),
+                        on_off(args.ladders),
                         on_off(args.captures),
                         args.fill_board
                     )
@@ -217,6 +224,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     playout: args.playout,
                     priors: args.priors.build(&defaults.patterns),
                     playout_tactics: args.tactics,
+                    playout_ladders: args.ladders,
                     playout_global_captures: args.captures,
                     playout_fill_board: args.fill_board,
                     last_good_reply: args.replies,
@@ -242,8 +250,9 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let tree = searcher.check_tree()?;
                 let tactics = if args.playout == PlayoutKind::Pattern {
                     format!(
-                        " tactics={} replies={} captures={} fill_board={}",
+                        " tactics={} ladders={} replies={} captures={} fill_board={}",
                         on_off(args.tactics),
+                        on_off(args.ladders),
                         on_off(args.replies),
                         on_off(args.captures),
                         args.fill_board

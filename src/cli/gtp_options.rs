@@ -91,6 +91,11 @@ pub struct GtpArgs {
     /// more playouts, and a weaker player).
     #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub tactics: bool,
+    /// Pattern playouts read ladders: they do not save a chain in atari by running into a
+    /// ladder, and they continue a ladder the opponent runs into: on or off (on by
+    /// default).
+    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
+    pub ladders: bool,
     /// Pattern playouts also play the last good replies each search thread learns from
     /// its playouts (LGRF-2): on or off (off by default).
     #[arg(long, value_name = "ON|OFF", default_value = "off", value_parser = parse_switch, action = clap::ArgAction::Set)]
@@ -195,6 +200,7 @@ impl GtpArgs {
                 resign_threshold: self.resign_threshold,
                 playout: self.playout,
                 playout_tactics: self.tactics,
+                playout_ladders: self.ladders,
                 last_good_reply: self.replies,
                 playout_global_captures: self.captures,
                 playout_fill_board: self.fill_board,
@@ -281,6 +287,14 @@ mod tests {
         assert!(defaults.search.playout_tactics && !defaults.search.last_good_reply);
         let chosen = options(&["--tactics", "off", "--replies", "ON"]).unwrap();
         assert!(!chosen.search.playout_tactics && chosen.search.last_good_reply);
+        assert!(defaults.search.playout_ladders);
+        assert!(
+            !options(&["--ladders", "off"])
+                .unwrap()
+                .search
+                .playout_ladders
+        );
+        assert!(options(&["--ladders", "maybe"]).is_err());
         assert!(options(&["--tactics", "sometimes"]).is_err());
         assert!(!defaults.search.playout_global_captures);
         assert!(

@@ -138,7 +138,8 @@ pub struct SelfplayArgs {
     /// Settings of the first hane, `key=value,...`: playouts, time, threads, resign, memory,
     /// dead-playouts, playout (light|pattern), priors (heuristic|pattern), prior-weight,
     /// patterns (a table file), exploration, rave, rave-prior, fpu, expand, early-stop, reuse,
-    /// resign-moves, replies (on|off), tactics (on|off), captures (on|off), fill-board (tries, 0 to 64).
+    /// resign-moves, replies (on|off), tactics (on|off), ladders (on|off), captures (on|off),
+    /// fill-board (tries, 0 to 64).
     #[arg(long, default_value = "")]
     player1: String,
     /// Settings of the second hane.

@@ -122,6 +122,10 @@ pub struct SearchConfig {
     /// and 93/100 against GNU Go on 9x9 at 1 s per move where the defaults without them won
     /// 87/100 (see the README).
     pub playout_tactics: bool,
+    /// Pattern playouts read ladders (`PatternPolicy::with_ladders`): they do not save a
+    /// chain in atari by running into a ladder, and continue a ladder the opponent runs
+    /// into. On by default.
+    pub playout_ladders: bool,
     /// Pattern playouts capture chains left in atari away from the last move, before a
     /// random move (`PatternPolicy::with_global_captures`). Off by default: it costs no
     /// measurable speed and won 109/200 games of 9x9 self-play at 3,000 playouts per move
@@ -157,6 +161,7 @@ impl Default for SearchConfig {
             reuse_tree: true,
             last_good_reply: false,
             playout_tactics: true,
+            playout_ladders: true,
             playout_global_captures: false,
             playout_fill_board: 0,
         }

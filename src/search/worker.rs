@@ -170,6 +170,7 @@ pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
         PlayoutKind::Pattern => {
             let mut policy = PatternPolicy::new(&shared.config.patterns)
                 .with_tactics(shared.config.playout_tactics)
+                .with_ladders(shared.config.playout_ladders)
                 .with_global_captures(shared.config.playout_global_captures)
                 .with_fill_board(shared.config.playout_fill_board);
             if shared.config.last_good_reply {
