@@ -372,13 +372,32 @@ pub fn cell_state(cell: Cell, color: Color) -> u64 {
 /// fields swap places), the atari bits from the four orthogonal neighbours' chains.
 #[inline]
 pub fn raw_code_3x3(board: &Board, p: Point, color: Color) -> u32 {
+    cells_3x3(board, p, color) | (atari_bits(board, p) as u32) << 16
+}
+
+/// The low 16 bits of [`raw_code_3x3`]: the eight neighbours' states for `color` to move,
+/// without the atari bits (no chain is looked at).
+#[inline]
+pub fn cells_3x3(board: &Board, p: Point, color: Color) -> u32 {
     let ring = board.ring_code(p) as u32;
     // A field of 1 or 2 has differing bits; flipping both turns one into the other, while
     // empty (0) and off-board (3) stay.
     let differ =
         (ring ^ (ring >> 1)) & 0x5555 & (0u32.wrapping_sub((color == Color::White) as u32));
-    let cells = ring ^ (differ * 3);
-    cells | (atari_bits(board, p) as u32) << 16
+    ring ^ (differ * 3)
+}
+
+/// The atari bits (as [`raw_code_3x3`] places them, above bit 16) that a raw code with the
+/// cells `cells` can have: one for each orthogonal neighbour holding a stone (north at ring
+/// position 1, west 3, east 4, south 6).
+pub fn possible_atari_bits(cells: u32) -> u32 {
+    let stones = (cells ^ (cells >> 1)) & 0x5555;
+    const POSITIONS: [u32; 4] = [1, 3, 4, 6];
+    POSITIONS
+        .iter()
+        .enumerate()
+        .map(|(bit, &k)| ((stones >> (2 * k)) & 1) << (16 + bit))
+        .fold(0, |bits, b| bits | b)
 }
 
 /// The 4 atari bits of the orthogonal neighbours of `p` (north, west, east, south). Only

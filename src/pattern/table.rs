@@ -30,7 +30,9 @@ use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point};
 
 use super::features::extract_tactical;
 use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
-use super::shape::{RAW_3X3_CODES, RawNeighbourhood, canonical_3x3_table, code_3x3};
+use super::shape::{
+    RAW_3X3_CODES, RawNeighbourhood, canonical_3x3_table, code_3x3, possible_atari_bits,
+};
 
 /// The version line of the format.
 pub const FORMAT_LINE: &str = "hane-patterns 1";
@@ -120,6 +122,9 @@ impl ShapeWeights {
 #[derive(Debug)]
 pub struct PlayoutShapes {
     levels: Box<[u8]>,
+    /// `bound_levels[cells]`: the highest level of the raw codes with these cells (the low
+    /// 16 bits) and any atari bits they can have.
+    bound_levels: Box<[u8]>,
     gamma_of_level: [f32; 256],
 }
 
@@ -136,6 +141,31 @@ impl PlayoutShapes {
     #[inline]
     pub fn gamma(&self, raw_code: u32) -> f32 {
         self.gamma_of_level[self.levels[raw_code as usize] as usize]
+    }
+
+    /// An upper bound of [`PlayoutShapes::gamma`] over the raw codes with the given cells
+    /// (see [`super::shape::cells_3x3`]), whatever their atari bits: exact for most cells,
+    /// and known without looking at a chain.
+    #[inline]
+    pub fn gamma_bound(&self, cells: u32) -> f32 {
+        self.gamma_of_level[self.bound_levels[cells as usize & 0xffff] as usize]
+    }
+
+    /// The highest level over the atari variants of each 16-bit cells code.
+    fn bound_levels(levels: &[u8]) -> Box<[u8]> {
+        (0..1u32 << 16)
+            .map(|cells| {
+                // Every subset of the possible atari bits.
+                let possible = possible_atari_bits(cells);
+                let mut subset = possible;
+                let mut best = levels[cells as usize];
+                while subset != 0 {
+                    best = best.max(levels[(cells | subset) as usize]);
+                    subset = (subset - 1) & possible;
+                }
+                best
+            })
+            .collect()
     }
 }
 
@@ -397,10 +427,11 @@ impl PatternTable {
         self.playout_3x3.get_or_init(|| {
             let canonical = canonical_3x3_table();
             let weights = &self.shapes[Group::Shape3.slot()];
-            let levels = (0..RAW_3X3_CODES)
+            let levels: Box<[u8]> = (0..RAW_3X3_CODES)
                 .map(|raw| PlayoutShapes::level_of(weights.gamma(canonical[raw] as u64)))
                 .collect();
             PlayoutShapes {
+                bound_levels: PlayoutShapes::bound_levels(&levels),
                 levels,
                 gamma_of_level: std::array::from_fn(|q| PlayoutShapes::gamma_of(q as u8)),
             }
