@@ -216,6 +216,13 @@ impl ChainInfo {
     }
 }
 
+/// The point of `count` pseudo-liberties that are all one point, from the sum of their
+/// indices: the sum itself when there is one (most often), else a division (tens of cycles).
+#[inline]
+fn single_liberty(sum: u64, count: u64) -> usize {
+    (if count == 1 { sum } else { sum / count }) as usize
+}
+
 /// The liberties a chain has besides one given point ([`Board::liberties_besides`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OtherLiberties {
@@ -574,7 +581,7 @@ impl Board {
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {
         let info = &self.chains[self.head(p.index())];
         info.in_atari()
-            .then(|| Point::from_index((info.lib_sum() / info.lib_count()) as usize))
+            .then(|| Point::from_index(single_liberty(info.lib_sum(), info.lib_count())))
     }
 
     /// Number of stones in the chain through the stone at `p`.
@@ -610,7 +617,7 @@ impl Board {
         if count == 0 {
             OtherLiberties::None
         } else if count * rest.lib_sum_sq() == rest.lib_sum() * rest.lib_sum() {
-            OtherLiberties::One(Point::from_index((rest.lib_sum() / count) as usize))
+            OtherLiberties::One(Point::from_index(single_liberty(rest.lib_sum(), count)))
         } else {
             OtherLiberties::Several
         }

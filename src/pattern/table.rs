@@ -124,7 +124,7 @@ pub struct PlayoutShapes {
     levels: Box<[u8]>,
     /// `bound_levels[cells]`: the highest level of the raw codes with these cells (the low
     /// 16 bits) and any atari bits they can have.
-    bound_levels: Box<[u8]>,
+    bound_levels: Box<[u8; 1 << 16]>,
     gamma_of_level: [f32; 256],
 }
 
@@ -152,9 +152,10 @@ impl PlayoutShapes {
     }
 
     /// The highest level over the atari variants of each 16-bit cells code.
-    fn bound_levels(levels: &[u8]) -> Box<[u8]> {
-        (0..1u32 << 16)
-            .map(|cells| {
+    fn bound_levels(levels: &[u8]) -> Box<[u8; 1 << 16]> {
+        let mut bounds = Box::new([0u8; 1 << 16]);
+        for (cells, bound) in (0u32..).zip(bounds.iter_mut()) {
+            *bound = {
                 // Every subset of the possible atari bits.
                 let possible = possible_atari_bits(cells);
                 let mut subset = possible;
@@ -164,8 +165,9 @@ impl PlayoutShapes {
                     subset = (subset - 1) & possible;
                 }
                 best
-            })
-            .collect()
+            };
+        }
+        bounds
     }
 }
 
