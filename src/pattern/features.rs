@@ -236,57 +236,69 @@ pub struct MoveLiberties {
 
 pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
     const CAP: usize = 3;
-    let mut libs = SmallSet::<CAP>::new();
-    let mut chains = SmallSet::<4>::new();
-    let mut chain_size = 1;
+    let own = Cell::from(color);
+    let enemy = Cell::from(color.opponent());
+    let neighbours = board.geometry().neighbors(p);
+    // The neighbours sorted without a branch per neighbour (what each holds is a coin
+    // toss): the empty ones and the enemy stones in atari (captured: their points become
+    // liberties) are distinct liberties at once; the own stones' chains come after.
+    // `in_atari` may read the meaningless statistics of an empty or border cell, masked out.
+    let mut known = [0u16; 4];
+    let mut count = 0;
     let mut captures = false;
-    let mut full = false;
-    for n in board.geometry().neighbors(p) {
+    let mut own_heads = [usize::MAX; 4];
+    for (k, &n) in neighbours.iter().enumerate() {
         let cell = board.cell_at(n);
         let np = Point::from_index(n);
-        match cell {
-            Cell::Empty => full |= libs.insert(n as u16),
-            Cell::Border => {}
-            c if c.is(color) => {
-                let id = board.chain_id(np) as u16;
-                if chains.contains(id) {
-                    continue;
-                }
-                chains.insert(id);
-                chain_size += board.chain_len(np);
-                if full {
-                    continue;
-                }
-                match board.liberties_besides(np, p) {
-                    OtherLiberties::None => continue,
-                    OtherLiberties::One(q) => {
-                        full |= libs.insert(q.index() as u16);
-                        continue;
-                    }
-                    OtherLiberties::Several => {}
-                }
-                'walk: for s in board.chain_stones(np) {
-                    for m in board.geometry().neighbors(s) {
-                        if m != p.index()
-                            && board.cell_at(m) == Cell::Empty
-                            && libs.insert(m as u16)
-                        {
-                            full = true;
-                            break 'walk;
-                        }
-                    }
+        let captured = (cell == enemy) & board.in_atari(np);
+        captures |= captured;
+        known[count] = n as u16;
+        count += ((cell == Cell::Empty) | captured) as usize;
+        if cell == own {
+            own_heads[k] = board.chain_id(np);
+        }
+    }
+    let mut chain_size = 1;
+    for k in 0..4 {
+        let head = own_heads[k];
+        if head == usize::MAX || own_heads[..k].contains(&head) {
+            continue;
+        }
+        let np = Point::from_index(neighbours[k]);
+        chain_size += board.chain_len(np);
+        if count >= CAP {
+            continue;
+        }
+        match board.liberties_besides(np, p) {
+            OtherLiberties::None => {}
+            OtherLiberties::One(q) => {
+                let q = q.index() as u16;
+                if !known[..count].contains(&q) {
+                    known[count] = q;
+                    count += 1;
                 }
             }
-            _ => {
-                if board.in_atari(np) {
-                    captures = true;
-                    full |= libs.insert(n as u16);
+            OtherLiberties::Several => {
+                'walk: for s in board.chain_stones(np) {
+                    for m in board.geometry().neighbors(s) {
+                        let m16 = m as u16;
+                        if m != p.index()
+                            && board.cell_at(m) == Cell::Empty
+                            && !known[..count].contains(&m16)
+                        {
+                            known[count] = m16;
+                            count += 1;
+                            if count >= CAP {
+                                break 'walk;
+                            }
+                        }
+                    }
                 }
             }
         }
     }
     MoveLiberties {
-        liberties: libs.len,
+        liberties: count.min(CAP),
         chain_size,
         captures,
     }
