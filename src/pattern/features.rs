@@ -179,6 +179,14 @@ impl<const N: usize> SmallSet<N> {
         }
     }
 
+    /// Adds `x` when `add` is true, without a branch; the caller knows `x` is not in the
+    /// set yet and that the set is not full.
+    #[inline]
+    pub(crate) fn push_when(&mut self, x: u16, add: bool) {
+        self.items[self.len] = x;
+        self.len += add as usize;
+    }
+
     /// Adds `x` unless present; returns whether the set is now full.
     pub(crate) fn insert(&mut self, x: u16) -> bool {
         if !self.items[..self.len].contains(&x) && self.len < N {
@@ -243,8 +251,7 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
     // toss): the empty ones and the enemy stones in atari (captured: their points become
     // liberties) are distinct liberties at once; the own stones' chains come after.
     // `in_atari` may read the meaningless statistics of an empty or border cell, masked out.
-    let mut known = [0u16; 4];
-    let mut count = 0;
+    let mut known = SmallSet::<4>::new();
     let mut captures = false;
     let mut own_heads = [usize::MAX; 4];
     for (k, &n) in neighbours.iter().enumerate() {
@@ -252,8 +259,7 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
         let np = Point::from_index(n);
         let captured = (cell == enemy) & board.in_atari(np);
         captures |= captured;
-        known[count] = n as u16;
-        count += ((cell == Cell::Empty) | captured) as usize;
+        known.push_when(n as u16, (cell == Cell::Empty) | captured);
         if cell == own {
             own_heads[k] = board.chain_id(np);
         }
@@ -266,29 +272,20 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
         }
         let np = Point::from_index(neighbours[k]);
         chain_size += board.chain_len(np);
-        if count >= CAP {
+        if known.len >= CAP {
             continue;
         }
         match board.liberties_besides(np, p) {
             OtherLiberties::None => {}
             OtherLiberties::One(q) => {
-                let q = q.index() as u16;
-                if !known[..count].contains(&q) {
-                    known[count] = q;
-                    count += 1;
-                }
+                known.insert(q.index() as u16);
             }
             OtherLiberties::Several => {
                 'walk: for s in board.chain_stones(np) {
                     for m in board.geometry().neighbors(s) {
-                        let m16 = m as u16;
-                        if m != p.index()
-                            && board.cell_at(m) == Cell::Empty
-                            && !known[..count].contains(&m16)
-                        {
-                            known[count] = m16;
-                            count += 1;
-                            if count >= CAP {
+                        if m != p.index() && board.cell_at(m) == Cell::Empty {
+                            known.insert(m as u16);
+                            if known.len >= CAP {
                                 break 'walk;
                             }
                         }
@@ -298,7 +295,7 @@ pub fn liberties_after(board: &Board, p: Point, color: Color) -> MoveLiberties {
         }
     }
     MoveLiberties {
-        liberties: count.min(CAP),
+        liberties: known.len.min(CAP),
         chain_size,
         captures,
     }

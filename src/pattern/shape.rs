@@ -387,38 +387,47 @@ pub fn cells_3x3(board: &Board, p: Point, color: Color) -> u32 {
     ring ^ (differ * 3)
 }
 
+/// The low bit of each orthogonal field of a ring code (or of the cells of a raw code) whose
+/// two bits differ, that is, that holds a stone: ring positions 1 (north), 3 (west), 4
+/// (east) and 6 (south).
+#[inline]
+fn orthogonal_stone_fields(ring: u32) -> u32 {
+    (ring ^ (ring >> 1)) & 0x1144
+}
+
+/// Per ring position (0..8), the atari bit of the neighbour there (north 0, west 1, east 2,
+/// south 3); only the orthogonal positions are used.
+const ATARI_BIT: [u32; 8] = [0, 0, 0, 1, 2, 0, 3, 0];
+
 /// The atari bits (as [`raw_code_3x3`] places them, above bit 16) that a raw code with the
-/// cells `cells` can have: one for each orthogonal neighbour holding a stone (north at ring
-/// position 1, west 3, east 4, south 6).
+/// cells `cells` can have: one for each orthogonal neighbour holding a stone.
 pub fn possible_atari_bits(cells: u32) -> u32 {
-    let stones = (cells ^ (cells >> 1)) & 0x5555;
-    const POSITIONS: [u32; 4] = [1, 3, 4, 6];
-    POSITIONS
-        .iter()
-        .enumerate()
-        .map(|(bit, &k)| ((stones >> (2 * k)) & 1) << (16 + bit))
-        .fold(0, |bits, b| bits | b)
+    let mut stones = orthogonal_stone_fields(cells);
+    let mut bits = 0;
+    while stones != 0 {
+        let position = (stones.trailing_zeros() / 2) as usize & 7;
+        stones &= stones - 1;
+        bits |= 1 << (16 + ATARI_BIT[position]);
+    }
+    bits
 }
 
 /// The 4 atari bits of the orthogonal neighbours of `p` (north, west, east, south). Only
 /// the neighbours that hold stones (read from `p`'s ring code) have their chains looked at.
 #[inline]
 pub fn atari_bits(board: &Board, p: Point) -> u64 {
-    let ring = board.ring_code(p) as u32;
-    // Low bit of each orthogonal field whose two bits differ (a stone), at ring positions
-    // 1 (north), 3 (west), 4 (east), 6 (south).
-    let mut stones = (ring ^ (ring >> 1)) & 0x1144;
+    let mut stones = orthogonal_stone_fields(board.ring_code(p) as u32);
     let i = p.index();
     let stride = board.geometry().stride();
-    // Per ring position (0..8): the neighbour's offset and its atari bit (north 0, west 1,
-    // east 2, south 3); only the orthogonal positions are read.
+    // Per ring position (0..8): the neighbour's offset; only the orthogonal positions are
+    // read.
     let offsets = [0, i + stride, 0, i - 1, i + 1, 0, i - stride, 0];
-    const BIT: [u32; 8] = [0, 0, 0, 1, 2, 0, 3, 0];
     let mut bits = 0u64;
     while stones != 0 {
         let position = (stones.trailing_zeros() / 2) as usize & 7;
         stones &= stones - 1;
-        bits |= (board.in_atari(Point::from_index(offsets[position])) as u64) << BIT[position];
+        bits |=
+            (board.in_atari(Point::from_index(offsets[position])) as u64) << ATARI_BIT[position];
     }
     bits
 }

@@ -155,17 +155,14 @@ impl PlayoutShapes {
     fn bound_levels(levels: &[u8]) -> Box<[u8; 1 << 16]> {
         let mut bounds = Box::new([0u8; 1 << 16]);
         for (cells, bound) in (0u32..).zip(bounds.iter_mut()) {
-            *bound = {
-                // Every subset of the possible atari bits.
-                let possible = possible_atari_bits(cells);
-                let mut subset = possible;
-                let mut best = levels[cells as usize];
-                while subset != 0 {
-                    best = best.max(levels[(cells | subset) as usize]);
-                    subset = (subset - 1) & possible;
-                }
-                best
-            };
+            // Every subset of the possible atari bits, the empty one included.
+            let possible = possible_atari_bits(cells);
+            let mut subset = possible;
+            *bound = levels[cells as usize];
+            while subset != 0 {
+                *bound = (*bound).max(levels[(cells | subset) as usize]);
+                subset = (subset - 1) & possible;
+            }
         }
         bounds
     }
