@@ -1,21 +1,24 @@
-//! Criterion benches of the tree search: fixed-playout searches (one thread, then all cores)
-//! from the empty 9x9 and 19x19 boards; divide by the playouts for playouts per second.
+//! Criterion benches of the default engine's tree search (pattern playouts, pattern priors):
+//! fixed-playout searches (one thread, then all cores) from the empty 9x9 and 19x19 boards;
+//! divide by the playouts for playouts per second.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hane::board::{GameState, Rules};
 use hane::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::settings::{Auto, Settings};
 
 fn searches(c: &mut Criterion) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (size, playouts) in [(9usize, 2_000u64), (19, 500)] {
         let state = GameState::new(size, Rules::default()).unwrap();
         for threads in [1, cores] {
-            let config = SearchConfig {
-                threads,
+            let settings = Settings {
+                threads: Auto::Value(threads),
                 early_stop: false,
-                reuse_tree: false,
-                ..SearchConfig::default()
+                reuse: false,
+                ..Settings::default()
             };
+            let config = SearchConfig::with_builtin_patterns(settings, 1);
             let limits = SearchLimits {
                 playouts: Some(playouts),
                 ..SearchLimits::default()

@@ -1,7 +1,56 @@
 //! hane: a multithreaded Monte-Carlo tree search Go engine that speaks GTP.
 //!
-//! Modules in dependency order: [`board`] (rules and positions), [`playout`] (random
-//! games), and [`cli`] (the command line). See README.md for the architecture.
+//! # Layers
+//!
+//! Each module depends only on the ones before it in this list:
+//!
+//! | module | owns |
+//! |---|---|
+//! | [`board`] | points, stones, chains and liberties, ko, Zobrist hashes, rules, game history, scoring |
+//! | [`settings`] | the one settings definition: every engine setting with its default, help and ranges |
+//! | [`pattern`] | the pattern format of `patterns/`, 3x3 and larger shapes, learned weights, the trainer |
+//! | [`playout`] | light and pattern-guided playout policies, the playout loop |
+//! | [`search`] | the shared UCT tree (RAVE, priors, virtual loss), worker threads, analysis snapshots |
+//! | [`play`] | choosing a move under a budget: clocks, pass/resign/cleanup rules, dead stones |
+//! | [`sgf`] | reading and writing game records |
+//! | [`engine`] | the GTP server: one command table, handlers, framing, the input reader |
+//! | [`arena`] | the match runner: referee, players, results, Elo, SPRT |
+//! | [`cli`] | the `hane` subcommands, their flags derived from [`settings`] |
+//!
+//! # Example
+//!
+//! Set up a position, search a few hundred playouts and get a move:
+//!
+//! ```
+//! use hane::board::{Color, GameState, Move, Rules};
+//! use hane::play::{MoveRequest, Player};
+//! use hane::search::SearchControl;
+//! use hane::settings::{Auto, Settings};
+//!
+//! let mut game = GameState::new(9, Rules::default()).unwrap();
+//! let geometry = game.geometry();
+//! for (color, vertex) in [(Color::Black, "E5"), (Color::White, "C3")] {
+//!     let point = geometry.parse_point(vertex).unwrap();
+//!     game.play(color, Move::Play(point)).unwrap();
+//! }
+//! // The default engine, held to 300 playouts on one thread.
+//! let settings = Settings {
+//!     playouts: Some(300),
+//!     threads: Auto::Value(1),
+//!     ..Settings::default()
+//! };
+//! let mut player = Player::new(settings, hane::pattern::default_table_arc(), 7);
+//! let chosen = player.choose(
+//!     &game,
+//!     Color::Black,
+//!     &MoveRequest::normal(None),
+//!     &SearchControl::default(),
+//!     None,
+//! );
+//! assert!(game.is_legal(Color::Black, chosen.mv));
+//! assert!((1..=300).contains(&chosen.result.analysis.playouts));
+//! println!("black plays {}", chosen.mv.to_gtp(geometry));
+//! ```
 
 #![forbid(unsafe_code)]
 
@@ -10,6 +59,8 @@ pub mod board;
 pub mod cli;
 pub mod engine;
 pub mod pattern;
+pub mod play;
 pub mod playout;
 pub mod search;
+pub mod settings;
 pub mod sgf;

@@ -71,7 +71,7 @@ fn faulty_match_with(
             "--engine1",
             &fake(mode),
             "--engine2",
-            "hane:playouts=20",
+            "hane:playouts=20,threads=1",
         ])
         .args(["-n", "2", "--size", "7", "--move-cap", "30", "-q", "--out"])
         .arg(&dir)
@@ -168,7 +168,7 @@ fn a_slow_engine_loses_on_its_clock() {
             "--engine1",
             &format!("{} 10", fake("slow")),
             "--engine2",
-            "hane:playouts=20",
+            "hane:playouts=20,threads=1",
         ])
         .args([
             "-n", "1", "--size", "7", "--time", "1", "--margin", "0.1", "-q",
@@ -233,7 +233,7 @@ fn an_engine_that_does_not_start_loses_every_game() {
         ])
         .args([
             "--engine2",
-            "hane:playouts=10",
+            "hane:playouts=10,threads=1",
             "-n",
             "2",
             "--size",
@@ -288,7 +288,7 @@ fn settings_reach_the_engine_over_gtp() {
             // passes first, whatever hane's own pass decision.
             &format!("{} 20", fake("passer")),
             "--engine2",
-            "hane:playouts=10",
+            "hane:playouts=10,threads=1",
         ])
         .args(["-n", "2", "--size", "9", "--komi", "0.5", "--handicap", "2"])
         .args(["--time", "60", "--byo-yomi", "10", "--byo-yomi-stones", "5"])

@@ -115,7 +115,7 @@ fn gnugo_against_hane_in_process() {
             "--engine1",
             &gnugo,
             "--engine2",
-            "hane:playouts=30",
+            "hane:playouts=30,threads=1",
             "-n",
             "2",
             "-j",

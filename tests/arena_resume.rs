@@ -29,7 +29,13 @@ fn match_command(dir: &Path, extra: &[&str]) -> Command {
     );
     let mut command = Command::new(env!("CARGO_BIN_EXE_hane"));
     command
-        .args(["match", "--engine1", "hane:playouts=16", "--engine2", &fake])
+        .args([
+            "match",
+            "--engine1",
+            "hane:playouts=16,threads=1",
+            "--engine2",
+            &fake,
+        ])
         .args([
             "-n",
             GAMES,

@@ -41,12 +41,12 @@ fn selfplay_plays_hane_against_hane() {
     let dir = fresh_dir("selfplay");
     let report = selfplay(
         &dir,
-        "playouts=8",
-        "playouts=32",
+        "playouts=8,threads=1",
+        "playouts=32,threads=1",
         &["-n", "2", "--size", "7", "--move-cap", "40"],
     );
     assert!(
-        report.contains("Match: hane(playouts=8,threads=1) vs hane(playouts=32,threads=1)"),
+        report.contains("Match: hane(threads=1,playouts=8) vs hane(threads=1,playouts=32)"),
         "{report}"
     );
     let records = records(&dir);
@@ -65,15 +65,15 @@ fn selfplay_compares_policies_and_search_parameters() {
     let dir = fresh_dir("selfplay-parameters");
     let report = selfplay(
         &dir,
-        "playouts=16,playout=pattern,priors=pattern,exploration=0.4,rave=500,expand=3",
+        "playouts=16,threads=1,playout=pattern,priors=pattern,exploration=0.4,rave=500,expand=3",
         "playouts=16,threads=2,playout=light,priors=heuristic,reuse=false,early-stop=false",
         &["-n", "2", "--size", "7", "--move-cap", "30"],
     );
     assert!(
         report.contains(
-            "Match: hane(playouts=16,threads=1,exploration=0.4,rave=500,expand=3) vs \
-             hane(playouts=16,threads=2,playout=light,priors=heuristic,early-stop=false,\
-             reuse=false)"
+            "Match: hane(threads=1,playouts=16,exploration=0.4,rave=500,expand=3) vs \
+             hane(threads=2,playouts=16,playout=light,priors=heuristic,early-stop=off,\
+             reuse=off)"
         ),
         "{report}"
     );
@@ -104,7 +104,13 @@ fn sprt_stops_a_decided_match_and_the_chart_shows_it() {
         env!("CARGO_MANIFEST_DIR")
     );
     let output = Command::new(env!("CARGO_BIN_EXE_hane"))
-        .args(["match", "--engine1", "hane:playouts=4", "--engine2", &crash])
+        .args([
+            "match",
+            "--engine1",
+            "hane:playouts=4,threads=1",
+            "--engine2",
+            &crash,
+        ])
         .args([
             "-n",
             "200",

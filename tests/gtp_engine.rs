@@ -12,8 +12,8 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use regex::Regex;
 
-use hane::engine::{Engine, EngineOptions, Flow};
-use hane::search::SearchConfig;
+use hane::engine::{Engine, Flow};
+use hane::settings::{Auto, PlayoutKind, PriorsKind, Settings};
 
 const HANE: &str = env!("CARGO_BIN_EXE_hane");
 
@@ -386,25 +386,29 @@ fn random_line(rng: &mut Pcg64Mcg, size: usize) -> String {
     }
 }
 
-fn cheap_options() -> EngineOptions {
-    EngineOptions {
-        search: SearchConfig {
-            threads: 1,
-            seed: 11,
-            ..SearchConfig::default()
-        },
+/// Light playouts and heuristic priors, few playouts: a cheap engine.
+fn cheap_options() -> Settings {
+    Settings {
+        threads: Auto::Value(1),
+        seed: Some(11),
+        playout: PlayoutKind::Light,
+        priors: PriorsKind::Heuristic,
         playouts: Some(8),
-        move_time: Some(0.05),
+        time: Some(0.05),
         judge_playouts: 4,
         analysis_playouts: Some(8),
-        ..EngineOptions::default()
+        ..Settings::default()
     }
+}
+
+fn new_engine(settings: Settings) -> Engine {
+    Engine::new(settings, hane::pattern::default_table_arc())
 }
 
 #[test]
 fn random_lines_never_break_the_engine() {
     let mut rng = Pcg64Mcg::seed_from_u64(20261122);
-    let mut engine = Engine::new(cheap_options());
+    let mut engine = new_engine(cheap_options());
     let mut total = 0usize;
     let mut errors = 0usize;
     let mut successes = 0usize;
@@ -433,7 +437,7 @@ fn random_lines_never_break_the_engine() {
         }
         moves_played = moves_played.max(engine.state().moves().len());
         if flow == Flow::Quit {
-            engine = Engine::new(cheap_options());
+            engine = new_engine(cheap_options());
         }
         total += 1;
     }
@@ -451,7 +455,7 @@ fn random_lines_never_break_the_engine() {
 fn random_valid_sequences_keep_state_consistent() {
     let mut rng = Pcg64Mcg::seed_from_u64(7);
     for game in 0..40 {
-        let mut engine = Engine::new(cheap_options());
+        let mut engine = new_engine(cheap_options());
         let size = [5, 7, 9, 13][game % 4];
         let run = |engine: &mut Engine, line: &str| -> String {
             let mut out = Vec::new();
@@ -493,7 +497,7 @@ fn random_valid_sequences_keep_state_consistent() {
             engine.state().board().check_consistency().unwrap();
         }
         // An independent replay through play commands gives the same board.
-        let mut replay = Engine::new(cheap_options());
+        let mut replay = new_engine(cheap_options());
         run(&mut replay, &format!("boardsize {size}"));
         for m in &history {
             let out = run(&mut replay, &format!("play {m}"));
@@ -817,7 +821,7 @@ fn cleanup_until_pass(engine: &mut Engine, command: &str) -> Vec<String> {
 
 #[test]
 fn cleanup_captures_dead_stones_before_passing() {
-    let options = EngineOptions {
+    let options = Settings {
         playouts: Some(300),
         judge_playouts: 500,
         ..cheap_options()
@@ -827,7 +831,7 @@ fn cleanup_captures_dead_stones_before_passing() {
         ("genmove", true),
         ("genmove", false),
     ] {
-        let mut engine = Engine::new(options.clone());
+        let mut engine = new_engine(options.clone());
         if kgs_rules {
             // After kgs-rules (a KGS tournament), plain genmove must clean up too.
             ok(&mut engine, "kgs-rules chinese");

@@ -145,7 +145,10 @@ fn board_primitives_allocate_nothing() {
 fn pattern_priors_allocate_nothing() {
     use hane::board::{MAX_POINTS, Move};
     use hane::search::priors::{MovePriors, PatternPriors, Prior, Recent};
-    let priors = PatternPriors::new(hane::pattern::default_table_arc());
+    let priors = PatternPriors::new(
+        hane::pattern::default_table_arc(),
+        &hane::settings::Settings::default(),
+    );
     let mut board = Board::new(19).unwrap();
     let mut rng = playout_rng(19, 1);
     // A middle-game position: random light moves.

@@ -8,7 +8,7 @@ use hane::playout::{PatternPolicy, PlayoutPolicy, default_move_cap, playout_rng,
 
 fn check_games(table: &PatternTable, size: usize, games: usize, seed: u64) -> u64 {
     let mut rng = playout_rng(seed, 0);
-    let mut policy = PatternPolicy::new(table);
+    let mut policy = PatternPolicy::new(table).with_tactics(false);
     let mut moves = 0;
     for _ in 0..games {
         let mut board = Board::new(size).unwrap();
@@ -67,7 +67,7 @@ fn answers_a_capture_of_the_last_move() {
     let d4 = board.geometry().parse_point("D4").unwrap();
     let d3 = board.geometry().parse_point("D3").unwrap();
     let table = pattern::default_table();
-    let mut policy = PatternPolicy::new(table);
+    let mut policy = PatternPolicy::new(table).with_tactics(false);
     for seed in 0..20 {
         let mut rng = playout_rng(seed, 0);
         let mut b = board.clone();
@@ -96,7 +96,7 @@ fn continues_a_ladder_the_opponent_runs_into() {
     let (e4, d3) = (g.parse_point("E4").unwrap(), g.parse_point("D3").unwrap());
     let (e5, f4) = (g.parse_point("E5").unwrap(), g.parse_point("F4").unwrap());
     let table = pattern::default_table();
-    let mut policy = PatternPolicy::new(table);
+    let mut policy = PatternPolicy::new(table).with_tactics(false);
     for seed in 0..20 {
         let mut rng = playout_rng(seed, 0);
         let mut b = board.clone();
@@ -108,7 +108,9 @@ fn continues_a_ladder_the_opponent_runs_into() {
         assert_ne!(chosen, Some(e5));
     }
     // Without ladder reading the policy picks other moves too.
-    let mut plain = PatternPolicy::new(table).with_ladders(false);
+    let mut plain = PatternPolicy::new(table)
+        .with_tactics(false)
+        .with_ladders(false);
     let others = (0..40)
         .filter(|&seed| {
             let mut rng = playout_rng(seed, 0);
@@ -145,7 +147,7 @@ fn does_not_run_into_a_ladder() {
         . . . . . . . . .
         . . . . . . . . .";
     let table = pattern::default_table();
-    let mut policy = PatternPolicy::new(table);
+    let mut policy = PatternPolicy::new(table).with_tactics(false);
     for (diagram, runs) in [(ladder, false), (broken, true)] {
         let board = Board::from_diagram(diagram).unwrap();
         let g = board.geometry();
@@ -213,7 +215,7 @@ fn tactics_save_a_chain_in_atari_by_capturing_a_neighbour() {
         30
     );
     // Without the extra tactics E5 is only one of the shapes next to E4.
-    let mut plain = PatternPolicy::new(table);
+    let mut plain = PatternPolicy::new(table).with_tactics(false);
     assert!(times_chosen(&mut plain, &board, Color::Black, "E4", &["E5"], 30) < 30);
 }
 
@@ -238,7 +240,7 @@ fn tactics_give_a_chain_left_with_two_liberties_a_third() {
         times_chosen(&mut tactical, &board, Color::Black, "D4", &["E3", "D2"], 30),
         30
     );
-    let mut plain = PatternPolicy::new(table);
+    let mut plain = PatternPolicy::new(table).with_tactics(false);
     assert!(times_chosen(&mut plain, &board, Color::Black, "D4", &["E3", "D2"], 30) < 30);
 }
 
@@ -286,7 +288,7 @@ fn tactics_play_the_vital_point_of_a_small_eye_space() {
     let four = Board::from_diagram(four).unwrap();
     assert!(times_chosen(&mut tactical, &four, Color::Black, "F3", &["C3", "D3"], 30) < 30);
     // Without the extra tactics the vital point is left to chance.
-    let mut plain = PatternPolicy::new(table);
+    let mut plain = PatternPolicy::new(table).with_tactics(false);
     assert!(times_chosen(&mut plain, &straight, Color::Black, "E3", &["C3"], 30) < 30);
 }
 
@@ -296,7 +298,7 @@ fn allocates_nothing_per_playout() {
     table.playout_3x3_gammas();
     let start = Board::new(19).unwrap();
     let mut board = start.clone();
-    let mut policy = PatternPolicy::new(table);
+    let mut policy = PatternPolicy::new(table).with_tactics(false);
     let mut rng = playout_rng(5, 0);
     let cap = default_move_cap(19);
     // Warm up, then count.

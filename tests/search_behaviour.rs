@@ -6,15 +6,29 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hane::board::{Board, Color, GameState, Move, Rules};
+use hane::play::{MoveRequest, Player};
 use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
 use hane::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::settings::{Auto, Bytes, PlayoutKind, PriorsKind, Settings};
 
-fn config(threads: usize) -> SearchConfig {
-    SearchConfig {
-        threads,
-        seed: 11,
-        ..SearchConfig::default()
+/// Light playouts and heuristic priors (cheap searches) on `threads` threads.
+fn config(threads: usize) -> Settings {
+    Settings {
+        threads: Auto::Value(threads),
+        playout: PlayoutKind::Light,
+        priors: PriorsKind::Heuristic,
+        ..Settings::default()
     }
+}
+
+/// A searcher with `settings` and seed 11.
+fn searcher_with(settings: Settings) -> Searcher {
+    Searcher::new(SearchConfig::with_builtin_patterns(settings, 11))
+}
+
+/// A player with `settings` and seed 11.
+fn player_with(settings: Settings) -> Player {
+    Player::new(settings, hane::pattern::default_table_arc(), 11)
 }
 
 fn playouts(n: u64) -> SearchLimits {
@@ -52,7 +66,7 @@ fn search(searcher: &mut Searcher, state: &GameState, limits: &SearchLimits) -> 
 #[test]
 fn statistics_stay_consistent_under_many_threads() {
     let mut state = middle_game(9, 20);
-    let mut searcher = Searcher::new(SearchConfig {
+    let mut searcher = searcher_with(Settings {
         early_stop: false,
         ..config(8)
     });
@@ -72,7 +86,7 @@ fn statistics_stay_consistent_under_many_threads() {
 #[test]
 fn search_returns_within_the_time_budget() {
     let state = GameState::new(19, Rules::default()).unwrap();
-    let mut searcher = Searcher::new(SearchConfig {
+    let mut searcher = searcher_with(Settings {
         early_stop: false,
         ..config(2)
     });
@@ -97,7 +111,7 @@ fn search_returns_within_the_time_budget() {
 #[test]
 fn time_extension_never_passes_max_time() {
     let state = middle_game(9, 10);
-    let mut searcher = Searcher::new(config(2));
+    let mut searcher = searcher_with(config(2));
     let limits = SearchLimits {
         time: Some(Duration::from_millis(100)),
         max_time: Some(Duration::from_millis(250)),
@@ -112,7 +126,7 @@ fn time_extension_never_passes_max_time() {
 fn seeded_single_thread_search_is_reproducible() {
     let state = middle_game(9, 16);
     let run = || {
-        let mut searcher = Searcher::new(config(1));
+        let mut searcher = searcher_with(config(1));
         let result = searcher.search(
             &state,
             state.to_move(),
@@ -131,10 +145,7 @@ fn seeded_single_thread_search_is_reproducible() {
     assert!(!a.1.is_empty());
     assert_eq!(a, b);
     // A different seed explores differently.
-    let mut other = Searcher::new(SearchConfig {
-        seed: 12,
-        ..config(1)
-    });
+    let mut other = Searcher::new(SearchConfig::with_builtin_patterns(config(1), 12));
     let c = search(&mut other, &state, &playouts(4_000));
     assert_ne!(a.1, c.moves);
 }
@@ -143,8 +154,8 @@ fn seeded_single_thread_search_is_reproducible() {
 fn memory_bound_is_respected_and_search_goes_on() {
     let state = GameState::new(9, Rules::default()).unwrap();
     let limit = 48 * 1024;
-    let mut searcher = Searcher::new(SearchConfig {
-        max_memory: limit,
+    let mut searcher = searcher_with(Settings {
+        max_memory: Bytes(limit),
         early_stop: false,
         ..config(2)
     });
@@ -158,7 +169,7 @@ fn memory_bound_is_respected_and_search_goes_on() {
     );
     assert_eq!(tree.root_visits, 6_000);
     // Without the bound the same search grows far beyond it.
-    let mut free = Searcher::new(SearchConfig {
+    let mut free = searcher_with(Settings {
         early_stop: false,
         ..config(2)
     });
@@ -169,7 +180,7 @@ fn memory_bound_is_respected_and_search_goes_on() {
 #[test]
 fn tree_is_reused_after_both_players_move() {
     let mut state = GameState::new(9, Rules::default()).unwrap();
-    let mut searcher = Searcher::new(config(1));
+    let mut searcher = searcher_with(config(1));
     let first = search(&mut searcher, &state, &playouts(8_000));
     let pv = &first.moves[0].pv;
     assert!(pv.len() >= 2, "a principal variation of two moves: {pv:?}");
@@ -186,7 +197,7 @@ fn tree_is_reused_after_both_players_move() {
     elsewhere.play(Color::Black, Move::Pass).unwrap();
     elsewhere.play(Color::White, Move::Pass).unwrap();
     elsewhere.reset_consecutive_passes();
-    let mut fresh = Searcher::new(config(1));
+    let mut fresh = searcher_with(config(1));
     search(&mut fresh, &state, &playouts(500));
     let third = search(&mut fresh, &elsewhere, &playouts(300));
     assert_eq!(fresh.check_tree().unwrap().root_visits, third.playouts);
@@ -195,7 +206,7 @@ fn tree_is_reused_after_both_players_move() {
 #[test]
 fn stop_request_ends_an_unlimited_search_and_keeps_the_work() {
     let state = GameState::new(9, Rules::default()).unwrap();
-    let mut searcher = Searcher::new(config(2));
+    let mut searcher = searcher_with(config(2));
     let control = Arc::new(SearchControl::default());
     let stopper = {
         let control = Arc::clone(&control);
@@ -217,7 +228,7 @@ fn stop_request_ends_an_unlimited_search_and_keeps_the_work() {
 #[test]
 fn analysis_snapshots_are_well_formed() {
     let state = middle_game(9, 24);
-    let mut searcher = Searcher::new(config(2));
+    let mut searcher = searcher_with(config(2));
     let limits = SearchLimits {
         time: Some(Duration::from_millis(250)),
         report_interval: Some(Duration::from_millis(50)),
@@ -261,64 +272,65 @@ fn after_white_pass(komi: f32) -> GameState {
     state
 }
 
+/// The move the play layer chooses for black in `state` after `playouts` playouts.
+fn black_move(player: &mut Player, state: &GameState) -> hane::play::ChosenMove {
+    player.choose(
+        state,
+        Color::Black,
+        &MoveRequest::normal(None),
+        &SearchControl::default(),
+        None,
+    )
+}
+
 #[test]
 fn passes_back_when_passing_wins() {
     let state = after_white_pass(0.5);
-    let mut searcher = Searcher::new(config(1));
-    let control = SearchControl::default();
-    let result = searcher.search(
-        &state,
-        Color::Black,
-        &playouts(2_000),
-        &control,
-        &mut |_| {},
-    );
-    assert_eq!(result.best, Move::Pass);
-    assert!(!result.resign);
+    let mut player = player_with(Settings {
+        playouts: Some(2_000),
+        ..config(1)
+    });
+    let chosen = black_move(&mut player, &state);
+    assert_eq!(chosen.mv, Move::Pass);
+    assert!(!chosen.resign);
 }
 
 #[test]
 fn does_not_pass_back_when_passing_loses() {
     let state = after_white_pass(7.5);
-    let mut searcher = Searcher::new(SearchConfig {
+    let mut player = player_with(Settings {
         resign_threshold: 0.0,
+        playouts: Some(2_000),
         ..config(1)
     });
-    let control = SearchControl::default();
-    let result = searcher.search(
-        &state,
-        Color::Black,
-        &playouts(2_000),
-        &control,
-        &mut |_| {},
-    );
-    assert_ne!(result.best, Move::Pass);
-    assert!(state.is_legal(Color::Black, result.best));
+    let chosen = black_move(&mut player, &state);
+    assert_ne!(chosen.mv, Move::Pass);
+    assert!(state.is_legal(Color::Black, chosen.mv));
 }
 
 #[test]
 fn resigns_only_after_several_hopeless_moves() {
     // Komi 30 on 5x5: black cannot win.
     let state = GameState::new(5, Rules::chinese(30.0)).unwrap();
-    let mut searcher = Searcher::new(SearchConfig {
+    let mut player = player_with(Settings {
         resign_threshold: 0.1,
         resign_moves: 3,
+        playouts: Some(500),
         ..config(1)
     });
-    let control = SearchControl::default();
     let mut verdicts = Vec::new();
     for _ in 0..3 {
-        let r = searcher.search(&state, Color::Black, &playouts(500), &control, &mut |_| {});
-        assert!(r.analysis.winrate < 0.1);
-        verdicts.push(r.resign);
+        let chosen = black_move(&mut player, &state);
+        assert!(chosen.result.analysis.winrate < 0.1);
+        verdicts.push(chosen.resign);
     }
     assert_eq!(verdicts, [false, false, true]);
-    let mut never = Searcher::new(SearchConfig {
+    let mut never = player_with(Settings {
         resign_threshold: 0.0,
+        playouts: Some(200),
         ..config(1)
     });
     for _ in 0..4 {
-        let r = never.search(&state, Color::Black, &playouts(200), &control, &mut |_| {});
-        assert!(!r.resign);
+        assert!(!black_move(&mut never, &state).resign);
     }
 }

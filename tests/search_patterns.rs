@@ -1,22 +1,18 @@
 //! The search with the learned patterns: pattern playouts on several threads keep the tree
 //! consistent, and the pattern priors steer a 19x19 search to plausible moves.
 
-use std::sync::Arc;
-
 use hane::board::{GameState, Move, Rules};
-use hane::pattern;
-use hane::search::priors::PatternPriors;
-use hane::search::{Analysis, PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::settings::{Auto, Settings};
 
+/// The default engine's search (pattern playouts, pattern priors) without early stops.
 fn pattern_config(threads: usize) -> SearchConfig {
-    SearchConfig {
-        threads,
-        seed: 5,
+    let settings = Settings {
+        threads: Auto::Value(threads),
         early_stop: false,
-        playout: PlayoutKind::Pattern,
-        priors: Arc::new(PatternPriors::new(pattern::default_table_arc())),
-        ..SearchConfig::default()
-    }
+        ..Settings::default()
+    };
+    SearchConfig::with_builtin_patterns(settings, 5)
 }
 
 fn search(searcher: &mut Searcher, state: &GameState, playouts: u64) -> Analysis {
@@ -65,10 +61,7 @@ fn pattern_priors_focus_a_19x19_search_on_plausible_moves() {
     // Black's approach at the lower-right hoshi: white answers near it or elsewhere in a
     // corner, never on the first two lines of an empty side.
     let state = game(19, &["Q16", "D4", "Q3", "D16", "R5"]);
-    let mut searcher = Searcher::new(SearchConfig {
-        threads: 1,
-        ..pattern_config(1)
-    });
+    let mut searcher = Searcher::new(pattern_config(1));
     let analysis = search(&mut searcher, &state, 3_000);
     let geometry = state.geometry();
     eprintln!(

@@ -1,5 +1,5 @@
 //! Tactical positions with a single winning move, solved by a one-thread search from fixed
-//! seeds, with the default search (light playouts, heuristic priors) and with the learned
+//! seeds, with the cheap search (light playouts, heuristic priors) and with the learned
 //! patterns (pattern playouts, pattern priors). Each setup searches from five seeds and must
 //! find the move from at least four: a single seed tests one draw of a solver that is right
 //! most of the time, not all of the time (the light search found the semeai's move from
@@ -8,12 +8,9 @@
 //! second). Every expected answer was checked independently: GNU Go 3.8 (`--level 10
 //! --chinese-rules`, same komi) plays the same move in each position.
 
-use std::sync::Arc;
-
 use hane::board::{Board, Color, GameState, Move, Rules};
-use hane::pattern;
-use hane::search::priors::PatternPriors;
-use hane::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::settings::{Auto, PlayoutKind, PriorsKind, Settings};
 
 /// The search settings a test runs with.
 #[derive(Clone, Copy, Debug)]
@@ -31,19 +28,17 @@ const SEEDS: [u64; 5] = [7, 1, 2, 3, 4];
 const ENOUGH: usize = 4;
 
 fn config(setup: Setup, seed: u64) -> SearchConfig {
-    let base = SearchConfig {
-        threads: 1,
-        seed,
-        ..SearchConfig::default()
+    let (playout, priors) = match setup {
+        Setup::Default => (PlayoutKind::Light, PriorsKind::Heuristic),
+        Setup::Patterns => (PlayoutKind::Pattern, PriorsKind::Pattern),
     };
-    match setup {
-        Setup::Default => base,
-        Setup::Patterns => SearchConfig {
-            playout: PlayoutKind::Pattern,
-            priors: Arc::new(PatternPriors::new(pattern::default_table_arc())),
-            ..base
-        },
-    }
+    let settings = Settings {
+        threads: Auto::Value(1),
+        playout,
+        priors,
+        ..Settings::default()
+    };
+    SearchConfig::with_builtin_patterns(settings, seed)
 }
 
 fn solve(

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Color, GameState, Move, Point};
-use crate::search::time::TimeLeft;
+use crate::play::clock::TimeLeft;
 
 /// How a player broke the protocol or the rules; any of these loses the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

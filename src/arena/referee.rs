@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::player::{DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, TimeControl};
 use crate::board::{Color, GameState, Point, format_score};
-use crate::search::judge::{dead_points, judge};
-use crate::search::time::TimeLeft;
+use crate::play::clock::{Clock, TimeLeft, TimeSystem};
+use crate::play::judge::{dead_points, judge};
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,35 +68,25 @@ pub struct RefereeSettings {
     pub dead_playouts: u64,
 }
 
-/// One colour's clock.
+/// One colour's clock: the play layer's clock arithmetic ([`Clock`]) under the match's
+/// time control.
 #[derive(Clone, Copy, Debug)]
-struct Clock {
-    main_left: f64,
-    /// Time left in the current byo-yomi period, once main time is spent.
-    period_left: f64,
-    stones_left: u32,
-    in_byo_yomi: bool,
+struct MatchClock {
+    clock: Clock,
 }
 
-impl Clock {
-    fn new(control: TimeControl) -> Clock {
-        match control {
+impl MatchClock {
+    fn new(control: TimeControl) -> MatchClock {
+        let system = match control {
             TimeControl::Clock {
                 main,
                 byo_yomi,
                 stones,
-            } => Clock {
-                main_left: main,
-                period_left: byo_yomi,
-                stones_left: stones,
-                in_byo_yomi: main <= 0.0 && byo_yomi > 0.0,
-            },
-            _ => Clock {
-                main_left: 0.0,
-                period_left: 0.0,
-                stones_left: 0,
-                in_byo_yomi: false,
-            },
+            } => TimeSystem::from_gtp(main, byo_yomi, stones),
+            _ => TimeSystem::None,
+        };
+        MatchClock {
+            clock: Clock::new(system),
         }
     }
 
@@ -111,56 +101,17 @@ impl Clock {
                     stones_or_periods: 1,
                 }),
             ),
-            TimeControl::Clock { byo_yomi, .. } => {
-                if self.in_byo_yomi {
-                    (
-                        self.period_left,
-                        Some(TimeLeft {
-                            seconds: self.period_left,
-                            stones_or_periods: self.stones_left,
-                        }),
-                    )
-                } else {
-                    // Main time may run over into the first period.
-                    (
-                        self.main_left + byo_yomi,
-                        Some(TimeLeft {
-                            seconds: self.main_left,
-                            stones_or_periods: 0,
-                        }),
-                    )
-                }
-            }
+            TimeControl::Clock { .. } => (
+                self.clock.allowance().unwrap_or(f64::INFINITY),
+                self.clock.left,
+            ),
         }
     }
 
     /// Charges `used` seconds (already known to be within the allowance plus margin; an
     /// overrun inside the margin is forgiven).
-    fn charge(&mut self, control: TimeControl, used: f64) {
-        let TimeControl::Clock {
-            byo_yomi, stones, ..
-        } = control
-        else {
-            return;
-        };
-        let mut used = used;
-        if !self.in_byo_yomi {
-            if used <= self.main_left || byo_yomi <= 0.0 {
-                self.main_left = (self.main_left - used).max(0.0);
-                return;
-            }
-            used -= self.main_left;
-            self.main_left = 0.0;
-            self.in_byo_yomi = true;
-            self.period_left = byo_yomi;
-            self.stones_left = stones;
-        }
-        self.period_left = (self.period_left - used).max(0.0);
-        self.stones_left = self.stones_left.saturating_sub(1);
-        if self.stones_left == 0 {
-            self.period_left = byo_yomi;
-            self.stones_left = stones;
-        }
+    fn charge(&mut self, used: f64) {
+        self.clock.charge(used);
     }
 }
 
@@ -193,7 +144,7 @@ pub fn play_game<'p>(
                 break 'game GameEnd::Fault(color, fault);
             }
         }
-        let mut clocks = [Clock::new(control); 2];
+        let mut clocks = [MatchClock::new(control); 2];
         let opening_moves = outcome.state.moves().len();
         loop {
             if outcome.state.is_over() {
@@ -236,7 +187,7 @@ pub fn play_game<'p>(
             }
             outcome.think_seconds[color.index()] += used;
             outcome.generated_moves[color.index()] += 1;
-            clock.charge(control, used);
+            clock.charge(used);
             let mv = match reply.decision {
                 Decision::Resign => break 'game GameEnd::Resignation(color),
                 Decision::Play(mv) => mv,
@@ -331,18 +282,21 @@ mod tests {
             byo_yomi: 5.0,
             stones: 2,
         };
-        let mut clock = Clock::new(control);
+        let mut clock = MatchClock::new(control);
+        let left = |clock: &MatchClock| {
+            let l = clock.clock.left.unwrap();
+            (l.seconds, l.stones_or_periods)
+        };
         assert_eq!(clock.allowance(control).0, 15.0);
-        clock.charge(control, 4.0);
-        assert_eq!(clock.main_left, 6.0);
-        clock.charge(control, 8.0); // 6 s of main time, 2 s of the first period
-        assert!(clock.in_byo_yomi);
-        assert_eq!((clock.period_left, clock.stones_left), (3.0, 1));
-        let (allowed, left) = clock.allowance(control);
+        clock.charge(4.0);
+        assert_eq!(left(&clock), (6.0, 0));
+        clock.charge(8.0); // 6 s of main time, 2 s of the first period
+        assert_eq!(left(&clock), (3.0, 1));
+        let (allowed, time_left) = clock.allowance(control);
         assert_eq!(allowed, 3.0);
-        assert_eq!(left.unwrap().stones_or_periods, 1);
-        clock.charge(control, 1.0); // the period's last stone: a fresh period
-        assert_eq!((clock.period_left, clock.stones_left), (5.0, 2));
+        assert_eq!(time_left.unwrap().stones_or_periods, 1);
+        clock.charge(1.0); // the period's last stone: a fresh period
+        assert_eq!(left(&clock), (5.0, 2));
     }
 
     /// Plays the points of `moves` in turn, sleeping `delays[k]` before the `k`-th reply.

@@ -5,18 +5,22 @@ use std::time::Instant;
 
 use clap::Args;
 
+use super::settings_args::{SearchScope, SettingsArgs};
 use crate::board::{Board, Color, GameState, Move, Rules};
-use crate::pattern;
+use crate::play::load_patterns;
 use crate::playout::{
     LightPolicy, PatternPolicy, PlayoutPolicy, playout_rng, run_light_playouts,
     run_pattern_playouts,
 };
-use crate::search::priors::PriorsKind;
-use crate::search::{PlayoutKind, SearchConfig, SearchControl, SearchLimits, Searcher};
+use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use crate::settings::{Auto, Scope, Settings};
 
+/// `hane bench`: its own flags for what to measure, and the engine's search and playout
+/// settings (the default engine unless told otherwise).
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Playouts per case (default: 200000 on 9x9, 40000 on 19x19).
+    /// Playouts per case (default: 200000 on 9x9, 40000 on 19x19; the search case runs
+    /// for --seconds unless this is given).
     #[arg(long)]
     playouts: Option<u64>,
     /// Thread counts to measure, comma separated; `all` means every core.
@@ -31,53 +35,25 @@ pub struct BenchArgs {
     /// Seed of the playout generators.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Cases to run, comma separated (`light`, `pattern`, `search`).
+    /// Cases to run, comma separated (`light`: light playouts, `pattern`: the pattern
+    /// playouts of the settings, `search`: the engine's search with the settings).
     #[arg(long, default_value = "light", value_delimiter = ',')]
     case: Vec<String>,
     /// Seconds per search case (each position and thread count).
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
-    /// Playout policy of the search case: light or pattern.
-    #[arg(long, default_value = "light", value_parser = |s: &str| s.parse::<PlayoutKind>())]
-    playout: PlayoutKind,
-    /// Pattern playouts (the pattern and search cases) also play the two-liberty tactics
-    /// and eye-space vital points (the engine's `--tactics`, on by default): on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "on",
-          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
-    tactics: bool,
-    /// Pattern playouts (the pattern and search cases) read ladders (the engine's
-    /// `--ladders`, on by default): on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "on",
-          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
-    ladders: bool,
-    /// The search case's pattern playouts also play last good replies (LGRF-2, the
-    /// engine's `--replies on`): on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "off",
-          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
-    replies: bool,
-    /// Pattern playouts (the pattern and search cases) also capture chains left in atari
-    /// away from the last move (the engine's `--captures`, off by default): on or off.
-    #[arg(long, value_name = "ON|OFF", default_value = "off",
-          value_parser = super::gtp_options::parse_switch, action = clap::ArgAction::Set)]
-    captures: bool,
-    /// Pattern playouts (the pattern and search cases) try this many random points for one
-    /// in an empty 3x3 area before their random move (the engine's `--fill-board`, 0 by
-    /// default).
-    #[arg(long, value_name = "TRIES", default_value_t = 0,
-          value_parser = clap::value_parser!(u32).range(0..=64))]
-    fill_board: u32,
-    /// Priors of the search case: heuristic or pattern.
-    #[arg(long, default_value = "heuristic", value_parser = |s: &str| s.parse::<PriorsKind>())]
-    priors: PriorsKind,
-    /// Visits a tree node needs before it gets children in the search case (default: the
-    /// engine's, 2 up to 7x7 and 8 above).
-    #[arg(long, value_name = "VISITS", value_parser = clap::value_parser!(u32).range(1..))]
-    expand: Option<u32>,
+    #[command(flatten)]
+    settings: SettingsArgs<SearchScope>,
 }
 
-/// How a switch is printed in a case line.
-fn on_off(on: bool) -> &'static str {
-    if on { "on" } else { "off" }
+/// The settings that differ from the default engine's, for a case line.
+fn settings_field(settings: &Settings) -> String {
+    let changed = settings.changed(&[Scope::Search]);
+    if changed.is_empty() {
+        "default".into()
+    } else {
+        changed.join(",")
+    }
 }
 
 fn thread_count(spec: &str) -> Result<usize, String> {
@@ -120,30 +96,28 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 let playouts = args
                     .playouts
                     .unwrap_or(if size <= 9 { 200_000 } else { 40_000 });
-                let table = pattern::default_table();
+                let settings = &args.settings.settings;
+                let table = match load_patterns(settings) {
+                    Ok(table) => table,
+                    Err(e) => {
+                        eprintln!("hane bench: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                };
                 if case == "pattern" {
                     table.playout_3x3_gammas();
                 }
                 let clock = Instant::now();
                 let stats = if case == "pattern" {
-                    let policy = PatternPolicy::new(table)
-                        .with_tactics(args.tactics)
-                        .with_ladders(args.ladders)
-                        .with_global_captures(args.captures)
-                        .with_fill_board(args.fill_board);
+                    let policy =
+                        PatternPolicy::configured(&table, settings, start.geometry().cells());
                     run_pattern_playouts(&start, &policy, playouts, threads, args.seed)
                 } else {
                     run_light_playouts(&start, playouts, threads, args.seed)
                 };
                 let seconds = clock.elapsed().as_secs_f64();
                 let tactics = if case == "pattern" {
-                    format!(
-                        " tactics={} ladders={} captures={} fill_board={}",
-                        on_off(args.tactics),
-                        on_off(args.ladders),
-                        on_off(args.captures),
-                        args.fill_board
-                    )
+                    format!(" settings={}", settings_field(settings))
                 } else {
                     String::new()
                 };
@@ -203,8 +177,9 @@ fn middle_game(size: usize, seed: u64) -> Option<GameState> {
     Some(state)
 }
 
-/// `case=search`: full searches (tree, RAVE, priors, `--playout` playouts) for `--seconds` from the
-/// empty board and from a middle-game position, early stopping off.
+/// `case=search`: full searches of the engine the settings describe (the default engine
+/// unless told otherwise) for `--seconds` from the empty board and from a middle-game
+/// position, early stopping off.
 fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(format!("bad --seconds {}", args.seconds));
@@ -216,22 +191,15 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
         for (name, state) in [("empty", &empty), ("middle", &middle)] {
             for spec in &args.threads {
                 let threads = thread_count(spec)?;
-                let defaults = SearchConfig::default();
-                let config = SearchConfig {
-                    threads,
-                    seed: args.seed,
+                let settings = Settings {
+                    threads: Auto::Value(threads),
                     early_stop: false,
-                    playout: args.playout,
-                    priors: args.priors.build(&defaults.patterns),
-                    playout_tactics: args.tactics,
-                    playout_ladders: args.ladders,
-                    playout_global_captures: args.captures,
-                    playout_fill_board: args.fill_board,
-                    last_good_reply: args.replies,
-                    expand_visits: args.expand,
-                    ..defaults
+                    ..args.settings.settings.clone()
                 };
-                let expand = config.expand_visits_for(size);
+                let config =
+                    SearchConfig::new(settings, load_patterns(&args.settings.settings)?, args.seed);
+                let expand = config.settings.expand_visits(size);
+                let settings = config.settings.clone();
                 let mut searcher = Searcher::new(config);
                 let limits = SearchLimits {
                     playouts: args.playouts,
@@ -248,26 +216,13 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 let a = &result.analysis;
                 let seconds = a.elapsed.as_secs_f64();
                 let tree = searcher.check_tree()?;
-                let tactics = if args.playout == PlayoutKind::Pattern {
-                    format!(
-                        " tactics={} ladders={} replies={} captures={} fill_board={}",
-                        on_off(args.tactics),
-                        on_off(args.ladders),
-                        on_off(args.replies),
-                        on_off(args.captures),
-                        args.fill_board
-                    )
-                } else {
-                    String::new()
-                };
                 println!(
-                    "case=search playout={}{tactics} priors={} expand={expand} size={size} \
+                    "case=search settings={} expand={expand} size={size} \
                      position={name} threads={threads} playouts={} \
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3}",
-                    format!("{:?}", args.playout).to_lowercase(),
-                    format!("{:?}", args.priors).to_lowercase(),
+                    settings_field(&settings),
                     a.playouts,
                     a.playouts as f64 / seconds,
                     a.playouts as f64 / seconds / threads as f64,

@@ -96,9 +96,9 @@ pub struct GameOptions {
 pub struct MatchArgs {
     #[command(subcommand)]
     action: Option<MatchAction>,
-    /// First engine: a GTP command line, or `hane[:playouts=N,time=S,threads=T,resign=R]`
-    /// for hane in-process.
-    #[arg(long, value_name = "COMMAND")]
+    /// First engine: a GTP command line, or `hane[:key=value,...]` for hane in-process
+    /// (see the long help for the keys).
+    #[arg(long, value_name = "COMMAND", long_help = engine_help())]
     engine1: Option<String>,
     /// Second engine, like --engine1.
     #[arg(long, value_name = "COMMAND")]
@@ -132,18 +132,47 @@ struct ReportArgs {
     chart: Option<PathBuf>,
 }
 
+/// The keys of `hane:` player specs, from the settings definition.
+fn player_keys() -> String {
+    crate::settings::SETTINGS
+        .iter()
+        .filter(|s| crate::arena::hane_player::PLAYER_SCOPES.contains(&s.meta.scope))
+        .map(|s| {
+            format!(
+                "  {}={} ({}; default {})",
+                s.meta.key,
+                s.shape,
+                s.summary(),
+                s.default_text()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn player_settings_help() -> String {
+    format!(
+        "Settings of the first hane, `key=value,...` (the names of `hane gtp`'s flags):\n{}",
+        player_keys()
+    )
+}
+
+fn engine_help() -> String {
+    format!(
+        "First engine: a GTP command line, or `hane[:key=value,...]` for hane in-process, \
+         with these keys (the names of `hane gtp`'s flags):\n{}",
+        player_keys()
+    )
+}
+
 /// `hane selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Settings of the first hane, `key=value,...`: playouts, time, threads, resign, memory,
-    /// dead-playouts, playout (light|pattern), priors (heuristic|pattern), prior-weight,
-    /// patterns (a table file), exploration, rave, rave-prior, fpu, expand, early-stop, reuse,
-    /// resign-moves, replies (on|off), tactics (on|off), ladders (on|off), captures (on|off),
-    /// fill-board (tries, 0 to 64).
-    #[arg(long, default_value = "")]
+    /// Settings of the first hane, `key=value,...` (see the long help for the keys).
+    #[arg(long, default_value = "", value_name = "SETTINGS", long_help = player_settings_help())]
     player1: String,
-    /// Settings of the second hane.
-    #[arg(long, default_value = "")]
+    /// Settings of the second hane, like --player1.
+    #[arg(long, default_value = "", value_name = "SETTINGS")]
     player2: String,
     #[command(flatten)]
     options: GameOptions,

@@ -4,6 +4,7 @@ mod bench;
 mod gtp_options;
 mod match_cmd;
 mod patterns_cmd;
+mod settings_args;
 
 use std::process::ExitCode;
 

@@ -14,9 +14,10 @@ use super::{
     Call, ERR_ILLEGAL, ERR_LOAD, ERR_SCORE, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log,
 };
 use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
-use crate::search::judge::{self, EndRules, Judgement};
-use crate::search::time::{TimeLeft, TimeSystem, move_time};
-use crate::search::{Analysis, SearchLimits, SearchResult, estimate_ownership};
+use crate::play::clock::{Clock, TimeLeft, TimeSystem};
+use crate::play::judge::Judgement;
+use crate::play::{MoveKind, MoveRequest};
+use crate::search::{Analysis, SearchLimits, SearchResult};
 use crate::sgf::{GameInfo, parse_game, write_game};
 
 /// What a handler returns: the response text, or the error message.
@@ -155,10 +156,10 @@ impl Engine {
     /// A new empty game of `size` with the current rules; clocks and search memory reset.
     fn new_game(&mut self, size: usize) {
         self.state = GameState::new(size, self.rules).expect("size checked by the caller");
-        self.searcher.clear();
+        self.player.new_game();
         // A controller that re-sends the same `time_settings` for every game (and no
         // `time_left`) must find full clocks, not the last game's.
-        self.clock.left = [self.clock.start(); 2];
+        self.clocks = [Clock::new(self.clocks[0].system); 2];
         self.ponder_wanted = false;
         self.last_explanation.clear();
     }
@@ -336,76 +337,18 @@ impl Engine {
     /// Installs a time system; both clocks start full.
     fn set_time_system(&mut self, system: TimeSystem) {
         // Re-sending the same settings (gtp2ogs does so before every move) keeps the clocks.
-        if self.clock.system != system {
-            self.clock.system = system;
-            self.clock.left = [self.clock.start(); 2];
+        if self.clocks[0].system != system {
+            self.clocks = [Clock::new(system); 2];
         }
     }
 
-    /// Charges `spent` to `color`'s clock, in case the controller sends no `time_left`.
-    fn charge_clock(&mut self, color: Color, spent: f64) {
-        let system = self.clock.system;
-        let Some(left) = self.clock.left[Engine::color_index(color)].as_mut() else {
-            return;
-        };
-        left.seconds -= spent;
-        match system {
-            TimeSystem::None | TimeSystem::Absolute { .. } => {}
-            TimeSystem::Canadian { period, stones, .. } => {
-                if left.stones_or_periods > 0 {
-                    left.stones_or_periods -= 1;
-                    if left.stones_or_periods == 0 {
-                        left.seconds = period;
-                        left.stones_or_periods = stones;
-                    }
-                } else if left.seconds <= 0.0 {
-                    left.seconds = period;
-                    left.stones_or_periods = stones;
-                }
-            }
-            TimeSystem::Byoyomi {
-                period, periods, ..
-            } => {
-                if left.stones_or_periods == 0 && left.seconds <= 0.0 {
-                    left.stones_or_periods = periods;
-                    left.seconds = period;
-                } else if left.stones_or_periods > 0 {
-                    if left.seconds < 0.0 {
-                        left.stones_or_periods = left.stones_or_periods.saturating_sub(1);
-                    }
-                    left.seconds = period;
-                }
-            }
-        }
-    }
-
-    /// The search limits for one move of `color`: the clock's budget, the operator's time
-    /// per move and playouts per move, whichever ends first.
-    fn move_limits(&self, color: Color) -> SearchLimits {
-        let clock = move_time(
-            self.clock.system,
-            self.clock.left[Engine::color_index(color)],
+    /// The clock's time for `color`'s next move (`None`: no clock).
+    fn clock_time(&self, color: Color) -> Option<crate::play::clock::MoveTime> {
+        self.clocks[color.index()].move_time(
             self.state.moves().len(),
             self.state.size(),
-            self.options.lag_margin,
-        );
-        let operator = self.options.move_time.map(Duration::from_secs_f64);
-        // The operator's time per move caps both the plan and the extension for an
-        // uncertain position; the clock's extension applies only while it is the tighter.
-        let (mut time, max_time) = match (clock, operator) {
-            (Some(c), Some(op)) => (Some(c.budget.min(op)), Some(c.max.min(op))),
-            (Some(c), None) => (Some(c.budget), Some(c.max)),
-            (None, op) => (op, None),
-        };
-        if time.is_none() && self.options.playouts.is_none() {
-            time = Some(Duration::from_secs(5));
-        }
-        SearchLimits {
-            playouts: self.options.playouts,
-            time,
-            report_interval: None,
-            max_time,
-        }
+            self.settings.lag_margin,
+        )
     }
 }
 
@@ -472,7 +415,7 @@ fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcom
     // day per move anyway (`time::move_budget`).
     let seconds = parse_float(seconds).ok_or(ERR_SYNTAX)?.clamp(0.0, 1e9);
     let stones = parse_count(stones).ok_or(ERR_SYNTAX)?;
-    engine.clock.left[Engine::color_index(color)] = Some(TimeLeft {
+    engine.clocks[color.index()].left = Some(TimeLeft {
         seconds,
         stones_or_periods: stones,
     });
@@ -484,72 +427,25 @@ fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcom
 /// A progress callback for genmove searches and how often to call it.
 type Report<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
 
-/// How a genmove-like command treats passing and resigning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum GenmoveKind {
-    /// `genmove` and the analyze variants.
-    Normal,
-    /// `kgs-genmove_cleanup`: never pass while the opponent has dead stones on the board.
-    Cleanup,
-    /// `reg_genmove`: deterministic, never resigns, does not play.
-    Regression,
-}
-
 impl Engine {
-    /// Searches and decides the move for `color`. Does not play it.
+    /// Searches and decides the move for `color` (the play layer's rules). Does not play
+    /// it.
     fn generate(
         &mut self,
         color: Color,
-        kind: GenmoveKind,
+        kind: MoveKind,
         report: Option<Report<'_>>,
     ) -> (Move, bool, SearchResult) {
-        let mut limits = self.move_limits(color);
-        if kind == GenmoveKind::Regression {
-            self.searcher.clear();
-        }
+        let request = MoveRequest {
+            kind,
+            clock: self.clock_time(color),
+            cleanup: self.tournament_cleanup,
+        };
         let control = Arc::clone(&self.input.control);
-        let mut ignore = |_: &Analysis| {};
-        let progress: &mut dyn FnMut(&Analysis) = match report {
-            Some((interval, callback)) => {
-                limits.report_interval = Some(interval);
-                callback
-            }
-            None => &mut ignore,
-        };
-        let mut result = self
-            .searcher
-            .search(&self.state, color, &limits, &control, progress);
-        if result.analysis.moves.is_empty() && !self.state.legal_points(color).is_empty() {
-            // Interrupted before anything was searched: a short search that cannot be
-            // interrupted gives the best move "so far".
-            // Never longer than the clock's own budget for this move.
-            let quick_time = limits.time.map_or(Duration::from_millis(200), |t| {
-                t.min(Duration::from_millis(200))
-            });
-            let quick = SearchLimits {
-                playouts: Some(4 * self.state.size() as u64 * self.state.size() as u64),
-                time: Some(quick_time),
-                report_interval: None,
-                max_time: None,
-            };
-            let fresh = crate::search::SearchControl::new();
-            result = self
-                .searcher
-                .search(&self.state, color, &quick, &fresh, &mut |_| {});
-        }
-        let rules = match kind {
-            GenmoveKind::Cleanup => EndRules::CLEANUP,
-            _ => EndRules {
-                cleanup: self.tournament_cleanup,
-                ..EndRules::NORMAL
-            },
-        };
-        let mv = judge::move_to_play(&self.state, color, &result, rules, || self.judge());
-        // `kgs-rules` changes only passing: a plain genmove may still resign.
-        let resign = kind == GenmoveKind::Normal
-            && result.resign
-            && self.options.search.resign_threshold > 0.0
-            && mv != Move::Pass;
+        let chosen = self
+            .player
+            .choose(&self.state, color, &request, &control, report);
+        let result = chosen.result;
         let g = self.state.geometry();
         self.last_explanation = format!(
             "{} playouts in {:.2} s; winrate {:.1}% for {}; best {}",
@@ -568,18 +464,14 @@ impl Engine {
         );
         log(
             LogLevel::Info,
-            format_args!("{color} {}: {}", mv.to_gtp(g), self.last_explanation),
+            format_args!("{color} {}: {}", chosen.mv.to_gtp(g), self.last_explanation),
         );
-        (mv, resign, result)
+        (chosen.mv, chosen.resign, result)
     }
 
     /// The end-of-game judgement of the current position.
     fn judge(&self) -> Judgement {
-        judge::judge(
-            &self.state,
-            self.options.judge_playouts,
-            self.options.search.seed,
-        )
+        self.player.judge(&self.state)
     }
 
     /// genmove and its variants: searches, plays the move, charges the clock and replies
@@ -587,12 +479,12 @@ impl Engine {
     fn genmove_and_play(
         &mut self,
         color: Color,
-        kind: GenmoveKind,
+        kind: MoveKind,
         report: Option<Report<'_>>,
     ) -> String {
         let start = Instant::now();
         let (mv, resign, _) = self.generate(color, kind, report);
-        self.charge_clock(color, start.elapsed().as_secs_f64());
+        self.clocks[color.index()].charge(start.elapsed().as_secs_f64());
         if resign {
             return "resign".into();
         }
@@ -612,18 +504,18 @@ impl Engine {
 
 fn cmd_genmove(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let color = color_arg(args)?;
-    Ok(engine.genmove_and_play(color, GenmoveKind::Normal, None))
+    Ok(engine.genmove_and_play(color, MoveKind::Normal, None))
 }
 
 fn cmd_kgs_genmove_cleanup(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let color = color_arg(args)?;
     engine.state.reset_consecutive_passes();
-    Ok(engine.genmove_and_play(color, GenmoveKind::Cleanup, None))
+    Ok(engine.genmove_and_play(color, MoveKind::Cleanup, None))
 }
 
 fn cmd_reg_genmove(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let color = color_arg(args)?;
-    let (mv, _, _) = engine.generate(color, GenmoveKind::Regression, None);
+    let (mv, _, _) = engine.generate(color, MoveKind::Regression, None);
     Ok(mv.to_gtp(engine.state.geometry()))
 }
 
@@ -684,7 +576,7 @@ fn cmd_loadsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome 
         ERR_LOAD.to_string()
     })?;
     engine.rules = rules;
-    engine.searcher.clear();
+    engine.player.new_game();
     engine.set_state(state);
     Ok(String::new())
 }
@@ -767,20 +659,12 @@ fn cmd_cputime(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
 }
 
 fn cmd_describe_engine(engine: &mut Engine, _: &[&str], _: &mut Call<'_>) -> Outcome {
-    let o = &engine.options;
     Ok(format!(
-        "hane {}: Monte-Carlo tree search; {} threads, {}, rules {}, resign below {:.0}%, seed {}",
+        "hane {}: Monte-Carlo tree search; rules {}; seed {}; {}",
         env!("CARGO_PKG_VERSION"),
-        o.search.threads,
-        match (o.playouts, o.move_time) {
-            (Some(p), Some(t)) => format!("{p} playouts or {t} s per move"),
-            (Some(p), None) => format!("{p} playouts per move"),
-            (None, Some(t)) => format!("{t} s per move"),
-            (None, None) => "time from the clock".to_string(),
-        },
         engine.rules.name(),
-        o.search.resign_threshold * 100.0,
-        o.search.seed
+        engine.player.seed(),
+        engine.settings.describe()
     ))
 }
 
@@ -835,10 +719,11 @@ impl Engine {
             [c] => parse_color(c).ok_or(ERR_SYNTAX)?,
             _ => return Err(ERR_SYNTAX.into()),
         };
-        let limits = self.move_limits(color);
+        let limits = self.player.limits(self.clock_time(color));
         let control = Arc::clone(&self.input.control);
         Ok(self
-            .searcher
+            .player
+            .searcher_mut()
             .analyze(&self.state, color, &limits, &control, &mut |_| {}))
     }
 }
@@ -864,11 +749,7 @@ fn cmd_principal_variation(engine: &mut Engine, args: &[&str], _: &mut Call<'_>)
 fn cmd_ownership(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     no_args(args)?;
     let g = engine.state.geometry();
-    let by_cell = estimate_ownership(
-        &engine.state,
-        engine.options.judge_playouts.max(1),
-        engine.options.search.seed,
-    );
+    let by_cell = engine.player.ownership(&engine.state);
     let by_point: Vec<f32> = g.points().map(|p| by_cell[p.index()]).collect();
     Ok(analysis::dboard(&by_point, g))
 }
@@ -914,7 +795,7 @@ fn cmd_analyze(
     call.start_stream().map_err(|e| e.to_string())?;
     let geometry = engine.state.geometry();
     let limits = SearchLimits {
-        playouts: engine.options.analysis_playouts,
+        playouts: engine.settings.analysis_playouts,
         time: None,
         report_interval: interval(&request),
         max_time: None,
@@ -922,7 +803,7 @@ fn cmd_analyze(
     let control = Arc::clone(&engine.input.control);
     engine.input.begin_stop_on_input();
     let mut reported = false;
-    let last = engine.searcher.analyze(
+    let last = engine.player.searcher_mut().analyze(
         &engine.state,
         color,
         &limits,
@@ -959,28 +840,27 @@ fn cmd_genmove_analyze(
         let _ = call.stream_line(&line);
     };
     let every = interval(&request).unwrap_or(Duration::from_secs(3600));
-    let reply = engine.genmove_and_play(color, GenmoveKind::Normal, Some((every, &mut report)));
+    let reply = engine.genmove_and_play(color, MoveKind::Normal, Some((every, &mut report)));
     Ok(format!("play {reply}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineOptions;
-    use crate::search::SearchConfig;
+    use crate::settings::{Auto, PlayoutKind, PriorsKind, Settings};
 
     fn engine(playouts: u64, resign_moves: u32) -> Engine {
-        Engine::new(EngineOptions {
-            search: SearchConfig {
-                threads: 1,
-                seed: 3,
-                resign_moves,
-                ..SearchConfig::default()
-            },
+        let settings = Settings {
+            threads: Auto::Value(1),
+            seed: Some(3),
+            resign_moves,
+            playout: PlayoutKind::Light,
+            priors: PriorsKind::Heuristic,
             playouts: Some(playouts),
             judge_playouts: 50,
-            ..EngineOptions::default()
-        })
+            ..Settings::default()
+        };
+        Engine::new(settings, crate::pattern::default_table_arc())
     }
 
     /// Runs one command and returns its response without the `=` (panics on `?`).
@@ -997,22 +877,22 @@ mod tests {
         let mut e = engine(10, 3);
         ok(&mut e, "boardsize 9");
         ok(&mut e, "time_settings 10 0 0");
-        e.charge_clock(Color::Black, 9.5);
-        e.charge_clock(Color::White, 4.0);
-        assert!((e.clock.left[0].unwrap().seconds - 0.5).abs() < 1e-9);
+        e.clocks[Color::Black.index()].charge(9.5);
+        e.clocks[Color::White.index()].charge(4.0);
+        assert!((e.clocks[0].left.unwrap().seconds - 0.5).abs() < 1e-9);
         // The same settings again (gtp2ogs, gogui-twogtp) keep the running clocks...
         ok(&mut e, "time_settings 10 0 0");
-        assert!((e.clock.left[0].unwrap().seconds - 0.5).abs() < 1e-9);
+        assert!((e.clocks[0].left.unwrap().seconds - 0.5).abs() < 1e-9);
         // ...and a new game fills them again.
         ok(&mut e, "clear_board");
-        for left in e.clock.left {
-            assert_eq!(left.unwrap().seconds, 10.0);
+        for clock in e.clocks {
+            assert_eq!(clock.left.unwrap().seconds, 10.0);
         }
         ok(&mut e, "kgs-time_settings byoyomi 0 30 5");
-        e.charge_clock(Color::Black, 31.0);
-        assert_eq!(e.clock.left[0].unwrap().stones_or_periods, 4);
+        e.clocks[Color::Black.index()].charge(31.0);
+        assert_eq!(e.clocks[0].left.unwrap().stones_or_periods, 4);
         ok(&mut e, "boardsize 9");
-        assert_eq!(e.clock.left[0].unwrap().stones_or_periods, 5);
+        assert_eq!(e.clocks[0].left.unwrap().stones_or_periods, 5);
     }
 
     #[test]

@@ -3,9 +3,9 @@
 //! It owns input preprocessing and parsing ([`parse`]), the one command table that drives
 //! dispatch, `known_command` and `list_commands` ([`commands`]), response framing, the stdin
 //! reader thread (which handles GoGui's `# interrupt` line itself and stops analysis streams
-//! and pondering when input arrives), the analysis output formats ([`analysis`]) and the
-//! end-of-game judgement ([`judge`]). Search logic lives in `crate::search`; nothing here
-//! prints anything but GTP responses on stdout (logs go to stderr).
+//! and pondering when input arrives) and the analysis output formats ([`analysis`]). Moves,
+//! clocks and the end-of-game judgement are the play layer's ([`crate::play::Player`]);
+//! nothing here prints anything but GTP responses on stdout (logs go to stderr).
 
 pub mod analysis;
 pub mod commands;
@@ -15,9 +15,12 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
-use crate::board::{Color, GameState, Rules};
-use crate::search::time::{TimeLeft, TimeSystem};
-use crate::search::{SearchConfig, SearchControl, Searcher};
+use crate::board::{GameState, Rules};
+use crate::pattern::PatternTable;
+use crate::play::Player;
+use crate::play::clock::{Clock, TimeSystem};
+use crate::search::SearchControl;
+use crate::settings::Settings;
 
 /// How much hane writes to stderr.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,43 +43,6 @@ pub fn set_log_level(level: LogLevel) {
 pub fn log(level: LogLevel, message: std::fmt::Arguments<'_>) {
     if level as u8 <= LOG_LEVEL.load(Ordering::Relaxed) {
         eprintln!("hane: {message}");
-    }
-}
-
-/// What the operator chose on the command line.
-#[derive(Clone, Debug)]
-pub struct EngineOptions {
-    /// Threads, seed, memory bound, resign threshold.
-    pub search: SearchConfig,
-    /// Playouts per move (`None`: limited by time only).
-    pub playouts: Option<u64>,
-    /// Longest time for one move, in seconds (`None`: the clock decides; without a clock
-    /// and without a playout limit 5 seconds are used).
-    pub move_time: Option<f64>,
-    /// Keep searching on the opponent's time.
-    pub ponder: bool,
-    /// Rules for new games (komi included); GTP `komi` and `kgs-rules` change them.
-    pub rules: Rules,
-    /// Seconds kept back from every move's budget for network lag.
-    pub lag_margin: f64,
-    /// Light playouts for the end-of-game judgement (dead stones, `final_score`).
-    pub judge_playouts: u64,
-    /// Stop analysis streams after this many playouts (for tests; `None`: run until input).
-    pub analysis_playouts: Option<u64>,
-}
-
-impl Default for EngineOptions {
-    fn default() -> EngineOptions {
-        EngineOptions {
-            search: SearchConfig::default(),
-            playouts: None,
-            move_time: None,
-            ponder: false,
-            rules: Rules::default(),
-            lag_margin: 0.5,
-            judge_playouts: 1000,
-            analysis_playouts: None,
-        }
     }
 }
 
@@ -165,57 +131,17 @@ pub enum Flow {
     Quit,
 }
 
-/// One side's clock as hane keeps it between `time_left` reports.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Clock {
-    system: TimeSystem,
-    left: [Option<TimeLeft>; 2],
-}
-
-impl Clock {
-    /// What each player has at the start of a game under the current system.
-    fn start(&self) -> Option<TimeLeft> {
-        match self.system {
-            TimeSystem::None => None,
-            TimeSystem::Absolute { main } => Some(TimeLeft {
-                seconds: main,
-                stones_or_periods: 0,
-            }),
-            // Main time first; without it, a full period with all its periods (byo-yomi) or
-            // stones (Canadian).
-            TimeSystem::Byoyomi {
-                main,
-                period,
-                periods: count,
-            }
-            | TimeSystem::Canadian {
-                main,
-                period,
-                stones: count,
-            } => Some(if main > 0.0 {
-                TimeLeft {
-                    seconds: main,
-                    stones_or_periods: 0,
-                }
-            } else {
-                TimeLeft {
-                    seconds: period,
-                    stones_or_periods: count,
-                }
-            }),
-        }
-    }
-}
-
 /// The engine: game state, searcher, clock and session settings. Commands arrive as lines
 /// through [`Engine::execute_line`]; [`serve_stdio`] adds the reader thread around it.
 pub struct Engine {
-    options: EngineOptions,
+    /// The operator's settings (the `Scope::Engine` ones are read here).
+    settings: Settings,
     state: GameState,
     /// The rules for the next `clear_board` (komi included).
     rules: Rules,
-    searcher: Searcher,
-    clock: Clock,
+    player: Player,
+    /// Each colour's clock, as hane keeps it between `time_left` reports.
+    clocks: [Clock; 2],
     input: Arc<InputSignal>,
     /// After `kgs-rules`: plain genmove behaves like `kgs-genmove_cleanup` about passing.
     tournament_cleanup: bool,
@@ -227,28 +153,32 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine for in-process use (tests): analysis streams stop after their first report
-    /// as if input were always waiting, and nobody ponders.
-    pub fn new(options: EngineOptions) -> Engine {
-        Engine::with_input(options, InputSignal::new(true))
+    /// An engine with `settings` and `patterns` (the table their `patterns` setting names,
+    /// see [`crate::play::load_patterns`]), for in-process use (tests): analysis streams
+    /// stop after their first report as if input were always waiting, and nobody ponders.
+    /// Without a `seed` setting the seed is drawn at random.
+    pub fn new(settings: Settings, patterns: Arc<PatternTable>) -> Engine {
+        Engine::with_input(settings, patterns, InputSignal::new(true))
     }
 
-    fn with_input(options: EngineOptions, input: Arc<InputSignal>) -> Engine {
-        let rules = options.rules;
+    fn with_input(
+        settings: Settings,
+        patterns: Arc<PatternTable>,
+        input: Arc<InputSignal>,
+    ) -> Engine {
+        let rules = settings.game_rules();
+        let seed = settings.seed.unwrap_or_else(rand::random);
         Engine {
             state: GameState::new(19, rules).expect("19x19 is a valid size"),
             rules,
-            searcher: Searcher::new(options.search.clone()),
-            clock: Clock {
-                system: TimeSystem::None,
-                left: [None, None],
-            },
+            player: Player::new(settings.clone(), patterns, seed),
+            clocks: [Clock::new(TimeSystem::None); 2],
             input,
             tournament_cleanup: false,
             ponder_wanted: false,
             last_explanation: String::new(),
             quit: false,
-            options,
+            settings,
         }
     }
 
@@ -288,14 +218,10 @@ impl Engine {
         })
     }
 
-    fn color_index(color: Color) -> usize {
-        color.index()
-    }
-
     /// Pondering: searches for the side to move until input arrives. Returns at once when
     /// pondering is off or input is waiting.
     fn ponder(&mut self) {
-        if !self.options.ponder || !self.ponder_wanted || self.state.is_over() {
+        if !self.settings.ponder || !self.ponder_wanted || self.state.is_over() {
             return;
         }
         let control = Arc::clone(&self.input.control);
@@ -303,7 +229,7 @@ impl Engine {
         self.input.begin_stop_on_input();
         if !control.is_stopped() {
             log(LogLevel::Debug, format_args!("pondering"));
-            self.searcher.ponder(&self.state, &control);
+            self.player.searcher_mut().ponder(&self.state, &control);
         }
         self.input.end_stop_on_input();
     }
@@ -389,7 +315,7 @@ pub fn frame_response(mark: char, id: &str, text: &str) -> String {
 /// Runs the GTP server on stdin and stdout until `quit` or the end of input. A reader
 /// thread reads stdin: it acts on `# interrupt` at once and queues every other line, so
 /// that pipelined commands are answered in order while a search or analysis runs.
-pub fn serve_stdio(options: EngineOptions) -> io::Result<()> {
+pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Result<()> {
     let input = InputSignal::new(false);
     let (sender, receiver) = crossbeam::channel::unbounded::<Option<String>>();
     let reader_input = Arc::clone(&input);
@@ -417,7 +343,15 @@ pub fn serve_stdio(options: EngineOptions) -> io::Result<()> {
             }
             reader_input.queue_line(&sender, None);
         })?;
-    let mut engine = Engine::with_input(options, Arc::clone(&input));
+    let mut engine = Engine::with_input(settings, patterns, Arc::clone(&input));
+    log(
+        LogLevel::Info,
+        format_args!(
+            "settings: seed={} {}",
+            engine.player.seed(),
+            engine.settings.describe()
+        ),
+    );
     let stdout = io::stdout();
     let mut out = stdout.lock();
     loop {

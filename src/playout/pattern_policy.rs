@@ -18,6 +18,7 @@ use crate::pattern::features::{is_self_atari, liberties_after};
 use crate::pattern::ladder::{LadderScratch, two_liberties};
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
 use crate::pattern::table::PlayoutShapes;
+use crate::settings::Settings;
 
 use super::replies::ReplyMemory;
 use super::{
@@ -65,8 +66,34 @@ pub struct PatternPolicy<'t> {
 }
 
 impl<'t> PatternPolicy<'t> {
-    /// A policy using the 3x3 weights of `table`.
+    /// The policy `settings` describe (tactics, ladders, global captures, fill-the-board
+    /// tries, last good replies), with the 3x3 weights of `table`, for boards of `cells`
+    /// cells ([`crate::board::Geometry::cells`]).
+    pub fn configured(
+        table: &'t PatternTable,
+        settings: &Settings,
+        cells: usize,
+    ) -> PatternPolicy<'t> {
+        let policy = PatternPolicy::bare(table)
+            .with_tactics(settings.tactics)
+            .with_ladders(settings.ladders)
+            .with_global_captures(settings.captures)
+            .with_fill_board(settings.fill_board);
+        if settings.replies {
+            policy.with_replies(cells)
+        } else {
+            policy
+        }
+    }
+
+    /// The default engine's policy (what [`PatternPolicy::configured`] gives for the
+    /// default settings) with the 3x3 weights of `table`.
     pub fn new(table: &'t PatternTable) -> PatternPolicy<'t> {
+        PatternPolicy::configured(table, &Settings::default(), 0)
+    }
+
+    /// The policy with every optional step off, before the settings apply.
+    fn bare(table: &'t PatternTable) -> PatternPolicy<'t> {
         PatternPolicy {
             gammas: table.playout_3x3_gammas(),
             last: [0; 2],
@@ -849,7 +876,7 @@ mod tests {
     #[test]
     fn shape_draws_follow_the_exact_gammas() {
         let table = crate::pattern::default_table();
-        let policy = PatternPolicy::new(table);
+        let policy = PatternPolicy::new(table).with_tactics(false);
         let gammas = table.playout_3x3_gammas();
         let mut rng = playout_rng(11, 0);
         let (mut tested, mut loose) = (0, 0);
@@ -939,6 +966,7 @@ mod tests {
         let mut captured = [0; 2];
         for (k, global) in [false, true].into_iter().enumerate() {
             let mut policy = PatternPolicy::new(table)
+                .with_tactics(false)
                 .with_tactics(true)
                 .with_local_reluctance(1e30)
                 .with_global_captures(global);
@@ -959,6 +987,7 @@ mod tests {
         let mut escaped = board.clone();
         escaped.play_unchecked(capture, Color::White);
         let mut policy = PatternPolicy::new(table)
+            .with_tactics(false)
             .with_local_reluctance(1e30)
             .with_global_captures(true);
         policy.start(Some(last), Some(own_last));
@@ -1013,7 +1042,9 @@ mod tests {
         // areas when the step is on.
         let table = crate::pattern::default_table();
         let empty = Board::new(19).unwrap();
-        let mut with_step = PatternPolicy::new(table).with_fill_board(4);
+        let mut with_step = PatternPolicy::new(table)
+            .with_tactics(false)
+            .with_fill_board(4);
         for _ in 0..50 {
             let mut b = empty.clone();
             with_step.start(None, None);
@@ -1027,8 +1058,9 @@ mod tests {
     #[test]
     fn the_policy_plays_a_learnt_reply() {
         let table = crate::pattern::default_table();
-        let mut policy =
-            PatternPolicy::new(table).with_replies(Board::new(9).unwrap().geometry().cells());
+        let mut policy = PatternPolicy::new(table)
+            .with_tactics(false)
+            .with_replies(Board::new(9).unwrap().geometry().cells());
         let mut board = Board::new(9).unwrap();
         let g = board.geometry();
         let at = |c, r| g.point(c, r).unwrap();

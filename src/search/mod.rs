@@ -1,38 +1,32 @@
 //! Move search: a multithreaded Monte-Carlo tree search (UCT with RAVE/AMAF and priors) over
-//! one shared tree. This file holds the API that the GTP front end and the match runner use:
-//! [`Searcher`] (owns the tree kept between moves), [`SearchConfig`], [`SearchLimits`],
-//! [`SearchControl`] (a stop flag other threads may set), [`Analysis`] snapshots, and the
-//! clock model in [`time`]. The tree lives in `tree`, the workers in `worker`, the prior hook
-//! in [`priors`], the end-of-game judgement and pass rules in [`judge`].
+//! one shared tree. This file holds the API the play layer uses: [`Searcher`] (owns the
+//! tree kept between moves), [`SearchConfig`], [`SearchLimits`], [`SearchControl`] (a stop
+//! flag other threads may set) and [`Analysis`] snapshots. The tree lives in `tree`, the
+//! workers in `worker`, the prior hook in [`priors`].
 //!
-//! # How the front end calls it
+//! # How it is driven
 //!
-//! * **genmove**: compute the time with [`time::move_time`] (or [`time::move_budget`]) and call
-//!   [`Searcher::search`] with `SearchLimits { time: Some(t.budget), max_time: Some(t.max),
-//!   .. }` (or `playouts: Some(n)` for `--playouts`), the game's [`GameState`] and the colour
-//!   to move. Play [`judge::move_to_play`] of the result (its best move with the end-of-game
-//!   rules applied) unless `result.resign` and that move is not a pass. The search keeps its tree; the next
-//!   call finds the moves played since (hane's and the opponent's) in the game history and
-//!   reuses the matching subtree, so call it with the real game state, not a copy that lost
-//!   its history.
-//! * **analysis** (`lz-analyze`, `kgs-genmove_cleanup`-free analysis commands): call
-//!   [`Searcher::analyze`] with `report_interval` set and no other limit, from a thread of
-//!   its own; `progress` receives [`Analysis`] snapshots; the GTP reader calls
-//!   [`SearchControl::stop`] when the next command arrives. It neither counts towards
-//!   resigning nor decides passes.
-//! * **pondering**: after answering `genmove`, call [`Searcher::ponder`] (the opponent to
-//!   move, no limits) on a background thread and stop it with [`SearchControl::stop`] when
-//!   the next command arrives; the work stays in the tree for the next `genmove`.
-//! * `clear_board` / `boardsize` / `komi` changes: call [`Searcher::clear`] (a changed komi,
-//!   size or setup is also detected and the tree dropped).
+//! * **a move**: call [`Searcher::search`] with the limits of the move (the play layer
+//!   derives them from the clock and the settings), the game's [`GameState`] and the colour
+//!   to move. The result's `best` is the most visited move; passing, resigning and the end
+//!   of the game are the play layer's rules. The search keeps its tree; the next call finds
+//!   the moves played since (hane's and the opponent's) in the game history and reuses the
+//!   matching subtree, so call it with the real game state, not a copy that lost its
+//!   history.
+//! * **analysis**: call [`Searcher::analyze`] with `report_interval` set and no other
+//!   limit, from a thread of its own; `progress` receives [`Analysis`] snapshots; the GTP
+//!   reader calls [`SearchControl::stop`] when the next command arrives.
+//! * **pondering**: call [`Searcher::ponder`] (the opponent to move, no limits) on a
+//!   background thread and stop it with [`SearchControl::stop`]; the work stays in the tree
+//!   for the next move.
+//! * a new game: call [`Searcher::clear`] (a changed komi, size or setup is also detected
+//!   and the tree dropped).
 //!
-//! The search never prints to stdout; the only stderr line is the note that the tree's
-//! memory is full.
+//! The search never prints to stdout and knows nothing of clocks or GTP; the only stderr
+//! line is the note that the tree's memory is full.
 
 pub mod hand_shapes;
-pub mod judge;
 pub mod priors;
-pub mod time;
 mod tree;
 mod worker;
 
@@ -43,150 +37,53 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Rules};
 use crate::pattern::PatternTable;
 use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
+use crate::settings::{PlayoutKind, Settings};
 
-use priors::{HeuristicPriors, MovePriors, Recent};
+use priors::{MovePriors, Recent};
 use tree::{Edge, MemoryBudget, Node, Prior};
 use worker::{SharedSearch, run_worker};
 
-/// The playout policy the workers run (the pattern module adds its own here). The default
-/// is the stronger pattern policy (what `hane` plays with unless told otherwise).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PlayoutKind {
-    /// Uniformly random among the legal moves that do not fill one's own eye.
-    Light,
-    /// The pattern-guided policy (`playout::PatternPolicy`) with the 3x3 weights of
-    /// `SearchConfig::patterns`.
-    #[default]
-    Pattern,
-}
-
-impl std::str::FromStr for PlayoutKind {
-    type Err = String;
-    fn from_str(text: &str) -> Result<PlayoutKind, String> {
-        match text.to_ascii_lowercase().as_str() {
-            "light" => Ok(PlayoutKind::Light),
-            "pattern" => Ok(PlayoutKind::Pattern),
-            _ => Err(format!(
-                "unknown playout policy {text:?} (light or pattern)"
-            )),
-        }
-    }
-}
-
-/// Settings that stay fixed for a session (from the command line).
+/// What a [`Searcher`] runs with: the engine settings it reads (playout policy, priors,
+/// tree parameters, memory bound), the resolved thread count and seed, and the pattern
+/// table and priors built from those settings.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
+    /// The settings; the search reads the `Scope::Search` ones.
+    pub settings: Settings,
     /// Worker threads.
     pub threads: usize,
     /// Seed of the playout generators; a fixed seed and one thread give reproducible searches.
     pub seed: u64,
-    /// Upper bound on the tree's memory, in bytes.
-    pub max_memory: usize,
-    /// Resign when the winrate stays below this for several moves (0 disables resigning).
-    pub resign_threshold: f32,
-    /// Moves in a row under the threshold before resigning.
-    pub resign_moves: u32,
-    /// Playout policy.
-    pub playout: PlayoutKind,
-    /// The pattern table the pattern playouts use (the shipped one unless `--patterns`).
+    /// The pattern table of the pattern playouts and priors.
     pub patterns: Arc<PatternTable>,
     /// Priors of new edges, as virtual wins and visits.
     pub priors: Arc<dyn MovePriors>,
-    /// UCT exploration constant `c` (see `worker` for the formula); `None`: the playout
-    /// policy's own ([`SearchConfig::exploration_constant`]).
-    pub exploration: Option<f32>,
-    /// RAVE equivalence parameter `K`: real visits at which AMAF and real statistics weigh the
-    /// same.
-    pub rave_equivalence: f32,
-    /// Share of a prior's virtual playouts also counted as AMAF playouts (0: priors only
-    /// seed the real statistics, and the AMAF estimate soon outweighs them). The default, 3,
-    /// won 23/30 games of 19x19 self-play against 0 at 0.5 s per move.
-    pub rave_prior: f32,
-    /// Value of an edge with no statistics and no prior at all (first-play urgency).
-    pub first_play_urgency: f32,
-    /// Visits a node needs before it gets children; `None`: 2 up to 7x7, 8 above. On 9x9,
-    /// 8 won 50/100 games of self-play against 2 at equal time (0.5 s per move), running
-    /// about 30% more playouts per second with a third of the tree memory.
-    pub expand_visits: Option<u32>,
-    /// Stop early when the runner-up cannot overtake the best move with the playouts left.
-    pub early_stop: bool,
-    /// Keep the subtree of the moves played between searches.
-    pub reuse_tree: bool,
-    /// Pattern playouts play the last good replies each worker learns from its playouts
-    /// (LGRF-2, see `playout::replies`). Off by default: 24/40 games of 19x19 self-play at
-    /// 2000 playouts per move against off, but 9/23 at equal time (see the README).
-    pub last_good_reply: bool,
-    /// Pattern playouts also play the two-liberty tactics and eye-space vital points next
-    /// to the last move (`PatternPolicy::with_tactics`). On by default: they cost about a
-    /// fifth of the search speed, yet won 28/40 games of 19x19 self-play at equal playouts,
-    /// and 93/100 against GNU Go on 9x9 at 1 s per move where the defaults without them won
-    /// 87/100 (see the README).
-    pub playout_tactics: bool,
-    /// Pattern playouts read ladders (`PatternPolicy::with_ladders`): they do not save a
-    /// chain in atari by running into a ladder, and continue a ladder the opponent runs
-    /// into. On by default.
-    pub playout_ladders: bool,
-    /// Pattern playouts capture chains left in atari away from the last move, before a
-    /// random move (`PatternPolicy::with_global_captures`). Off by default: it costs no
-    /// measurable speed and won 109/200 games of 9x9 self-play at 3,000 playouts per move
-    /// against off, but only 2 of 8 against GNU Go on 19x19 at 2 s per move (see the
-    /// README); not shown to help.
-    pub playout_global_captures: bool,
-    /// Random points the pattern playouts try for an empty 3x3 area before their random
-    /// move (`PatternPolicy::with_fill_board`). 0 (none) by default: with 4 tries hane won
-    /// 18/40 games of 19x19 self-play at 2,000 playouts per move against 0 (see the README).
-    pub playout_fill_board: u32,
-}
-
-/// The library default is the cheap configuration (light playouts, heuristic priors) that
-/// the tests and benches build on; the command line and `hane:` players default to the
-/// learned patterns ([`PlayoutKind::default`], [`priors::PriorsKind::default`]).
-impl Default for SearchConfig {
-    fn default() -> SearchConfig {
-        SearchConfig {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            seed: 0x68616e65,
-            max_memory: 1 << 30,
-            resign_threshold: 0.1,
-            resign_moves: 3,
-            playout: PlayoutKind::Light,
-            patterns: crate::pattern::default_table_arc(),
-            priors: Arc::new(HeuristicPriors::default()),
-            exploration: None,
-            rave_equivalence: 3000.0,
-            rave_prior: 3.0,
-            first_play_urgency: 1.0,
-            expand_visits: None,
-            early_stop: true,
-            reuse_tree: true,
-            last_good_reply: false,
-            playout_tactics: true,
-            playout_ladders: true,
-            playout_global_captures: false,
-            playout_fill_board: 0,
-        }
-    }
 }
 
 impl SearchConfig {
-    /// The UCT exploration constant in use: the configured one, or else 0.02 with light
-    /// playouts and 0.2 with pattern playouts. In 9x9 self-play with light playouts, 0 won
-    /// 44 of 49 games against 0.2 at 40,000 playouts per move, and 0.02 won 45 of 100
-    /// against 0 at 10,000; but with no term at all the search never tries a move whose
-    /// prior and AMAF value start low (it misses the semeai of `tests/search_tactics.rs`).
-    /// With pattern playouts, 0 won only 43 of 100 games against 0.2 at 3,000 playouts.
-    pub fn exploration_constant(&self) -> f32 {
-        self.exploration.unwrap_or(match self.playout {
-            PlayoutKind::Light => 0.02,
-            PlayoutKind::Pattern => 0.2,
-        })
+    /// The search `settings` describe, with `patterns` as the pattern table (the one their
+    /// `patterns` setting names, loaded by the caller) and `seed`.
+    pub fn new(settings: Settings, patterns: Arc<PatternTable>, seed: u64) -> SearchConfig {
+        SearchConfig {
+            threads: settings.thread_count(),
+            seed,
+            priors: priors::build(&settings, &patterns),
+            patterns,
+            settings,
+        }
     }
 
-    /// Visits before expansion on a board of `size`.
-    pub fn expand_visits_for(&self, size: usize) -> u32 {
-        self.expand_visits
-            .unwrap_or(if size <= 7 { 2 } else { 8 })
-            .max(1)
+    /// The search of `settings` with the compiled-in pattern table (the `patterns` setting
+    /// is not read).
+    pub fn with_builtin_patterns(settings: Settings, seed: u64) -> SearchConfig {
+        SearchConfig::new(settings, crate::pattern::default_table_arc(), seed)
+    }
+}
+
+/// The default engine's search with the compiled-in patterns and a fixed seed.
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig::with_builtin_patterns(Settings::default(), 0x68616e65)
     }
 }
 
@@ -267,10 +164,9 @@ pub struct Analysis {
 /// The outcome of one search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
-    /// The chosen move (most visited; a pass when nothing else is legal).
+    /// The most visited move (without any playout, the best prior; a pass when nothing
+    /// else is legal).
     pub best: Move,
-    /// Whether the searcher advises resigning (winrate below the threshold long enough).
-    pub resign: bool,
     pub analysis: Analysis,
 }
 
@@ -296,7 +192,6 @@ struct KeptTree {
 /// The search engine. Keeps its tree between moves.
 pub struct Searcher {
     config: SearchConfig,
-    low_winrate_streak: u32,
     kept: Option<KeptTree>,
     memory_warned: bool,
     /// Searches run since the seed was set, in every game: mixed into each search's seed.
@@ -307,12 +202,11 @@ impl Searcher {
     /// A searcher; with pattern playouts, builds their shape table now (a fraction of a
     /// second, once per table) so that no move's clock pays for it.
     pub fn new(config: SearchConfig) -> Searcher {
-        if config.playout == PlayoutKind::Pattern {
+        if config.settings.playout == PlayoutKind::Pattern {
             config.patterns.playout_3x3_gammas();
         }
         Searcher {
             config,
-            low_winrate_streak: 0,
             kept: None,
             memory_warned: false,
             searches: 0,
@@ -337,7 +231,6 @@ impl Searcher {
     /// which varies each search's seed, goes on: a second game played by the same process
     /// does not replay the first.
     pub fn clear(&mut self) {
-        self.low_winrate_streak = 0;
         self.memory_warned = false;
         if let Some(kept) = self.kept.take() {
             free_in_background(kept.root);
@@ -345,8 +238,9 @@ impl Searcher {
     }
 
     /// Searches for `color` to move in `state` until a limit is reached or `control` is
-    /// stopped, calling `progress` every `limits.report_interval`; chooses the move to play
-    /// and whether to resign.
+    /// stopped, calling `progress` every `limits.report_interval`. The result's `best` is
+    /// the most visited move (the best prior without any playout); the play layer applies
+    /// the pass and resign rules to it.
     pub fn search(
         &mut self,
         state: &GameState,
@@ -356,20 +250,11 @@ impl Searcher {
         progress: &mut dyn FnMut(&Analysis),
     ) -> SearchResult {
         let analysis = self.run(state, color, limits, control, progress);
-        let best = self.choose_move(state, color, &analysis);
-        let threshold = self.config.resign_threshold;
-        let winning_pass = best == Move::Pass && opponent_passed(state, color);
-        if threshold > 0.0 && analysis.winrate < threshold && analysis.playouts > 0 && !winning_pass
-        {
-            self.low_winrate_streak += 1;
-        } else {
-            self.low_winrate_streak = 0;
-        }
-        SearchResult {
-            best,
-            resign: threshold > 0.0 && self.low_winrate_streak >= self.config.resign_moves.max(1),
-            analysis,
-        }
+        let best = match analysis.moves.first() {
+            Some(m) => m.mv,
+            None => self.best_prior_move(),
+        };
+        SearchResult { best, analysis }
     }
 
     /// Searches like [`Searcher::search`] but only reports: no move choice, no resign count.
@@ -422,7 +307,7 @@ impl Searcher {
         let Some(kept) = self.kept.take() else {
             return Box::default();
         };
-        if !self.config.reuse_tree {
+        if !self.config.settings.reuse {
             free_in_background(kept.root);
             return Box::default();
         }
@@ -499,8 +384,8 @@ impl Searcher {
             komi: state.komi() + state.rules().handicap_points(state.handicap()),
             config: &self.config,
             priors: &*self.config.priors,
-            expand_visits: self.config.expand_visits_for(state.size()),
-            memory: MemoryBudget::new(used, self.config.max_memory, self.memory_warned),
+            expand_visits: self.config.settings.expand_visits(state.size()),
+            memory: MemoryBudget::new(used, self.config.settings.max_memory.0, self.memory_warned),
             stop: AtomicBool::new(false),
             playouts: AtomicU64::new(0),
             claimed: AtomicU64::new(0),
@@ -536,33 +421,6 @@ impl Searcher {
         analysis
     }
 
-    /// The move to play: the most visited, with the pass rules applied.
-    fn choose_move(&self, state: &GameState, color: Color, analysis: &Analysis) -> Move {
-        let sign = if color == Color::Black { 1.0 } else { -1.0 };
-        // Area score with every stone counted alive: what passing now would give.
-        let pass_margin = state.score() * sign;
-        if opponent_passed(state, color) && pass_margin > 0.0 {
-            return Move::Pass;
-        }
-        let most_visited = analysis.moves.first().map(|m| m.mv);
-        let best = match most_visited {
-            Some(mv) => mv,
-            None => self.best_prior_move(),
-        };
-        if best == Move::Pass && pass_margin <= 0.0 {
-            // Passing would end (or let the opponent end) the game short of points: play the
-            // best real move that does not fill an own eye, if there is one.
-            let board = state.board();
-            if let Some(m) = analysis.moves.iter().find(|m| match m.mv {
-                Move::Play(p) => !board.is_eye(p, color),
-                Move::Pass => false,
-            }) {
-                return m.mv;
-            }
-        }
-        best
-    }
-
     /// Without any playout: the root edge with the best prior.
     fn best_prior_move(&self) -> Move {
         let Some(kept) = &self.kept else {
@@ -578,12 +436,6 @@ impl Searcher {
             })
             .unwrap_or(Move::Pass)
     }
-}
-
-fn opponent_passed(state: &GameState, color: Color) -> bool {
-    state
-        .last_move()
-        .is_some_and(|(c, mv)| c != color && mv == Move::Pass)
 }
 
 /// Frees trees on a background thread so that the next move does not wait for it.
@@ -668,7 +520,10 @@ fn monitor(
             if elapsed >= max || (elapsed >= budget && !uncertain(shared)) {
                 return;
             }
-            if shared.config.early_stop && elapsed < budget && elapsed > Duration::from_millis(20) {
+            if shared.config.settings.early_stop
+                && elapsed < budget
+                && elapsed > Duration::from_millis(20)
+            {
                 // Workers report playouts in batches: until a few batches are in, the rate
                 // (and so the playouts left) reads too low. A first search that paid for
                 // building the playout tables once stopped this way after 12 playouts.

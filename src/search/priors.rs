@@ -9,63 +9,22 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use super::hand_shapes::matches_hand_shape;
-use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Move, Point};
 use crate::pattern::features::liberties_capped;
 use crate::pattern::{Context, PatternTable, ladder};
+use crate::settings::{PriorsKind, Settings};
 
 pub use super::tree::Prior;
 
-/// Which priors a search uses (`--priors heuristic|pattern`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PriorsKind {
-    /// [`HeuristicPriors`].
-    Heuristic,
-    /// [`PatternPriors`] with the search's pattern table (the default: the stronger).
-    #[default]
-    Pattern,
-}
-
-impl PriorsKind {
-    /// The priors of this kind, with `table` for the pattern ones.
-    pub fn build(self, table: &Arc<PatternTable>) -> Arc<dyn MovePriors> {
-        self.build_weighted(table, None)
-    }
-
-    /// [`PriorsKind::build`], with the shape term worth `weight` virtual playouts when
-    /// given: the learned pattern term of the pattern priors, the hand-written shapes of the
-    /// heuristic ones.
-    pub fn build_weighted(
-        self,
-        table: &Arc<PatternTable>,
-        weight: Option<f32>,
-    ) -> Arc<dyn MovePriors> {
-        match self {
-            PriorsKind::Heuristic => {
-                let priors = match weight {
-                    Some(w) if w > 0.0 => HeuristicPriors::with_shapes_and_ladders(w),
-                    _ => HeuristicPriors::default(),
-                };
-                Arc::new(priors)
-            }
-            PriorsKind::Pattern => {
-                let priors = PatternPriors::new(Arc::clone(table));
-                Arc::new(match weight {
-                    Some(w) => priors.with_weight(w),
-                    None => priors,
-                })
-            }
-        }
-    }
-}
-
-impl std::str::FromStr for PriorsKind {
-    type Err = String;
-    fn from_str(text: &str) -> Result<PriorsKind, String> {
-        match text.to_ascii_lowercase().as_str() {
-            "heuristic" => Ok(PriorsKind::Heuristic),
-            "pattern" => Ok(PriorsKind::Pattern),
-            _ => Err(format!("unknown priors {text:?} (heuristic or pattern)")),
-        }
+/// The priors `settings` describe: [`PatternPriors`] with `table`, or [`HeuristicPriors`]
+/// (with their hand-written shapes and ladder reading when the settings give them a weight).
+pub fn build(settings: &Settings, table: &Arc<PatternTable>) -> Arc<dyn MovePriors> {
+    match settings.priors {
+        PriorsKind::Heuristic => Arc::new(match settings.heuristic_shape_weight() {
+            Some(w) => HeuristicPriors::with_shapes_and_ladders(w),
+            None => HeuristicPriors::default(),
+        }),
+        PriorsKind::Pattern => Arc::new(PatternPriors::new(Arc::clone(table), settings)),
     }
 }
 
@@ -159,9 +118,8 @@ impl Default for HeuristicPriors {
 
 impl HeuristicPriors {
     /// The default terms plus ladder reading and the hand-written shapes at `shape_weight`
-    /// virtual playouts (`--priors heuristic` with a prior weight). Not the default: with
-    /// light playouts against GNU Go 3.8 on 9x9 they won 24/62 games, the default terms
-    /// 48/100 (see the README).
+    /// virtual playouts (`--priors heuristic` with a prior weight; benches/README.md has
+    /// how they fared).
     pub fn with_shapes_and_ladders(shape_weight: f32) -> HeuristicPriors {
         HeuristicPriors {
             read_ladders: true,
@@ -326,55 +284,37 @@ impl MovePriors for HeuristicPriors {
 pub struct PatternPriors {
     pub table: Arc<PatternTable>,
     pub heuristic: HeuristicPriors,
-    /// Virtual playouts of the pattern term on boards smaller than [`LARGE_BOARD`].
-    pub weight: f32,
-    /// Virtual playouts of the pattern term on boards of [`LARGE_BOARD`] and more, where
-    /// the search reaches far fewer of the legal moves and trusts the learned shapes more.
-    pub large_board_weight: f32,
+    /// Virtual playouts of the pattern term, by board size (from the settings'
+    /// [`Settings::pattern_prior_weight`]).
+    pub weights: [f32; MAX_SIZE + 1],
     /// Shape of the value curve (0.5: a move a quarter as likely as the best is worth 0.5).
     pub exponent: f32,
 }
 
 impl PatternPriors {
-    /// Pattern priors from `table` with the default weights.
-    pub fn new(table: Arc<PatternTable>) -> PatternPriors {
+    /// Pattern priors from `table` with the weights of `settings`.
+    pub fn new(table: Arc<PatternTable>, settings: &Settings) -> PatternPriors {
         PatternPriors {
             table,
             heuristic: HeuristicPriors::default(),
-            weight: 20.0,
-            large_board_weight: 40.0,
+            weights: std::array::from_fn(|size| settings.pattern_prior_weight(size)),
             exponent: 0.5,
         }
     }
 
-    /// The same priors with the pattern term worth `weight` virtual playouts on every size.
-    pub fn with_weight(mut self, weight: f32) -> PatternPriors {
-        self.weight = weight;
-        self.large_board_weight = weight;
-        self
-    }
-
     /// Virtual playouts of the pattern term on a board of `size`.
     pub fn weight_for(&self, size: usize) -> f32 {
-        if size >= LARGE_BOARD {
-            self.large_board_weight
-        } else {
-            self.weight
-        }
+        self.weights[size.min(MAX_SIZE)]
     }
 }
-
-/// Smallest board size on which [`PatternPriors::large_board_weight`] applies. The larger
-/// weight was measured on 19x19 only (see the README); 13x13 keeps the small boards' one.
-pub const LARGE_BOARD: usize = 15;
 
 impl Debug for PatternPriors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PatternPriors")
             .field("table", &self.table.header().first())
             .field("heuristic", &self.heuristic)
-            .field("weight", &self.weight)
-            .field("large_board_weight", &self.large_board_weight)
+            .field("weight_9x9", &self.weight_for(9))
+            .field("weight_19x19", &self.weight_for(19))
             .field("exponent", &self.exponent)
             .finish()
     }
@@ -419,8 +359,8 @@ mod tests {
     use super::*;
 
     /// The pattern term adds its weight in virtual playouts to every legal move on top of
-    /// the heuristic: the small boards' weight below [`LARGE_BOARD`], the large boards'
-    /// from it on, and one weight everywhere once it is set explicitly.
+    /// the heuristic: the small boards' weight below [`crate::settings::LARGE_BOARD`], the
+    /// large boards' from it on, and one weight everywhere once it is set explicitly.
     #[test]
     fn the_pattern_weight_follows_the_board_size() {
         let table = crate::pattern::default_table_arc();
@@ -454,12 +394,16 @@ mod tests {
             assert!((best - 1.0).abs() < 1e-4, "best value {best}");
             extra[0]
         };
-        let defaults = PatternPriors::new(Arc::clone(&table));
+        let defaults = PatternPriors::new(Arc::clone(&table), &Settings::default());
         assert_eq!(added(&defaults, 9), 20.0);
         assert_eq!(added(&defaults, 13), 20.0);
-        assert_eq!(added(&defaults, LARGE_BOARD), 40.0);
+        assert_eq!(added(&defaults, crate::settings::LARGE_BOARD), 40.0);
         assert_eq!(added(&defaults, 19), 40.0);
-        let fixed = PatternPriors::new(table).with_weight(7.0);
+        let seven = Settings {
+            prior_weight: crate::settings::Auto::Value(7.0),
+            ..Settings::default()
+        };
+        let fixed = PatternPriors::new(table, &seven);
         assert_eq!(added(&fixed, 9), 7.0);
         assert_eq!(added(&fixed, 19), 7.0);
     }
@@ -572,7 +516,12 @@ mod tests {
         assert!(!default.read_ladders && default.hand_shape == 0.0);
         // `prior-weight` reaches the heuristic priors' shape term.
         let table = crate::pattern::default_table_arc();
-        let built = PriorsKind::Heuristic.build_weighted(&table, Some(weight));
+        let settings = Settings {
+            priors: PriorsKind::Heuristic,
+            prior_weight: crate::settings::Auto::Value(weight),
+            ..Settings::default()
+        };
+        let built = build(&settings, &table);
         let mut out = [Prior::NONE];
         let d4 = Move::Play(board.geometry().parse_point("D4").unwrap());
         built.priors(&board, Color::Black, Recent::default(), &[d4], &mut out);

@@ -28,9 +28,10 @@ use crate::playout::{
     playout_rng, run_playout,
 };
 
+use super::SearchConfig;
 use super::priors::{MovePriors, Recent};
 use super::tree::{Edge, LocalMemory, MemoryBudget, Node, Prior, VirtualLoss, result_increment};
-use super::{PlayoutKind, SearchConfig};
+use crate::settings::{PlayoutKind, Settings};
 
 /// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
 const PATH_CAPACITY: usize = 256;
@@ -165,17 +166,14 @@ struct Worker<'a, P> {
 
 /// Runs one worker until the search stops.
 pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
-    match shared.config.playout {
+    match shared.config.settings.playout {
         PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
         PlayoutKind::Pattern => {
-            let mut policy = PatternPolicy::new(&shared.config.patterns)
-                .with_tactics(shared.config.playout_tactics)
-                .with_ladders(shared.config.playout_ladders)
-                .with_global_captures(shared.config.playout_global_captures)
-                .with_fill_board(shared.config.playout_fill_board);
-            if shared.config.last_good_reply {
-                policy = policy.with_replies(shared.root_board.geometry().cells());
-            }
+            let policy = PatternPolicy::configured(
+                &shared.config.patterns,
+                &shared.config.settings,
+                shared.root_board.geometry().cells(),
+            );
             Worker::new(shared, index, policy).run()
         }
     }
@@ -271,7 +269,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                     break;
                 }
                 // Stop early when the runner-up cannot catch up with the playouts left.
-                if shared.config.early_stop
+                if shared.config.settings.early_stop
                     && claimed.is_multiple_of(16)
                     && shared.decided(limit - claimed)
                 {
@@ -373,7 +371,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             if edges.is_empty() {
                 break;
             }
-            let edge = &edges[select(node, edges, shared.config)];
+            let edge = &edges[select(node, edges, &shared.config.settings)];
             let mv = edge.mv();
             match mv {
                 Move::Pass => {
@@ -583,19 +581,15 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
 /// value is `((1 + an / equivalence) * w + aw) / d`: one division per edge instead of four
 /// (this loop runs over every edge of every node of a descent).
 #[inline(never)]
-fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
+fn select(node: &Node, edges: &[Edge], config: &Settings) -> usize {
     let parent = node.stats().visits as f32;
     let log_parent = (parent + 1.0).ln();
     // K = 0 turns RAVE off (the value is `q` alone).
-    let rave_on = config.rave_equivalence > 0.0;
-    let per_equivalence = if rave_on {
-        1.0 / config.rave_equivalence
-    } else {
-        0.0
-    };
+    let rave_on = config.rave > 0.0;
+    let per_equivalence = if rave_on { 1.0 / config.rave } else { 0.0 };
     let c = config.exploration_constant();
     let rave_prior = config.rave_prior;
-    let first_play_urgency = config.first_play_urgency;
+    let first_play_urgency = config.fpu;
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
     for (k, edge) in edges.iter().enumerate() {
@@ -636,6 +630,7 @@ fn select(node: &Node, edges: &[Edge], config: &SearchConfig) -> usize {
 mod tests {
     use super::*;
     use crate::board::Point;
+    use crate::settings::Auto;
 
     /// Two fresh edges: `a` with a strong prior but AMAF results that lost, `b` with no prior
     /// and AMAF results that won half the time. Counting the prior as AMAF playouts (rave-prior) is what
@@ -656,9 +651,9 @@ mod tests {
         }
         let node = Node::default();
         let edges = [a, b];
-        let mut config = SearchConfig {
-            exploration: Some(0.0),
-            ..SearchConfig::default()
+        let mut config = Settings {
+            exploration: Auto::Value(0.0),
+            ..Settings::default()
         };
         config.rave_prior = 0.0;
         assert_eq!(select(&node, &edges, &config), 1);
@@ -668,14 +663,14 @@ mod tests {
 
     /// The selection value as first written (four divisions, `beta` spelled out), for random
     /// edges: `select` must pick an edge whose textbook score is the best (up to rounding).
-    fn textbook_score(node: &Node, edge: &Edge, config: &SearchConfig) -> f32 {
+    fn textbook_score(node: &Node, edge: &Edge, config: &Settings) -> f32 {
         let parent = node.stats().visits as f32;
         let prior = edge.prior();
         let stats = edge.stats();
         let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
         let w = prior.wins + stats.wins;
         let amaf = edge.amaf();
-        let (an, aw) = if config.rave_equivalence > 0.0 {
+        let (an, aw) = if config.rave > 0.0 {
             (
                 amaf.visits as f32 + config.rave_prior * prior.visits,
                 amaf.wins + config.rave_prior * prior.wins,
@@ -684,13 +679,13 @@ mod tests {
             (0.0, 0.0)
         };
         let value = if an > 0.0 {
-            let beta = an / (an + n + an * n / config.rave_equivalence);
+            let beta = an / (an + n + an * n / config.rave);
             let q = if n > 0.0 { w / n } else { 0.0 };
             (1.0 - beta) * q + beta * (aw / an)
         } else if n > 0.0 {
             w / n
         } else {
-            config.first_play_urgency
+            config.fpu
         };
         let c = config.exploration_constant();
         value + c * ((parent + 1.0).ln() / (n + 1.0)).sqrt()
@@ -732,12 +727,12 @@ mod tests {
                 .filter(|_| rng.random_bool(0.1))
                 .map(|e| e.enter())
                 .collect();
-            let config = SearchConfig {
-                exploration: Some([0.0, 0.02, 0.2, 1.0][round % 4]),
-                rave_equivalence: [3000.0, 50.0, 0.0][round % 3],
+            let config = Settings {
+                exploration: Auto::Value([0.0, 0.02, 0.2, 1.0][round % 4]),
+                rave: [3000.0, 50.0, 0.0][round % 3],
                 rave_prior: [3.0, 0.0, 1.0][(round / 3) % 3],
-                first_play_urgency: [1.0, 0.5][(round / 9) % 2],
-                ..SearchConfig::default()
+                fpu: [1.0, 0.5][(round / 9) % 2],
+                ..Settings::default()
             };
             let chosen = select(&node, &edges, &config);
             let scores: Vec<f32> = edges

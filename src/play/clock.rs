@@ -1,5 +1,7 @@
-//! The clock model: time systems as GTP describes them (`time_settings`,
-//! `kgs-time_settings`, `time_left`) and the budget for one move.
+//! The one clock arithmetic: time systems as GTP describes them (`time_settings`,
+//! `kgs-time_settings`, `time_left`), one player's [`Clock`] (what the GTP engine keeps
+//! between `time_left` reports and what the match runner's referee enforces), and the
+//! budget for one move ([`move_time`]).
 
 use std::time::Duration;
 
@@ -44,6 +46,126 @@ impl TimeSystem {
 pub struct TimeLeft {
     pub seconds: f64,
     pub stones_or_periods: u32,
+}
+
+/// One player's clock under a [`TimeSystem`]: the seconds left and, once main time is
+/// spent, the byo-yomi periods or Canadian stones left (`None` without a time limit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    pub system: TimeSystem,
+    pub left: Option<TimeLeft>,
+}
+
+impl Clock {
+    /// A full clock: main time first; without main time, a full period with all its
+    /// periods (byo-yomi) or stones (Canadian).
+    pub fn new(system: TimeSystem) -> Clock {
+        let left = match system {
+            TimeSystem::None => None,
+            TimeSystem::Absolute { main } => Some(TimeLeft {
+                seconds: main,
+                stones_or_periods: 0,
+            }),
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods: count,
+            }
+            | TimeSystem::Canadian {
+                main,
+                period,
+                stones: count,
+            } => Some(if main > 0.0 {
+                TimeLeft {
+                    seconds: main,
+                    stones_or_periods: 0,
+                }
+            } else {
+                TimeLeft {
+                    seconds: period,
+                    stones_or_periods: count,
+                }
+            }),
+        };
+        Clock { system, left }
+    }
+
+    /// Charges `used` seconds for one move. Main time that runs out carries the rest of
+    /// the move into the first period; a Canadian period restarts after its stones, a
+    /// byo-yomi period after every move, and each byo-yomi period overrun costs one
+    /// period (the last one is kept: losing on time is the referee's call).
+    pub fn charge(&mut self, used: f64) {
+        let system = self.system;
+        let Some(left) = self.left.as_mut() else {
+            return;
+        };
+        let mut used = used.max(0.0);
+        let (period, count) = match system {
+            TimeSystem::None => return,
+            TimeSystem::Absolute { .. } => {
+                left.seconds = (left.seconds - used).max(0.0);
+                return;
+            }
+            TimeSystem::Byoyomi {
+                period, periods, ..
+            } => (period, periods),
+            TimeSystem::Canadian { period, stones, .. } => (period, stones),
+        };
+        if left.stones_or_periods == 0 {
+            if used <= left.seconds || period <= 0.0 || count == 0 {
+                left.seconds = (left.seconds - used).max(0.0);
+                return;
+            }
+            used -= left.seconds;
+            left.seconds = period;
+            left.stones_or_periods = count;
+        }
+        match system {
+            TimeSystem::Canadian { .. } => {
+                left.seconds = (left.seconds - used).max(0.0);
+                left.stones_or_periods -= 1;
+                if left.stones_or_periods == 0 {
+                    left.seconds = period;
+                    left.stones_or_periods = count;
+                }
+            }
+            _ => {
+                while used > left.seconds && left.stones_or_periods > 1 {
+                    used -= left.seconds;
+                    left.stones_or_periods -= 1;
+                }
+                left.seconds = period;
+            }
+        }
+    }
+
+    /// The most this move may take before the flag falls: what is left of main time plus
+    /// the first period (the move may run over into it), or what is left of the current
+    /// period (`None` without a time limit).
+    pub fn allowance(&self) -> Option<f64> {
+        let left = self.left?;
+        Some(match self.system {
+            TimeSystem::None => return None,
+            TimeSystem::Absolute { .. } => left.seconds,
+            TimeSystem::Byoyomi { period, .. } | TimeSystem::Canadian { period, .. } => {
+                if left.stones_or_periods == 0 {
+                    left.seconds + period
+                } else {
+                    left.seconds
+                }
+            }
+        })
+    }
+
+    /// The time for the next move with this clock (see [`move_time`]).
+    pub fn move_time(
+        &self,
+        moves_played: usize,
+        board_size: usize,
+        margin: f64,
+    ) -> Option<MoveTime> {
+        move_time(self.system, self.left, moves_played, board_size, margin)
+    }
 }
 
 /// Time to spend on the next move, given the system, what the controller last said is left
@@ -287,5 +409,44 @@ mod tests {
         assert_eq!(t.budget, t.max);
         assert!((t.budget.as_secs_f64() - 3.5).abs() < 1e-9);
         assert!(move_time(TimeSystem::None, None, 0, 19, 0.5).is_none());
+    }
+
+    #[test]
+    fn clock_runs_main_time_then_periods() {
+        let mut canadian = Clock::new(TimeSystem::from_gtp(10.0, 5.0, 2));
+        assert_eq!(canadian.allowance(), Some(15.0));
+        canadian.charge(4.0);
+        assert_eq!(canadian.left.unwrap().seconds, 6.0);
+        // 6 s of main time and 1 s of the first period; one of its two stones played.
+        canadian.charge(7.0);
+        let left = canadian.left.unwrap();
+        assert_eq!((left.seconds, left.stones_or_periods), (4.0, 1));
+        assert_eq!(canadian.allowance(), Some(4.0));
+        // The period's last stone: a fresh period follows.
+        canadian.charge(3.0);
+        let left = canadian.left.unwrap();
+        assert_eq!((left.seconds, left.stones_or_periods), (5.0, 2));
+
+        let mut absolute = Clock::new(TimeSystem::from_gtp(10.0, 0.0, 0));
+        absolute.charge(9.5);
+        assert!((absolute.left.unwrap().seconds - 0.5).abs() < 1e-9);
+        absolute.charge(3.0);
+        assert_eq!(absolute.left.unwrap().seconds, 0.0);
+        assert_eq!(absolute.allowance(), Some(0.0));
+
+        let mut byoyomi = Clock::new(TimeSystem::Byoyomi {
+            main: 0.0,
+            period: 30.0,
+            periods: 5,
+        });
+        byoyomi.charge(29.0);
+        assert_eq!(byoyomi.left.unwrap().stones_or_periods, 5);
+        byoyomi.charge(31.0);
+        let left = byoyomi.left.unwrap();
+        assert_eq!((left.seconds, left.stones_or_periods), (30.0, 4));
+
+        let mut unlimited = Clock::new(TimeSystem::None);
+        unlimited.charge(100.0);
+        assert_eq!((unlimited.left, unlimited.allowance()), (None, None));
     }
 }

@@ -2,11 +2,12 @@
 //! (`search::estimate_ownership`), and the area score once they are removed. `final_score`,
 //! `final_status_list`, the referee's dead-stone settlement and the pass rules of
 //! [`move_to_play`] all read the same judgement, so they cannot contradict one another.
-//! [`move_to_play`] turns the search's choice into the move sent, for the GTP engine and
-//! for the match runner's in-process player alike.
+//! [`search_choice`] and [`move_to_play`] turn the search's most visited move into the move
+//! sent (the pass rules), for the GTP engine and the match runner's in-process player
+//! alike.
 
 use crate::board::{Cell, Color, GameState, Move, Point};
-use crate::search::{SearchResult, estimate_ownership};
+use crate::search::{Analysis, SearchResult, estimate_ownership};
 
 /// The status of every chain on the board and the resulting score.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +94,37 @@ pub fn dead_points(judgement: &Judgement) -> Vec<Point> {
         .collect();
     dead.sort_unstable();
     dead
+}
+
+/// The search's choice for `color`: its most visited move `best`, except that hane passes
+/// after the opponent's pass when the board as it stands (every stone counted alive) wins,
+/// and does not pass while that count loses (it plays the most visited real move that does
+/// not fill an own eye instead, if there is one).
+pub fn search_choice(state: &GameState, color: Color, analysis: &Analysis, best: Move) -> Move {
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    // Area score with every stone counted alive: what passing now would give.
+    let pass_margin = state.score() * sign;
+    if opponent_passed(state, color) && pass_margin > 0.0 {
+        return Move::Pass;
+    }
+    if best == Move::Pass && pass_margin <= 0.0 {
+        // Passing would end (or let the opponent end) the game short of points.
+        let board = state.board();
+        if let Some(m) = analysis.moves.iter().find(|m| match m.mv {
+            Move::Play(p) => !board.is_eye(p, color),
+            Move::Pass => false,
+        }) {
+            return m.mv;
+        }
+    }
+    best
+}
+
+/// Whether `color`'s opponent made the last move, a pass.
+pub fn opponent_passed(state: &GameState, color: Color) -> bool {
+    state
+        .last_move()
+        .is_some_and(|(c, mv)| c != color && mv == Move::Pass)
 }
 
 /// How [`move_to_play`] treats the end of the game.
@@ -268,7 +300,6 @@ mod tests {
         };
         SearchResult {
             best: choices[0],
-            resign: false,
             analysis: crate::search::Analysis {
                 color,
                 playouts: 10,

@@ -1,0 +1,322 @@
+//! Playing a game: choosing a move in a game under a budget. [`Player`] owns the searcher,
+//! turns the settings and the clock into the search's limits (one budget rule), applies the
+//! pass, resign and cleanup rules to the search's choice ([`judge`]) and judges dead stones
+//! and the final score. The GTP engine and the match runner's in-process player are thin
+//! adapters over it; the clock arithmetic both they and the referee use is [`clock`].
+
+pub mod clock;
+pub mod judge;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::board::{Color, GameState, Move};
+use crate::pattern::{self, PatternTable};
+use crate::search::{Analysis, SearchConfig, SearchControl, SearchLimits, SearchResult, Searcher};
+use crate::settings::Settings;
+
+use clock::MoveTime;
+use judge::{EndRules, Judgement};
+
+/// Thinking time per move when neither the settings nor a clock limit it.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// The pattern table `settings` name: the file of their `patterns` setting, or the
+/// compiled-in table. The error names the setting and the file.
+pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
+    match &settings.patterns {
+        None => Ok(pattern::default_table_arc()),
+        Some(path) => pattern::load(path).map(Arc::new).map_err(|e| {
+            format!(
+                "cannot use the pattern table {} (setting patterns): {e}",
+                path.display()
+            )
+        }),
+    }
+}
+
+/// What kind of move is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// An ordinary move (`genmove`, a match move): may resign.
+    Normal,
+    /// `kgs-genmove_cleanup`: play on until the opponent's dead stones are gone; never
+    /// resigns.
+    Cleanup,
+    /// `reg_genmove`: a fresh search (no tree kept), never resigns.
+    Regression,
+}
+
+/// One move asked of a [`Player`].
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRequest {
+    pub kind: MoveKind,
+    /// The time the clock gives this move (`None`: no clock).
+    pub clock: Option<MoveTime>,
+    /// Never pass while the opponent has dead stones on the board (tournament rules on
+    /// KGS).
+    pub cleanup: bool,
+}
+
+impl MoveRequest {
+    /// An ordinary move under `clock`.
+    pub fn normal(clock: Option<MoveTime>) -> MoveRequest {
+        MoveRequest {
+            kind: MoveKind::Normal,
+            clock,
+            cleanup: false,
+        }
+    }
+}
+
+/// The move a [`Player`] chose.
+#[derive(Clone, Debug)]
+pub struct ChosenMove {
+    /// The move to play (the pass rules applied).
+    pub mv: Move,
+    /// Whether to resign instead of playing `mv`.
+    pub resign: bool,
+    /// The search behind it.
+    pub result: SearchResult,
+}
+
+/// hane playing one game at a time (see the module documentation).
+pub struct Player {
+    settings: Settings,
+    patterns: Arc<PatternTable>,
+    searcher: Searcher,
+    seed: u64,
+    judge_seed: u64,
+    /// Moves in a row whose win rate was under the resign threshold.
+    low_winrate_streak: u32,
+}
+
+impl Player {
+    /// A player with `settings`, the pattern table they name (see [`load_patterns`]) and
+    /// `seed` for its searches and judgements.
+    pub fn new(settings: Settings, patterns: Arc<PatternTable>, seed: u64) -> Player {
+        let config = SearchConfig::new(settings.clone(), Arc::clone(&patterns), seed);
+        Player {
+            settings,
+            patterns,
+            searcher: Searcher::new(config),
+            seed,
+            judge_seed: seed,
+            low_winrate_streak: 0,
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The seed of the searches.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The searcher, for analysis and pondering.
+    pub fn searcher_mut(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+
+    /// Starts a new game: the kept tree and the resign count are forgotten.
+    pub fn new_game(&mut self) {
+        self.searcher.clear();
+        self.low_winrate_streak = 0;
+    }
+
+    /// Gives the searches `seed` and the end-of-game judgements `judge_seed` from now on
+    /// (the match runner gives every game its own).
+    pub fn reseed(&mut self, seed: u64, judge_seed: u64) {
+        self.seed = seed;
+        self.judge_seed = judge_seed;
+        self.searcher.set_config(SearchConfig::new(
+            self.settings.clone(),
+            Arc::clone(&self.patterns),
+            seed,
+        ));
+    }
+
+    /// Drops the searcher and its tree for a fresh one (after a fault).
+    pub fn restart(&mut self) {
+        self.searcher = Searcher::new(SearchConfig::new(
+            self.settings.clone(),
+            Arc::clone(&self.patterns),
+            self.seed,
+        ));
+        self.low_winrate_streak = 0;
+    }
+
+    /// The search limits of one move: the clock's budget, the `time` setting (which caps
+    /// both the plan and the clock's extension for an uncertain position) and the
+    /// `playouts` setting, whichever ends first; [`DEFAULT_MOVE_TIME`] when none applies.
+    pub fn limits(&self, clock: Option<MoveTime>) -> SearchLimits {
+        let own = self.settings.time.map(Duration::from_secs_f64);
+        let (mut time, max_time) = match (clock, own) {
+            (Some(c), Some(op)) => (Some(c.budget.min(op)), Some(c.max.min(op))),
+            (Some(c), None) => (Some(c.budget), Some(c.max)),
+            (None, op) => (op, None),
+        };
+        if time.is_none() && self.settings.playouts.is_none() {
+            time = Some(DEFAULT_MOVE_TIME);
+        }
+        SearchLimits {
+            playouts: self.settings.playouts,
+            time,
+            report_interval: None,
+            max_time,
+        }
+    }
+
+    /// Chooses `color`'s move in `state` (without playing it): searches under the limits
+    /// of `request` until they end or `control` stops it, calling `progress` every
+    /// `report` interval, then applies the pass, cleanup and resign rules.
+    pub fn choose(
+        &mut self,
+        state: &GameState,
+        color: Color,
+        request: &MoveRequest,
+        control: &SearchControl,
+        report: Option<(Duration, &mut dyn FnMut(&Analysis))>,
+    ) -> ChosenMove {
+        let mut limits = self.limits(request.clock);
+        if request.kind == MoveKind::Regression {
+            self.searcher.clear();
+        }
+        let mut ignore = |_: &Analysis| {};
+        let progress: &mut dyn FnMut(&Analysis) = match report {
+            Some((interval, callback)) => {
+                limits.report_interval = Some(interval);
+                callback
+            }
+            None => &mut ignore,
+        };
+        let mut result = self
+            .searcher
+            .search(state, color, &limits, control, progress);
+        if result.analysis.moves.is_empty() && !state.legal_points(color).is_empty() {
+            // Stopped before anything was searched: a short search that cannot be stopped
+            // gives the best move "so far", never longer than the clock's budget.
+            let quick_time = limits.time.map_or(Duration::from_millis(200), |t| {
+                t.min(Duration::from_millis(200))
+            });
+            let quick = SearchLimits {
+                playouts: Some(4 * state.size() as u64 * state.size() as u64),
+                time: Some(quick_time),
+                report_interval: None,
+                max_time: None,
+            };
+            result =
+                self.searcher
+                    .search(state, color, &quick, &SearchControl::default(), &mut |_| {});
+        }
+        result.best = judge::search_choice(state, color, &result.analysis, result.best);
+        let low = self.count_low_winrate(state, color, &result);
+        let rules = match request.kind {
+            MoveKind::Cleanup => EndRules::CLEANUP,
+            _ => EndRules {
+                cleanup: request.cleanup,
+                ..EndRules::NORMAL
+            },
+        };
+        let mv = judge::move_to_play(state, color, &result, rules, || self.judge(state));
+        let resign = request.kind == MoveKind::Normal && low && mv != Move::Pass;
+        ChosenMove { mv, resign, result }
+    }
+
+    /// Counts a move whose win rate is under the resign threshold (not a winning pass);
+    /// true once `resign-moves` such moves came in a row.
+    fn count_low_winrate(
+        &mut self,
+        state: &GameState,
+        color: Color,
+        result: &SearchResult,
+    ) -> bool {
+        let threshold = self.settings.resign_threshold;
+        let analysis = &result.analysis;
+        let winning_pass = result.best == Move::Pass && judge::opponent_passed(state, color);
+        if threshold > 0.0 && analysis.winrate < threshold && analysis.playouts > 0 && !winning_pass
+        {
+            self.low_winrate_streak += 1;
+        } else {
+            self.low_winrate_streak = 0;
+        }
+        threshold > 0.0 && self.low_winrate_streak >= self.settings.resign_moves.max(1)
+    }
+
+    /// The end-of-game judgement of `state` (dead stones, score), with the
+    /// `judge-playouts` setting and this game's judgement seed.
+    pub fn judge(&self, state: &GameState) -> Judgement {
+        judge::judge(state, self.settings.judge_playouts.max(1), self.judge_seed)
+    }
+
+    /// The ownership of every point of `state` (see [`crate::search::estimate_ownership`]),
+    /// from `judge-playouts` light playouts.
+    pub fn ownership(&self, state: &GameState) -> Vec<f32> {
+        crate::search::estimate_ownership(
+            state,
+            self.settings.judge_playouts.max(1),
+            self.judge_seed,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Auto;
+
+    fn player(settings: Settings) -> Player {
+        Player::new(settings, pattern::default_table_arc(), 1)
+    }
+
+    #[test]
+    fn limits_merge_the_clock_with_the_settings() {
+        let second = Duration::from_secs(1);
+        let clock = MoveTime {
+            budget: 2 * second,
+            max: 4 * second,
+        };
+        let plain = player(Settings::default());
+        let l = plain.limits(None);
+        assert_eq!(
+            (l.playouts, l.time, l.max_time),
+            (None, Some(DEFAULT_MOVE_TIME), None)
+        );
+        let l = plain.limits(Some(clock));
+        assert_eq!((l.time, l.max_time), (Some(2 * second), Some(4 * second)));
+        let capped = player(Settings {
+            time: Some(3.0),
+            playouts: Some(50),
+            threads: Auto::Value(1),
+            ..Settings::default()
+        });
+        let l = capped.limits(Some(clock));
+        assert_eq!(
+            (l.playouts, l.time, l.max_time),
+            (Some(50), Some(2 * second), Some(3 * second))
+        );
+        let l = capped.limits(None);
+        assert_eq!((l.time, l.max_time), (Some(3 * second), None));
+        let counted = player(Settings {
+            playouts: Some(50),
+            ..Settings::default()
+        });
+        assert_eq!(counted.limits(None).time, None);
+    }
+
+    #[test]
+    fn missing_pattern_files_are_named() {
+        let settings = Settings {
+            patterns: Some("/nonexistent/table.txt".into()),
+            ..Settings::default()
+        };
+        let err = load_patterns(&settings).unwrap_err();
+        assert!(
+            err.contains("/nonexistent/table.txt (setting patterns)"),
+            "{err}"
+        );
+        assert!(load_patterns(&Settings::default()).is_ok());
+    }
+}

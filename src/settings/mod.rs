@@ -1,0 +1,585 @@
+//! The one settings definition: every engine setting (its name, type, default, help text,
+//! the values it accepts and, for the tunable ones, the range a tuner may explore) is
+//! declared once, in [`settings!`] below. Everything else derives from it: the flags of
+//! `hane gtp` and `hane bench`, the `hane:key=value` player specs of `hane match` /
+//! `hane selfplay`, GTP `gomill-describe_engine`, the log line of the settings in use and
+//! the tuner's parameter list. Defaults that depend on the board size or on another setting
+//! are `auto` values, resolved by the methods of [`Settings`] right below the definition.
+//!
+//! This module sits just above `board`: the search, the playouts and the play layer read
+//! their settings from a [`Settings`] value.
+
+mod value;
+
+use std::path::PathBuf;
+
+use crate::board::Rules;
+
+pub use value::{Auto, Bytes, PlayoutKind, PriorsKind, SettingValue};
+
+/// Where a setting applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The search and the playouts: a flag of `hane gtp` and `hane bench`, and a key of
+    /// `hane:` player specs.
+    Search,
+    /// Playing a game (time, threads, resigning): a flag of `hane gtp` and a key of `hane:`
+    /// player specs; `hane bench` has its own flags for these.
+    Game,
+    /// The GTP engine alone (rules and komi of new games, pondering, the seed): in matches
+    /// the referee and the match runner decide these.
+    Engine,
+}
+
+/// The values a numeric setting accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+    /// Whether `min` itself is refused.
+    pub above_min: bool,
+    /// Whether `max` itself is refused.
+    pub below_max: bool,
+}
+
+impl Range {
+    fn check(&self, x: f64) -> Result<(), String> {
+        let low_ok = if self.above_min {
+            x > self.min
+        } else {
+            x >= self.min
+        };
+        let high_ok = if self.below_max {
+            x < self.max
+        } else {
+            x <= self.max
+        };
+        if low_ok && high_ok {
+            return Ok(());
+        }
+        let open = if self.above_min { "(" } else { "[" };
+        let close = if self.below_max { ")" } else { "]" };
+        Err(format!(
+            "must be in {open}{}, {}{close}",
+            self.min, self.max
+        ))
+    }
+}
+
+/// The range a tuner explores for a numeric setting, and the size of its steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tune {
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+}
+
+/// What the definition says of a setting besides its type, default and help.
+#[derive(Clone, Copy, Debug)]
+pub struct Meta {
+    /// The name: `--key` on the command line, `key=value` in player specs.
+    pub key: &'static str,
+    /// Older names still accepted in player specs.
+    pub aliases: &'static [&'static str],
+    /// A one-letter flag of `hane gtp`.
+    pub short: Option<char>,
+    pub scope: Scope,
+    pub range: Option<Range>,
+    pub tune: Option<Tune>,
+}
+
+impl Meta {
+    const fn new(key: &'static str, scope: Scope) -> Meta {
+        Meta {
+            key,
+            aliases: &[],
+            short: None,
+            scope,
+            range: None,
+            tune: None,
+        }
+    }
+    const fn aliases(self, aliases: &'static [&'static str]) -> Meta {
+        Meta { aliases, ..self }
+    }
+    const fn short(self, c: char) -> Meta {
+        Meta {
+            short: Some(c),
+            ..self
+        }
+    }
+    /// Accepts `min..=max`.
+    const fn range(self, min: f64, max: f64) -> Meta {
+        Meta {
+            range: Some(Range {
+                min,
+                max,
+                above_min: false,
+                below_max: false,
+            }),
+            ..self
+        }
+    }
+    /// Accepts `min < x <= max`.
+    const fn above(self, min: f64, max: f64) -> Meta {
+        Meta {
+            range: Some(Range {
+                min,
+                max,
+                above_min: true,
+                below_max: false,
+            }),
+            ..self
+        }
+    }
+    /// Accepts `min <= x < max`.
+    const fn below(self, min: f64, max: f64) -> Meta {
+        Meta {
+            range: Some(Range {
+                min,
+                max,
+                above_min: false,
+                below_max: true,
+            }),
+            ..self
+        }
+    }
+    const fn tune(self, min: f64, max: f64, step: f64) -> Meta {
+        Meta {
+            tune: Some(Tune { min, max, step }),
+            ..self
+        }
+    }
+
+    fn check(&self, number: Option<f64>) -> Result<(), String> {
+        match (self.range, number) {
+            (Some(range), Some(x)) => range.check(x),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One entry of the definition, as the derived interfaces see it.
+pub struct Setting {
+    pub meta: Meta,
+    /// The help text (the doc comment of the field; its first line is the short help).
+    pub help: &'static str,
+    /// What a value looks like (`N`, `SECONDS`, ...).
+    pub shape: &'static str,
+    default: fn() -> String,
+    get: fn(&Settings) -> String,
+    set: fn(&mut Settings, &str, &Meta) -> Result<(), String>,
+    number: fn(&Settings) -> Option<f64>,
+}
+
+impl Setting {
+    /// The default, as text.
+    pub fn default_text(&self) -> String {
+        (self.default)()
+    }
+
+    /// The first line of the help text.
+    pub fn summary(&self) -> &'static str {
+        self.help.lines().next().unwrap_or("").trim()
+    }
+
+    /// The help text as one paragraph.
+    pub fn help_text(&self) -> String {
+        self.help
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Whether `name` is this setting's key or one of its aliases.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.meta.key == name || self.meta.aliases.contains(&name)
+    }
+}
+
+macro_rules! settings {
+    ($(
+        $(#[doc = $doc:literal])+
+        $field:ident : $ty:ty = $default:expr, $meta:expr;
+    )+) => {
+        /// The engine's settings (see the module documentation). `Settings::default()`
+        /// is hane's default engine.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Settings {
+            $( $(#[doc = $doc])+ pub $field: $ty, )+
+        }
+
+        impl Default for Settings {
+            fn default() -> Settings {
+                Settings { $( $field: $default, )+ }
+            }
+        }
+
+        /// Every setting, in the order of the definition.
+        pub static SETTINGS: &[Setting] = &[$(
+            Setting {
+                meta: $meta,
+                help: concat!($($doc, "\n"),+),
+                shape: <$ty as SettingValue>::SHAPE,
+                default: || {
+                    let value: $ty = $default;
+                    value.format_setting()
+                },
+                get: |s| s.$field.format_setting(),
+                set: |s, text, meta| {
+                    let value = <$ty as SettingValue>::parse_setting(text)?;
+                    meta.check(value.as_number())?;
+                    s.$field = value;
+                    Ok(())
+                },
+                number: |s| s.$field.as_number(),
+            },
+        )+];
+    };
+}
+
+settings! {
+    /// Search threads (auto: one per core).
+    threads: Auto<usize> = Auto::Auto, Meta::new("threads", Scope::Game).short('t').range(1.0, 1024.0);
+    /// Playouts per move: a fixed amount of thinking, reproducible with a seed and one
+    /// thread; none: limited by time only. A game clock still applies. With neither
+    /// playouts nor time nor a clock, hane thinks 5 seconds per move.
+    playouts: Option<u64> = None, Meta::new("playouts", Scope::Game).short('p').range(1.0, 1e15);
+    /// Longest thinking time per move in seconds (none: the clock decides); a game clock
+    /// can make it shorter.
+    time: Option<f64> = None, Meta::new("time", Scope::Game).aliases(&["seconds"]).above(0.0, 86_400.0);
+    /// Upper bound on the search tree's memory, e.g. 512M, 2G.
+    max_memory: Bytes = Bytes(1 << 30), Meta::new("max-memory", Scope::Search);
+    /// Resign when the win rate stays below this fraction for resign-moves moves in a
+    /// row; 0 never resigns.
+    resign_threshold: f32 = 0.1, Meta::new("resign-threshold", Scope::Game).aliases(&["resign"]).below(0.0, 1.0).tune(0.0, 0.3, 0.02);
+    /// Moves in a row under the resign threshold before resigning.
+    resign_moves: u32 = 3, Meta::new("resign-moves", Scope::Game).range(1.0, 1000.0);
+    /// Light playouts that judge dead stones and the final score.
+    judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
+    /// Seconds kept back from every move's time budget under a game clock, for network
+    /// lag.
+    lag_margin: f64 = 0.5, Meta::new("lag-margin", Scope::Game).range(0.0, 3600.0);
+    /// Playout policy: pattern (answers the last move's tactics, reads ladders and plays
+    /// learned 3x3 shapes) or light (uniformly random without filling eyes; about 4x as
+    /// many playouts on 9x9 and 3.5x on 19x19, much weaker).
+    playout: PlayoutKind = PlayoutKind::Pattern, Meta::new("playout", Scope::Search);
+    /// Priors of new tree moves: pattern (the learned move probabilities on top of the
+    /// heuristic) or heuristic (captures, ataris, distance to the last move).
+    priors: PriorsKind = PriorsKind::Pattern, Meta::new("priors", Scope::Search);
+    /// Virtual playouts of the priors' shape term: the learned term of the pattern priors
+    /// (auto: 20 below 15x15, 40 from 15x15 up), or with the heuristic priors their
+    /// hand-written 3x3 shapes and ladder reading (auto or 0: neither).
+    prior_weight: Auto<f32> = Auto::Auto, Meta::new("prior-weight", Scope::Search).range(0.0, 1e6).tune(0.0, 100.0, 5.0);
+    /// Pattern table file (the `patterns/` text format) instead of the compiled-in one
+    /// (builtin), for pattern playouts and pattern priors.
+    patterns: Option<PathBuf> = None, Meta::new("patterns", Scope::Search);
+    /// Pattern playouts answer two-liberty fights next to the last move and play the
+    /// vital point of small eye spaces (off: about a fifth more playouts, weaker).
+    tactics: bool = true, Meta::new("tactics", Scope::Search);
+    /// Pattern playouts read ladders: they do not save a chain in atari by running into a
+    /// ladder, and continue a ladder the opponent runs into.
+    ladders: bool = true, Meta::new("ladders", Scope::Search);
+    /// Pattern playouts play the last good replies each search thread learns from its
+    /// playouts (LGRF-2).
+    replies: bool = false, Meta::new("replies", Scope::Search);
+    /// Pattern playouts capture chains left in atari away from the last move, before a
+    /// random move.
+    captures: bool = false, Meta::new("captures", Scope::Search);
+    /// Random points the pattern playouts try for one in an empty 3x3 area before their
+    /// random move ("fill the board"); 0: none.
+    fill_board: u32 = 0, Meta::new("fill-board", Scope::Search).range(0.0, 64.0).tune(0.0, 16.0, 1.0);
+    /// UCT exploration constant (auto: 0.02 with light playouts, 0.2 with pattern
+    /// playouts).
+    exploration: Auto<f32> = Auto::Auto, Meta::new("exploration", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.05);
+    /// RAVE equivalence: the real visits at which AMAF and real statistics weigh the
+    /// same (0: no AMAF).
+    rave: f32 = 3000.0, Meta::new("rave", Scope::Search).aliases(&["rave-equivalence"]).range(0.0, 1e9).tune(100.0, 20_000.0, 500.0);
+    /// Share of a prior's virtual playouts also counted as AMAF playouts.
+    rave_prior: f32 = 3.0, Meta::new("rave-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 10.0, 0.5);
+    /// Value of a tree move with no statistics and no prior (first-play urgency).
+    fpu: f32 = 1.0, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
+    /// Visits a tree node needs before it gets children (auto: 2 up to 7x7, 8 above).
+    expand: Auto<u32> = Auto::Auto, Meta::new("expand", Scope::Search).range(1.0, 1e9).tune(1.0, 32.0, 1.0);
+    /// Stop a move's search early when the runner-up cannot overtake the best move in
+    /// the playouts or time left.
+    early_stop: bool = true, Meta::new("early-stop", Scope::Search);
+    /// Keep the subtree of the moves played between searches.
+    reuse: bool = true, Meta::new("reuse", Scope::Search).aliases(&["reuse-tree"]);
+    /// Seed of the random generators; with one thread and a playout limit the moves
+    /// repeat. none: a fresh seed every run (logged at --log-level info).
+    seed: Option<u64> = None, Meta::new("seed", Scope::Engine);
+    /// Keep thinking on the opponent's time, until the next command arrives.
+    ponder: bool = false, Meta::new("ponder", Scope::Engine);
+    /// Rules of new games: cgos (area scoring, positional superko, no handicap
+    /// compensation), chinese, japanese (played as chinese), tromp-taylor, aga,
+    /// new-zealand, simple-ko (cgos with only the simple ko rule, as GNU Go plays).
+    rules: Rules = Rules::default(), Meta::new("rules", Scope::Engine);
+    /// Komi of new games (GTP komi overrides it).
+    komi: f32 = 7.5, Meta::new("komi", Scope::Engine).range(-1000.0, 1000.0);
+    /// Stop lz-analyze / kata-analyze streams after this many playouts (none: a stream
+    /// runs until the next input line).
+    analysis_playouts: Option<u64> = None, Meta::new("analysis-playouts", Scope::Engine).range(1.0, 1e15);
+}
+
+/// Boards from this size up are "large" for the size-dependent defaults.
+pub const LARGE_BOARD: usize = 15;
+
+/// The resolution of the `auto` values and the other derived quantities.
+impl Settings {
+    /// Search threads.
+    pub fn thread_count(&self) -> usize {
+        self.threads
+            .or_else_with(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The UCT exploration constant.
+    pub fn exploration_constant(&self) -> f32 {
+        self.exploration.or(match self.playout {
+            PlayoutKind::Light => 0.02,
+            PlayoutKind::Pattern => 0.2,
+        })
+    }
+
+    /// Visits before a tree node is expanded on a board of `size`.
+    pub fn expand_visits(&self, size: usize) -> u32 {
+        self.expand.or(if size <= 7 { 2 } else { 8 }).max(1)
+    }
+
+    /// Virtual playouts of the pattern priors' learned term on a board of `size`.
+    pub fn pattern_prior_weight(&self, size: usize) -> f32 {
+        self.prior_weight
+            .or(if size >= LARGE_BOARD { 40.0 } else { 20.0 })
+    }
+
+    /// Virtual playouts of the heuristic priors' hand-written shapes (which also turn on
+    /// their ladder reading); `None`: neither.
+    pub fn heuristic_shape_weight(&self) -> Option<f32> {
+        match self.prior_weight {
+            Auto::Value(w) if w > 0.0 => Some(w),
+            _ => None,
+        }
+    }
+
+    /// The rules of new games, with the komi setting.
+    pub fn game_rules(&self) -> Rules {
+        Rules {
+            komi: self.komi,
+            ..self.rules
+        }
+    }
+}
+
+impl<T: Copy> Auto<T> {
+    fn or_else_with(self, auto: impl FnOnce() -> T) -> T {
+        match self {
+            Auto::Auto => auto(),
+            Auto::Value(v) => v,
+        }
+    }
+}
+
+/// Reading and writing settings by name.
+impl Settings {
+    /// The setting called `name` (its key or an alias).
+    pub fn find(name: &str) -> Option<&'static Setting> {
+        let name = name.trim();
+        SETTINGS.iter().find(|s| s.is_named(name))
+    }
+
+    /// Sets the setting called `name` from text; on an error nothing changes.
+    pub fn set(&mut self, name: &str, text: &str) -> Result<(), String> {
+        let setting = Settings::find(name).ok_or_else(|| {
+            format!(
+                "unknown setting {name:?} (known: {})",
+                SETTINGS
+                    .iter()
+                    .map(|s| s.meta.key)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        (setting.set)(self, text, &setting.meta)
+            .map_err(|e| format!("{}={text:?}: {e}", setting.meta.key))
+    }
+
+    /// The value of the setting called `name`, as text.
+    pub fn get(&self, name: &str) -> Option<String> {
+        Settings::find(name).map(|s| (s.get)(self))
+    }
+
+    /// The value of `setting` as a number, where it is one.
+    pub fn number(&self, setting: &Setting) -> Option<f64> {
+        (setting.number)(self)
+    }
+
+    /// Applies `key=value` pairs separated by commas (a `hane:` player spec); only the
+    /// settings in `scopes` are accepted. On an error nothing changes.
+    pub fn apply_pairs(&mut self, text: &str, scopes: &[Scope]) -> Result<(), String> {
+        let mut changed = self.clone();
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("setting {pair:?} is not key=value"))?;
+            let key = key.trim();
+            if let Some(setting) = Settings::find(key)
+                && !scopes.contains(&setting.meta.scope)
+            {
+                return Err(format!("setting {key:?} cannot be set here"));
+            }
+            changed.set(key, value)?;
+        }
+        *self = changed;
+        Ok(())
+    }
+
+    /// `key=value` for every setting in `scopes` that differs from the default, in the
+    /// order of the definition.
+    pub fn changed(&self, scopes: &[Scope]) -> Vec<String> {
+        let defaults = Settings::default();
+        SETTINGS
+            .iter()
+            .filter(|s| scopes.contains(&s.meta.scope))
+            .filter(|s| (s.get)(self) != (s.get)(&defaults))
+            .map(|s| format!("{}={}", s.meta.key, (s.get)(self)))
+            .collect()
+    }
+
+    /// `key=value` for every setting, in the order of the definition (the log line of the
+    /// settings in use).
+    pub fn describe(&self) -> String {
+        SETTINGS
+            .iter()
+            .map(|s| format!("{}={}", s.meta.key, (s.get)(self)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_reads_back_and_passes_its_own_checks() {
+        let defaults = Settings::default();
+        for setting in SETTINGS {
+            let mut s = Settings::default();
+            s.set(setting.meta.key, &setting.default_text())
+                .unwrap_or_else(|e| panic!("{}: {e}", setting.meta.key));
+            assert_eq!(s, defaults, "{}", setting.meta.key);
+            assert!(!setting.summary().is_empty(), "{}", setting.meta.key);
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut names: Vec<&str> = SETTINGS
+            .iter()
+            .flat_map(|s| std::iter::once(s.meta.key).chain(s.meta.aliases.iter().copied()))
+            .collect();
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count);
+    }
+
+    #[test]
+    fn tuner_ranges_lie_within_the_accepted_values() {
+        for setting in SETTINGS {
+            let Some(tune) = setting.meta.tune else {
+                continue;
+            };
+            assert!(
+                tune.min < tune.max && tune.step > 0.0,
+                "{}",
+                setting.meta.key
+            );
+            if let Some(range) = setting.meta.range {
+                assert!(range.check(tune.min).is_ok(), "{}", setting.meta.key);
+                assert!(range.check(tune.max).is_ok(), "{}", setting.meta.key);
+            }
+            let mut s = Settings::default();
+            s.set(setting.meta.key, &tune.max.to_string()).unwrap();
+            let read = s.number(setting).unwrap();
+            assert!(
+                (read - tune.max).abs() < 1e-6 * tune.max,
+                "{}",
+                setting.meta.key
+            );
+        }
+    }
+
+    #[test]
+    fn set_checks_values_and_changes_nothing_on_an_error() {
+        let mut s = Settings::default();
+        s.set("fill-board", "5").unwrap();
+        assert_eq!(s.fill_board, 5);
+        for (key, bad) in [
+            ("fill-board", "65"),
+            ("fill-board", "-1"),
+            ("resign-threshold", "1"),
+            ("resign-threshold", "-0.1"),
+            ("time", "0"),
+            ("time", "100000"),
+            ("threads", "0"),
+            ("playouts", "0"),
+            ("expand", "0"),
+            ("exploration", "-1"),
+            ("fpu", "inf"),
+            ("tactics", "sometimes"),
+            ("colour", "blue"),
+        ] {
+            let before = s.clone();
+            assert!(s.set(key, bad).is_err(), "{key}={bad}");
+            assert_eq!(s, before);
+        }
+        s.set("resign", "0.2").unwrap();
+        assert_eq!(s.resign_threshold, 0.2);
+        assert_eq!(s.get("dead-playouts").as_deref(), Some("1000"));
+    }
+
+    #[test]
+    fn pairs_respect_scopes() {
+        let mut s = Settings::default();
+        s.apply_pairs(
+            "playouts=400, threads=1,rave=1500",
+            &[Scope::Search, Scope::Game],
+        )
+        .unwrap();
+        assert_eq!(
+            (s.playouts, s.threads, s.rave),
+            (Some(400), Auto::Value(1), 1500.0)
+        );
+        assert_eq!(
+            s.changed(&[Scope::Search, Scope::Game]),
+            ["threads=1", "playouts=400", "rave=1500"]
+        );
+        let before = s.clone();
+        assert!(s.apply_pairs("rave=10,komi=6.5", &[Scope::Search]).is_err());
+        assert!(s.apply_pairs("rave=10,threads", &[Scope::Search]).is_err());
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn size_dependent_defaults() {
+        let s = Settings::default();
+        assert_eq!((s.expand_visits(7), s.expand_visits(9)), (2, 8));
+        assert_eq!(s.pattern_prior_weight(13), 20.0);
+        assert_eq!(s.pattern_prior_weight(19), 40.0);
+        assert_eq!(s.exploration_constant(), 0.2);
+        assert_eq!(s.heuristic_shape_weight(), None);
+        let light = Settings {
+            playout: PlayoutKind::Light,
+            prior_weight: Auto::Value(35.0),
+            expand: Auto::Value(4),
+            ..Settings::default()
+        };
+        assert_eq!(light.exploration_constant(), 0.02);
+        assert_eq!(light.pattern_prior_weight(19), 35.0);
+        assert_eq!(light.heuristic_shape_weight(), Some(35.0));
+        assert_eq!(light.expand_visits(19), 4);
+    }
+}
