@@ -4,8 +4,9 @@
 //! dispatch, `known_command` and `list_commands` ([`commands`]), response framing, the stdin
 //! reader thread (which handles GoGui's `# interrupt` line itself and stops analysis streams
 //! and pondering when input arrives), the analysis output formats ([`analysis`]) and the
-//! end-of-game judgement ([`judge`]). Search logic lives in `crate::search`; nothing here
-//! prints anything but GTP responses on stdout (logs go to stderr).
+//! end-of-game judgement ([`judge`](crate::search::judge)). Search logic lives in
+//! `crate::search`; nothing here prints anything but GTP responses on stdout (logs go to
+//! stderr).
 
 pub mod analysis;
 pub mod commands;
