@@ -3,8 +3,6 @@
 //! Modules in dependency order: [`board`] (rules and positions), [`playout`] (random
 //! games), and [`cli`] (the command line). See README.md for the architecture.
 
-#![forbid(unsafe_code)]
-
 pub mod arena;
 pub mod board;
 pub mod cli;
