@@ -5,8 +5,9 @@
 //! from both (`is_legal`, and `play` answering `? illegal move`), and the stone lists and
 //! capture counts must agree periodically and at the end of every game.
 //!
-//! GNU Go missing is a failure with a clear message, unless `HANE_SKIP_GNUGO=1` is set;
-//! `.ci/install.d/10-gnugo.sh` installs it for CI.
+//! GNU Go missing is a failure with a clear message, unless `HANE_SKIP_GNUGO=1` is set
+//! outside CI (under CI, with `CI` set, it always fails); `.ci/install.d/10-gnugo.sh`
+//! installs it for CI.
 
 mod common;
 
@@ -108,8 +109,13 @@ fn find_gnugo() -> Option<PathBuf> {
 fn gnugo_or_skip() -> Option<PathBuf> {
     match find_gnugo() {
         Some(path) => Some(path),
+        None if common::in_ci() => panic!(
+            "GNU Go not found at /usr/games/gnugo or on the PATH, and under CI (CI is set) \
+             this test may not skip: install it (`apt-get install -y gnugo`, see \
+             .ci/install.d/10-gnugo.sh)"
+        ),
         None if std::env::var("HANE_SKIP_GNUGO").as_deref() == Ok("1") => {
-            eprintln!("gnugo not found; skipped because HANE_SKIP_GNUGO=1");
+            eprintln!("SKIPPED: gnugo not found; skipped because HANE_SKIP_GNUGO=1");
             None
         }
         None => panic!(

@@ -2,7 +2,9 @@
 //! gomill's ringmaster running a playoff, and Sabaki's own libraries (`@sabaki/gtp`,
 //! `@sabaki/sgf`) driving it from Node. CI installs the tools
 //! (`.ci/install.d/20-gtp-clients.sh`); a missing tool fails the test unless
-//! `HANE_SKIP_CLIENTS=1` is set.
+//! `HANE_SKIP_CLIENTS=1` is set outside CI (under CI, with `CI` set, it always fails).
+
+mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -17,11 +19,15 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Whether a tool is present; if not, the test fails unless HANE_SKIP_CLIENTS=1.
+/// Whether a tool is present; if not, the test fails unless HANE_SKIP_CLIENTS=1 outside CI.
 fn require(tool: &str, present: bool, install: &str) -> bool {
     if present {
         return true;
     }
+    assert!(
+        !common::in_ci(),
+        "{tool} is missing, and under CI (CI is set) this test may not skip: {install}"
+    );
     if std::env::var("HANE_SKIP_CLIENTS").as_deref() == Ok("1") {
         eprintln!("SKIPPED: {tool} is missing and HANE_SKIP_CLIENTS=1");
         return false;

@@ -1,7 +1,9 @@
 //! `hane patterns eval`: the output line on a hand-made record (broken games skipped with a
 //! count), and the shipped table's move prediction on held-out professional games (files
 //! `pro-000.sgf` and `pro-001.sgf` were never used for training), when the collection is
-//! present next to the repository (`../shared/data/pro-games`).
+//! present next to the repository (`../shared/data/pro-games`; under CI it must be).
+
+mod common;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -74,7 +76,10 @@ fn held_out_collection() -> Option<PathBuf> {
 #[test]
 fn shipped_table_predicts_held_out_professional_moves() {
     let Some(path) = held_out_collection() else {
-        eprintln!("SKIPPED: ../shared/data/pro-games/pro-000.sgf is not present");
+        common::skip_unless_ci(
+            "../shared/data/pro-games/pro-000.sgf",
+            "the held-out professional games belong next to the repository, in ../shared",
+        );
         return;
     };
     let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();

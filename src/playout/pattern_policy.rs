@@ -131,7 +131,7 @@ impl<'t> PatternPolicy<'t> {
     /// chain in atari is also saved by capturing an enemy chain in atari that touches it;
     /// an own chain the last move left with two liberties gets a third (by extending or by
     /// capturing a neighbour in atari); and the vital point of a small eye space next to
-    /// the last move is played ([`EyeSpaceReader::vital_point`]).
+    /// the last move is played (`EyeSpaceReader::vital_point`).
     pub fn with_tactics(mut self, tactics: bool) -> PatternPolicy<'t> {
         self.tactics = tactics;
         self

@@ -1,5 +1,5 @@
 //! Game records: reading SGF collections (with the `sgf-parse` crate) into plain game
-//! descriptions, replaying them into a `GameState`, and writing a game as SGF FF[4].
+//! descriptions, replaying them into a `GameState`, and writing a game as SGF `FF[4]`.
 
 use std::fmt::Write as _;
 
@@ -264,7 +264,7 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// Writes the game as one SGF FF[4] game tree: root properties, setup stones and every move.
+/// Writes the game as one SGF `FF[4]` game tree: root properties, setup stones and every move.
 pub fn write_game(state: &GameState, info: &GameInfo) -> String {
     let geometry = state.geometry();
     let mut out = String::new();

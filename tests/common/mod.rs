@@ -1,5 +1,6 @@
-//! Small helpers shared by the integration tests: vertices and colours from text, and
-//! diagrams compared without caring about spacing.
+//! Small helpers shared by the integration tests: vertices and colours from text,
+//! diagrams compared without caring about spacing, and whether a test whose program or data
+//! is missing may skip (not under CI).
 
 #![allow(dead_code)]
 
@@ -56,4 +57,26 @@ pub fn assert_diagram(board: &Board, expected: &str, context: &str) {
         "{context}: position differs\nactual:\n{}",
         board.to_diagram()
     );
+}
+
+/// Whether the tests run under CI: the environment variable `CI` is set, not empty, and
+/// not `false` or `0` (CI runs with `CI=true`). Under CI every test program and data file
+/// is installed (`.ci/install.d/`, `../shared`), so a test that finds one missing fails
+/// instead of skipping.
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|value| {
+        let value = value.to_string_lossy().trim().to_ascii_lowercase();
+        !value.is_empty() && value != "false" && value != "0"
+    })
+}
+
+/// For a test that finds `what` missing: fails under CI (see [`in_ci`]) with `what` and
+/// `remedy`; elsewhere prints a `SKIPPED` line, and the caller returns.
+#[track_caller]
+pub fn skip_unless_ci(what: &str, remedy: &str) {
+    assert!(
+        !in_ci(),
+        "{what} is missing, and under CI (CI is set) a test may not skip: {remedy}"
+    );
+    eprintln!("SKIPPED: {what} is missing ({remedy})");
 }
