@@ -2,10 +2,8 @@
 //! the last move), atari escape, self-atari, atari given, distances, edge lines, pass.
 
 use hane::board::{Board, Color, Point};
-use hane::pattern::features::{
-    Context, Group, edge_level, extract, is_self_atari, liberties_after, liberties_capped,
-    move_distance,
-};
+use hane::pattern::features::{Context, Group, edge_level, extract, move_distance};
+use hane::tactics::liberties::{is_self_atari, liberties_after, liberties_capped};
 
 fn at(board: &Board, vertex: &str) -> Point {
     board.geometry().parse_point(vertex).unwrap()

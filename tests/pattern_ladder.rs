@@ -4,7 +4,7 @@
 
 use hane::board::{Board, Color, Point};
 use hane::pattern::features::{Context, Group, extract};
-use hane::pattern::ladder::{atari_starts_ladder, captured_in_ladder, extension_caught_in_ladder};
+use hane::tactics::ladder::{atari_starts_ladder, captured_in_ladder, extension_caught_in_ladder};
 
 fn at(board: &Board, vertex: &str) -> Point {
     board.geometry().parse_point(vertex).unwrap()

@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use super::hand_shapes::matches_hand_shape;
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
-use crate::pattern::features::liberties_capped;
-use crate::pattern::{Context, PatternTable, ladder};
+use crate::pattern::{Context, PatternTable};
+use crate::tactics::ladder;
+use crate::tactics::liberties::liberties_capped;
 
 pub use super::tree::Prior;
 
