@@ -1,5 +1,6 @@
 //! The rules of Go: board geometry, the fast board with chains and Zobrist hashing, the
-//! `Rules` value, and `GameState` (history, superko, undo, handicap, area scoring).
+//! `Rules` value, `GameState` (history, superko, undo, handicap, area scoring), and the
+//! last two moves before a position (`Recent`).
 //! No I/O, and nothing here knows about search.
 //!
 //! The fast [`Board`] is spread over files by job, each adding to it its own `impl Board`:
@@ -14,6 +15,7 @@ mod diagram;
 mod game;
 mod geometry;
 mod position;
+mod recent;
 mod ring;
 mod rules;
 mod scoring;
@@ -23,6 +25,7 @@ pub use chains::{ChainStones, OtherLiberties};
 pub use game::{GameState, HandicapError, format_score};
 pub use geometry::{Cell, Color, Geometry, MAX_CELLS, MAX_POINTS, MAX_SIZE, MIN_SIZE, Move, Point};
 pub use position::{Board, IllegalMove};
+pub use recent::Recent;
 pub use ring::{RingSet, ring_cells};
 pub use rules::{HandicapCompensation, KoRule, Rules};
 pub use zobrist::stone_key;

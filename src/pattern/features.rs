@@ -5,7 +5,7 @@
 //!
 //! Extraction allocates nothing: chain walks use small fixed arrays.
 
-use crate::board::{Board, Color, Point};
+use crate::board::{Board, Color, Point, Recent};
 use crate::tactics::ladder::{atari_starts_ladder, extension_caught_in_ladder};
 use crate::tactics::liberties::{liberties_after, liberties_capped};
 
@@ -147,14 +147,11 @@ pub struct MoveFeatures {
 }
 
 /// What the features of a position depend on besides the board: who moves and the last
-/// two moves (`None` for a pass or no move).
+/// two moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Context {
     pub color: Color,
-    pub last: Option<Point>,
-    pub second_last: Option<Point>,
-    /// Whether the last move was a pass.
-    pub last_was_pass: bool,
+    pub recent: Recent,
 }
 
 /// Coulom's move distance `dx + dy + max(dx, dy)`.
@@ -171,7 +168,7 @@ pub fn extract(board: &Board, p: Option<Point>, ctx: &Context) -> MoveFeatures {
     let mut f = MoveFeatures::default();
     let Some(p) = p else {
         f.is_pass = true;
-        f.levels[Group::Pass.slot()] = if ctx.last_was_pass { 2 } else { 1 };
+        f.levels[Group::Pass.slot()] = if ctx.recent.last_was_pass { 2 } else { 1 };
         return f;
     };
     extract_tactical(board, p, ctx, &mut f.levels);
@@ -194,12 +191,13 @@ pub fn extract_tactical(
     let enemy = color.opponent();
     let geometry = board.geometry();
     let last_chain = ctx
+        .recent
         .last
         .filter(|&l| board.cell(l).is(enemy))
         .map(|l| board.chain_id(l));
     // Whether the own chain through `q` touches the last move's stone.
     let touches_last = |q: Point| -> bool {
-        ctx.last.is_some_and(|l| {
+        ctx.recent.last.is_some_and(|l| {
             board.cell(l).is(enemy)
                 && geometry.neighbors(l).iter().any(|&n| {
                     board.cell_at(n).is(color)
@@ -264,10 +262,10 @@ pub fn extract_tactical(
     } else if atari {
         levels[Group::Atari.slot()] = if board.ko().is_some() { 2 } else { 1 };
     }
-    if let Some(l) = ctx.last {
+    if let Some(l) = ctx.recent.last {
         levels[Group::DistLast.slot()] = move_distance(board, p, l).clamp(2, 17) as u8;
     }
-    if let Some(l) = ctx.second_last {
+    if let Some(l) = ctx.recent.second_last {
         levels[Group::DistSecond.slot()] = move_distance(board, p, l).clamp(2, 17) as u8;
     }
     levels[Group::Edge.slot()] = edge_level(board, p);

@@ -12,7 +12,7 @@
 
 use rand::Rng as _;
 
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Cell, Color, Point, Recent};
 use crate::pattern::PatternTable;
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
 use crate::pattern::table::PlayoutShapes;
@@ -136,14 +136,10 @@ impl<'t> PatternPolicy<'t> {
         self
     }
 
-    /// Tells the policy the last move and the one before it (`None` for a pass or none),
-    /// before a playout starts.
-    pub fn start(&mut self, last: Option<Point>, second_last: Option<Point>) {
+    /// Tells the policy the last move and the one before it, before a playout starts.
+    pub fn start(&mut self, recent: Recent) {
         self.watch.len = 0;
-        self.last = [
-            last.map_or(0, |p| p.index() as u16),
-            second_last.map_or(0, |p| p.index() as u16),
-        ];
+        self.last = recent.indices();
     }
 
     fn remember(&mut self, chosen: Option<Point>) {
@@ -386,8 +382,8 @@ impl<'t> PatternPolicy<'t> {
 }
 
 impl PlayoutPolicy for PatternPolicy<'_> {
-    fn start(&mut self, last: Option<Point>, second_last: Option<Point>) {
-        PatternPolicy::start(self, last, second_last);
+    fn start(&mut self, recent: Recent) {
+        PatternPolicy::start(self, recent);
     }
 
     fn choose(&mut self, board: &mut Board, color: Color, rng: &mut PlayoutRng) -> Option<Point> {
@@ -545,12 +541,12 @@ pub fn run_pattern_playouts(
 pub fn run_pattern_playout<S: MoveSink>(
     board: &mut Board,
     to_move: Color,
-    last_moves: (Option<Point>, Option<Point>),
+    recent: Recent,
     policy: &mut PatternPolicy<'_>,
     rng: &mut PlayoutRng,
     sink: &mut S,
 ) -> super::PlayoutOutcome {
-    policy.start(last_moves.0, last_moves.1);
+    policy.start(recent);
     let cap = default_move_cap(board.size());
     run_playout(board, to_move, policy, rng, cap, sink)
 }
@@ -662,7 +658,7 @@ mod tests {
                 .with_global_captures(global);
             for _ in 0..50 {
                 let mut b = board.clone();
-                policy.start(Some(last), Some(own_last));
+                policy.start(Recent::new(Some(last), Some(own_last)));
                 captured[k] +=
                     (policy.choose(&mut b, Color::Black, &mut rng) == Some(capture)) as usize;
             }
@@ -679,7 +675,7 @@ mod tests {
         let mut policy = PatternPolicy::new(table)
             .with_local_reluctance(1e30)
             .with_global_captures(true);
-        policy.start(Some(last), Some(own_last));
+        policy.start(Recent::new(Some(last), Some(own_last)));
         policy.watch.push(at("C2").index() as u16);
         assert_eq!(policy.watch.capture(&escaped, Color::Black), None);
         assert_eq!(policy.watch.len, 0);
@@ -734,7 +730,7 @@ mod tests {
         let mut with_step = PatternPolicy::new(table).with_fill_board(4);
         for _ in 0..50 {
             let mut b = empty.clone();
-            with_step.start(None, None);
+            with_step.start(Recent::default());
             let p = with_step.choose(&mut b, Color::Black, &mut rng).unwrap();
             assert!(open(&empty, p), "{p:?} is not in an empty 3x3 area");
         }
@@ -770,12 +766,12 @@ mod tests {
         replies.learn(Some(Color::Black));
         let mut rng = playout_rng(1, 0);
         for _ in 0..20 {
-            policy.start(Some(white_move), Some(black_move));
+            policy.start(Recent::new(Some(white_move), Some(black_move)));
             assert_eq!(policy.choose(&mut board, Color::Black, &mut rng), Some(two));
         }
         // With `two` taken, the one-move reply.
         board.play_unchecked(two, Color::White);
-        policy.start(Some(white_move), Some(black_move));
+        policy.start(Recent::new(Some(white_move), Some(black_move)));
         assert_eq!(policy.choose(&mut board, Color::Black, &mut rng), Some(one));
     }
 }

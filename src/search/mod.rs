@@ -40,11 +40,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Rules};
+use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent, Rules};
 use crate::pattern::PatternTable;
 use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
 
-use priors::{HeuristicPriors, MovePriors, Recent};
+use priors::{HeuristicPriors, MovePriors};
 use tree::{Edge, MemoryBudget, Node, Prior};
 use worker::{SharedSearch, run_worker};
 
