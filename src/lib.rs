@@ -6,7 +6,8 @@
 //!
 //! | module | owns |
 //! |---|---|
-//! | [`board`] | points, stones, chains and liberties, ko, Zobrist hashes, rules, game history, scoring |
+//! | [`board`] | points, stones, chains and liberties, ring codes, ko, Zobrist hashes, rules, game history, scoring, diagrams |
+//! | [`tactics`] | liberty and self-atari helpers, the ladder reader, the eye-space reader |
 //! | [`settings`] | the one settings definition: every engine setting with its default, help and ranges |
 //! | [`pattern`] | the pattern format of `patterns/`, 3x3 and larger shapes, learned weights, the trainer |
 //! | [`playout`] | light and pattern-guided playout policies, the playout loop |
@@ -62,3 +63,4 @@ pub mod playout;
 pub mod search;
 pub mod settings;
 pub mod sgf;
+pub mod tactics;

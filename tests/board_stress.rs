@@ -17,8 +17,8 @@ use hane::board::{
     Board, Cell, Color, GameState, IllegalMove, KoRule, MAX_SIZE, MIN_SIZE, Move, OtherLiberties,
     Point, Rules,
 };
-use hane::pattern::features::{MoveLiberties, is_self_atari, liberties_after, liberties_capped};
 use hane::playout::{PlayoutRng, playout_rng, random_below};
+use hane::tactics::liberties::{MoveLiberties, is_self_atari, liberties_after, liberties_capped};
 
 /// What the naive board stores on a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -229,7 +229,7 @@ impl NaiveBoard {
     }
 
     /// What `color` playing on the empty point `p` does to liberties, as
-    /// `features::liberties_after` defines it: the distinct liberties of the joined chain
+    /// `liberties::liberties_after` defines it: the distinct liberties of the joined chain
     /// (its neighbours' liberties but `p`, `p`'s empty neighbours, and each enemy stone next
     /// to `p` whose chain is in atari, which the move captures), counted up to 3; the joined
     /// chain's size; whether it captures.

@@ -143,8 +143,8 @@ fn board_primitives_allocate_nothing() {
 
 #[test]
 fn pattern_priors_allocate_nothing() {
-    use hane::board::{MAX_POINTS, Move};
-    use hane::search::priors::{MovePriors, PatternPriors, Prior, Recent};
+    use hane::board::{MAX_POINTS, Move, Recent};
+    use hane::search::priors::{MovePriors, PatternPriors, Prior};
     let priors = PatternPriors::new(
         hane::pattern::default_table_arc(),
         &hane::settings::Settings::default(),

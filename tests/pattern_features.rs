@@ -1,11 +1,9 @@
 //! Feature extraction on hand-made diagrams: captures (and whether the captured chain holds
 //! the last move), atari escape, self-atari, atari given, distances, edge lines, pass.
 
-use hane::board::{Board, Color, Point};
-use hane::pattern::features::{
-    Context, Group, edge_level, extract, is_self_atari, liberties_after, liberties_capped,
-    move_distance,
-};
+use hane::board::{Board, Color, Point, Recent};
+use hane::pattern::features::{Context, Group, edge_level, extract, move_distance};
+use hane::tactics::liberties::{is_self_atari, liberties_after, liberties_capped};
 
 fn at(board: &Board, vertex: &str) -> Point {
     board.geometry().parse_point(vertex).unwrap()
@@ -18,9 +16,7 @@ fn level(board: &Board, vertex: &str, ctx: &Context, group: Group) -> u8 {
 fn ctx(color: Color, last: Option<Point>, second: Option<Point>) -> Context {
     Context {
         color,
-        last,
-        second_last: second,
-        last_was_pass: false,
+        recent: Recent::new(last, second),
     }
 }
 
@@ -225,7 +221,10 @@ fn distances_edges_and_pass() {
     assert_eq!(f.levels[Group::Pass.slot()], 1);
     assert_eq!(f.levels.iter().filter(|&&l| l != 0).count(), 1);
     let after_pass = Context {
-        last_was_pass: true,
+        recent: Recent {
+            last_was_pass: true,
+            ..none.recent
+        },
         ..none
     };
     assert_eq!(

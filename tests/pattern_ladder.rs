@@ -2,9 +2,9 @@
 //! working ladder, the same ladder broken by a stone on its path, and an escape from atari
 //! that the opponent then captures in a ladder.
 
-use hane::board::{Board, Color, Point};
+use hane::board::{Board, Color, Point, Recent};
 use hane::pattern::features::{Context, Group, extract};
-use hane::pattern::ladder::{atari_starts_ladder, captured_in_ladder, extension_caught_in_ladder};
+use hane::tactics::ladder::{atari_starts_ladder, captured_in_ladder, extension_caught_in_ladder};
 
 fn at(board: &Board, vertex: &str) -> Point {
     board.geometry().parse_point(vertex).unwrap()
@@ -13,9 +13,7 @@ fn at(board: &Board, vertex: &str) -> Point {
 fn level(board: &Board, vertex: &str, color: Color, group: Group) -> u8 {
     let ctx = Context {
         color,
-        last: None,
-        second_last: None,
-        last_was_pass: false,
+        recent: Recent::default(),
     };
     extract(board, Some(at(board, vertex)), &ctx).levels[group.slot()]
 }

@@ -2,7 +2,7 @@
 //! tactically urgent answers, and allocates nothing per move (the `allocation-counter`
 //! crate counts).
 
-use hane::board::{Board, Color};
+use hane::board::{Board, Color, Recent};
 use hane::pattern::{self, PatternTable};
 use hane::playout::{PatternPolicy, PlayoutPolicy, default_move_cap, playout_rng, run_playout};
 
@@ -12,7 +12,7 @@ fn check_games(table: &PatternTable, size: usize, games: usize, seed: u64) -> u6
     let mut moves = 0;
     for _ in 0..games {
         let mut board = Board::new(size).unwrap();
-        policy.start(None, None);
+        policy.start(Recent::default());
         let mut color = Color::Black;
         let mut passes = 0;
         let mut played = 0;
@@ -71,7 +71,7 @@ fn answers_a_capture_of_the_last_move() {
     for seed in 0..20 {
         let mut rng = playout_rng(seed, 0);
         let mut b = board.clone();
-        policy.start(Some(d4), None);
+        policy.start(Recent::new(Some(d4), None));
         assert_eq!(policy.choose(&mut b, Color::Black, &mut rng), Some(d3));
     }
 }
@@ -100,7 +100,7 @@ fn continues_a_ladder_the_opponent_runs_into() {
     for seed in 0..20 {
         let mut rng = playout_rng(seed, 0);
         let mut b = board.clone();
-        policy.start(Some(e4), Some(d3));
+        policy.start(Recent::new(Some(e4), Some(d3)));
         let chosen = policy.choose(&mut b, Color::Black, &mut rng);
         // F4 drives White up to E5 and on to the edge (the working ladder); E5 would let
         // White out at F4, which has three empty neighbours.
@@ -115,7 +115,7 @@ fn continues_a_ladder_the_opponent_runs_into() {
         .filter(|&seed| {
             let mut rng = playout_rng(seed, 0);
             let mut b = board.clone();
-            plain.start(Some(e4), Some(d3));
+            plain.start(Recent::new(Some(e4), Some(d3)));
             plain.choose(&mut b, Color::Black, &mut rng) != Some(f4)
         })
         .count();
@@ -156,7 +156,7 @@ fn does_not_run_into_a_ladder() {
             .filter(|&seed| {
                 let mut rng = playout_rng(seed, 0);
                 let mut b = board.clone();
-                policy.start(Some(d3), None);
+                policy.start(Recent::new(Some(d3), None));
                 policy.choose(&mut b, Color::White, &mut rng) == Some(e4)
             })
             .count();
@@ -185,7 +185,7 @@ fn times_chosen(
         .filter(|&seed| {
             let mut rng = playout_rng(seed, 0);
             let mut b = board.clone();
-            policy.start(Some(last), None);
+            policy.start(Recent::new(Some(last), None));
             policy
                 .choose(&mut b, color, &mut rng)
                 .is_some_and(|p| wanted.contains(&p))
@@ -314,7 +314,7 @@ fn allocates_nothing_per_playout() {
     let allocations = allocation_counter::measure(|| {
         for _ in 0..20 {
             board.copy_from(&start);
-            policy.start(None, None);
+            policy.start(Recent::default());
             moves += run_playout(
                 &mut board,
                 Color::Black,

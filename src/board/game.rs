@@ -1,8 +1,8 @@
 //! `GameState`: a board together with its rules and history: whose turn it is, superko,
 //! passes, undo, handicap and setup stones, and the score under area rules.
 
-use super::board::{Board, IllegalMove};
 use super::geometry::{Color, Geometry, Move, Point};
+use super::position::{Board, IllegalMove};
 use super::rules::{KoRule, Rules};
 
 /// Why handicap stones could not be placed; the messages are the GTP spec's error strings.

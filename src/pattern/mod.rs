@@ -13,7 +13,6 @@
 //! of passing. Playouts: `playout::PatternPolicy`.
 
 pub mod features;
-pub mod ladder;
 pub mod shape;
 pub mod table;
 pub mod train;

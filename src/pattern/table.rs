@@ -26,7 +26,7 @@ use std::fmt::{self, Write as _};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point};
+use crate::board::{Board, Color, GameState, MAX_CELLS, Point, Recent};
 
 use super::features::extract_tactical;
 use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
@@ -598,14 +598,9 @@ impl PatternTable {
 
 /// The feature context of the player to move in a game: the last two moves.
 pub fn context_of(state: &GameState) -> Context {
-    let moves = state.moves();
-    let point =
-        |k: usize| -> Option<Point> { moves.len().checked_sub(k).and_then(|i| moves[i].1.point()) };
     Context {
         color: state.to_move(),
-        last: point(1),
-        second_last: point(2),
-        last_was_pass: matches!(moves.last(), Some((_, Move::Pass))),
+        recent: Recent::of_game(state),
     }
 }
 
@@ -613,9 +608,7 @@ pub fn context_of(state: &GameState) -> Context {
 pub fn context(color: Color, last: Option<Point>, second_last: Option<Point>) -> Context {
     Context {
         color,
-        last,
-        second_last,
-        last_was_pass: false,
+        recent: Recent::new(last, second_last),
     }
 }
 

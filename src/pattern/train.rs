@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::{Board, GameState, KoRule, Move, Point, Rules};
+use crate::board::{Board, GameState, KoRule, Move, Point, Recent, Rules};
 use crate::sgf::SgfGame;
 
 use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
@@ -36,24 +36,17 @@ pub fn for_each_position(
         ..Rules::default()
     };
     let mut state: GameState = game.replay(rules, Some(1)).map_err(|_| 0usize)?;
-    let mut last: Option<Move> = None;
-    let mut second_last: Option<Move> = None;
+    let mut recent = Recent::default();
     for (k, &(color, mv)) in game.moves.iter().enumerate() {
         if state.check_move(color, mv).is_err() {
             return Err(k + 1);
         }
-        let ctx = Context {
-            color,
-            last: last.and_then(Move::point),
-            second_last: second_last.and_then(Move::point),
-            last_was_pass: last == Some(Move::Pass),
-        };
+        let ctx = Context { color, recent };
         visit(state.board(), &ctx, mv);
         state
             .play(color, mv)
             .expect("checked just above and nothing changed");
-        second_last = last;
-        last = Some(mv);
+        recent = recent.after(mv);
     }
     Ok(())
 }

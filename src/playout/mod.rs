@@ -10,7 +10,7 @@ pub use replies::ReplyMemory;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 
-use crate::board::{Board, Color, MAX_CELLS, Point};
+use crate::board::{Board, Color, MAX_CELLS, Point, Recent};
 
 /// The random generator every playout worker owns.
 pub type PlayoutRng = Pcg32;
@@ -38,7 +38,7 @@ pub trait PlayoutPolicy {
 
     /// Called before each playout with the position's last two moves (policies that look
     /// at the last move need them; the default ignores them).
-    fn start(&mut self, _last: Option<Point>, _second_last: Option<Point>) {}
+    fn start(&mut self, _recent: Recent) {}
 }
 
 /// Receives every stone a playout plays (AMAF statistics listen here).
@@ -301,7 +301,7 @@ pub fn run_playouts<P: PlayoutPolicy>(
         let mut stats = PlayoutStats::new(start.size());
         for _ in 0..share {
             board.copy_from(start);
-            policy.start(None, None);
+            policy.start(Recent::default());
             let outcome = run_playout(
                 &mut board,
                 Color::Black,

@@ -12,13 +12,14 @@
 
 use rand::Rng as _;
 
-use crate::board::{Board, Cell, Color, MAX_CELLS, Point};
+use crate::board::{Board, Cell, Color, Point, Recent};
 use crate::pattern::PatternTable;
-use crate::pattern::features::{is_self_atari, liberties_after};
-use crate::pattern::ladder::{LadderScratch, two_liberties};
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
 use crate::pattern::table::PlayoutShapes;
 use crate::settings::Settings;
+use crate::tactics::eye_space::EyeSpaceReader;
+use crate::tactics::ladder::{LadderScratch, two_liberties};
+use crate::tactics::liberties::{is_self_atari, liberties_after};
 
 use super::replies::ReplyMemory;
 use super::{
@@ -162,14 +163,10 @@ impl<'t> PatternPolicy<'t> {
         self
     }
 
-    /// Tells the policy the last move and the one before it (`None` for a pass or none),
-    /// before a playout starts.
-    pub fn start(&mut self, last: Option<Point>, second_last: Option<Point>) {
+    /// Tells the policy the last move and the one before it, before a playout starts.
+    pub fn start(&mut self, recent: Recent) {
         self.watch.len = 0;
-        self.last = [
-            last.map_or(0, |p| p.index() as u16),
-            second_last.map_or(0, |p| p.index() as u16),
-        ];
+        self.last = recent.indices();
     }
 
     fn remember(&mut self, chosen: Option<Point>) {
@@ -412,8 +409,8 @@ impl<'t> PatternPolicy<'t> {
 }
 
 impl PlayoutPolicy for PatternPolicy<'_> {
-    fn start(&mut self, last: Option<Point>, second_last: Option<Point>) {
-        PatternPolicy::start(self, last, second_last);
+    fn start(&mut self, recent: Recent) {
+        PatternPolicy::start(self, recent);
     }
 
     fn choose(&mut self, board: &mut Board, color: Color, rng: &mut PlayoutRng) -> Option<Point> {
@@ -552,188 +549,6 @@ fn counter_captures(board: &Board, stone: Point, enemy: Color, found: &mut Candi
     }
 }
 
-/// Marks of the eye-space reader: a power of two, for every cell of the largest board.
-const MARK_SLOTS: usize = 1024;
-const _: () = assert!(MARK_SLOTS >= MAX_CELLS && MARK_SLOTS.is_power_of_two());
-
-/// Largest eye space [`EyeSpaceReader::vital_point`] reads.
-const NAKADE_MAX: usize = 6;
-
-/// The eye-space reader of the policy's tactics: finds the vital point of a small eye space
-/// next to the last move. It owns one mark per cell, the number of the flood that reached
-/// it (floods are numbered on across calls), so a flood tests membership with one load
-/// instead of a search of the region so far, and allocates nothing per call.
-#[derive(Clone, Debug)]
-struct EyeSpaceReader {
-    /// `marks[i]`: the number of the last flood that reached cell `i` (indexed with a
-    /// mask, [`MARK_SLOTS`] being a power of two: no bounds check and no division).
-    marks: Box<[u32; MARK_SLOTS]>,
-    /// The number of the latest flood.
-    flood: u32,
-}
-
-impl EyeSpaceReader {
-    fn new() -> EyeSpaceReader {
-        EyeSpaceReader {
-            marks: Box::new([0; MARK_SLOTS]),
-            flood: 0,
-        }
-    }
-
-    /// The vital point of a small eye space next to `last`: an empty region of 3 to
-    /// [`NAKADE_MAX`] points that touches `last`, is bounded by stones of one colour (and
-    /// the edge), and has one point next to more of the region than any other (the middle
-    /// of a straight or bent three, the centre of a pyramid four, a crossed five or a
-    /// rabbity six, the inner point of a bulky five). Whoever plays it first decides
-    /// whether the owner gets two eyes; random playouts would leave that to chance. Shapes
-    /// without a single vital point (a square four, a straight four) are not answered.
-    fn vital_point(&mut self, board: &Board, last: Point) -> Option<Point> {
-        let geometry = board.geometry();
-        let intruder = match board.cell(last) {
-            Cell::Black => Cell::White,
-            _ => Cell::Black,
-        };
-        let starts = geometry.neighbors(last);
-        // Nearly half the calls end here: no neighbour of `last` is an empty point with an
-        // empty neighbour and none of `intruder`, which any start of a fitting region is.
-        let mut closed = 0u32;
-        for (k, &start) in starts.iter().enumerate() {
-            let at = Point::from_index(start);
-            let is_closed = (board.cell_at(start) == Cell::Empty)
-                & (board.neighbor_count(at, intruder) == 0)
-                & (board.neighbor_count(at, Cell::Empty) > 0);
-            closed |= (is_closed as u32) << k;
-        }
-        if closed == 0 {
-            return None;
-        }
-        // Most other calls end here: no closed start (1.8 of them on average) can begin a
-        // region that fits, as told by counts alone.
-        let mut candidates = 0u32;
-        let mut rest = closed;
-        while rest != 0 {
-            let k = rest.trailing_zeros();
-            rest &= rest - 1;
-            let start = starts[k as usize & 3];
-            candidates |= (may_start_eye_space(board, start, intruder) as u32) << k;
-        }
-        if candidates == 0 {
-            return None;
-        }
-        if self.flood > u32::MAX - 4 {
-            // Once in a billion calls: start the numbers again.
-            self.marks.fill(0);
-            self.flood = 0;
-        }
-        // Cells marked by a flood of this call have numbers above `before`.
-        let before = self.flood;
-        while candidates != 0 {
-            let k = candidates.trailing_zeros();
-            candidates &= candidates - 1;
-            let start = starts[k as usize & 3];
-            // A start that an earlier flood reached lies in the same region, whose answer
-            // (none, or the flood would have returned) is known.
-            if self.marks[start & (MARK_SLOTS - 1)] > before {
-                continue;
-            }
-            if let Some(vital) = self.read_region(board, start, intruder, before) {
-                return Some(vital);
-            }
-        }
-        None
-    }
-
-    /// Floods the empty region from `start`, giving up once it is too big, touches a stone of
-    /// `intruder` (checked as a point joins, so a region that touches one is given up at
-    /// once) or reaches a point that an earlier flood of this call (numbered above `before`)
-    /// marked: the same region, already answered. The region's vital point, if it fits and
-    /// has one.
-    #[inline]
-    fn read_region(
-        &mut self,
-        board: &Board,
-        start: usize,
-        intruder: Cell,
-        before: u32,
-    ) -> Option<Point> {
-        let geometry = board.geometry();
-        self.flood += 1;
-        let flood = self.flood;
-        let mut region = [0usize; NAKADE_MAX];
-        let mut len = 1;
-        region[0] = start;
-        self.marks[start & (MARK_SLOTS - 1)] = flood;
-        let mut next = 0;
-        while next < len {
-            let q = region[next];
-            next += 1;
-            for n in geometry.neighbors(Point::from_index(q)) {
-                let mark = self.marks[n & (MARK_SLOTS - 1)];
-                if board.cell_at(n) != Cell::Empty || mark == flood {
-                    continue;
-                }
-                if len == NAKADE_MAX
-                    || mark > before
-                    || board.neighbor_count(Point::from_index(n), intruder) > 0
-                {
-                    return None;
-                }
-                self.marks[n & (MARK_SLOTS - 1)] = flood;
-                region[len] = n;
-                len += 1;
-            }
-        }
-        if len < 3 {
-            return None;
-        }
-        // The whole region is in hand, so a point's neighbours in it are its empty ones.
-        let (mut best, mut best_degree, mut ties) = (0, 0, 0);
-        for &q in &region[..len] {
-            let d = board.neighbor_count(Point::from_index(q), Cell::Empty);
-            if d > best_degree {
-                (best, best_degree, ties) = (q, d, 1);
-            } else if d == best_degree {
-                ties += 1;
-            }
-        }
-        let enough = if len == 3 { 2 } else { 3 };
-        (ties == 1 && best_degree >= enough).then(|| Point::from_index(best))
-    }
-}
-
-/// Whether the empty region through the empty point `start` (a neighbour of the stone
-/// `last`, with no `intruder` neighbour) may be an eye space [`EyeSpaceReader::vital_point`] reads,
-/// judged from cells and counts without a flood and without branching (the branches would
-/// be coin tosses): no empty neighbour of `start` touches `intruder`, and the region's
-/// points within two steps of `start` number from 3 to [`NAKADE_MAX`]. Regions of one and
-/// two points are told exactly; for bigger ones the count is a lower bound.
-#[inline]
-fn may_start_eye_space(board: &Board, start: usize, intruder: Cell) -> bool {
-    let geometry = board.geometry();
-    let at = Point::from_index(start);
-    let mut open = false;
-    // `at`, its empty neighbours, and their other empty neighbours: a neighbour of one
-    // empty neighbour is `at` itself or a point two steps away, which it shares with at
-    // most one other neighbour of `at` (through the diagonal between them).
-    let empty = board.neighbours_holding(at, Cell::Empty);
-    let mut near = 1;
-    // Ring positions of the neighbours below, left, right, above (see `ring_cells`).
-    const ORTHOGONAL: [u32; 4] = [6, 3, 4, 1];
-    for (n, position) in geometry.neighbors(at).into_iter().zip(ORTHOGONAL) {
-        let is_empty = empty.holds(position);
-        let n = Point::from_index(n);
-        open |= is_empty & (board.neighbor_count(n, intruder) > 0);
-        near += board.neighbor_count(n, Cell::Empty) * is_empty as usize;
-    }
-    // Each diagonal with the two neighbours it touches, by ring position: counted twice
-    // when all three are empty.
-    const BESIDE: [(u32, u32, u32); 4] = [(0, 1, 3), (2, 1, 4), (5, 3, 6), (7, 4, 6)];
-    for (d, a, b) in BESIDE {
-        near -= (empty.holds(d) & empty.holds(a) & empty.holds(b)) as usize;
-    }
-    !open & (3..=NAKADE_MAX).contains(&near)
-}
-
 /// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`
 /// threads, each worker with its own copy of `policy` (configured with the switches to
 /// measure: [`PatternPolicy::with_tactics`], [`PatternPolicy::with_global_captures`], ...),
@@ -753,12 +568,12 @@ pub fn run_pattern_playouts(
 pub fn run_pattern_playout<S: MoveSink>(
     board: &mut Board,
     to_move: Color,
-    last_moves: (Option<Point>, Option<Point>),
+    recent: Recent,
     policy: &mut PatternPolicy<'_>,
     rng: &mut PlayoutRng,
     sink: &mut S,
 ) -> super::PlayoutOutcome {
-    policy.start(last_moves.0, last_moves.1);
+    policy.start(recent);
     let cap = default_move_cap(board.size());
     run_playout(board, to_move, policy, rng, cap, sink)
 }
@@ -767,107 +582,6 @@ pub fn run_pattern_playout<S: MoveSink>(
 mod tests {
     use super::*;
     use crate::playout::playout_rng;
-
-    /// [`EyeSpaceReader::vital_point`] written the plain way: for each empty neighbour of `last` in
-    /// turn, its whole empty region; the first region of 3 to 6 points that touches no
-    /// stone of the other colour and has a single point with the most neighbours in the
-    /// region (at least 2 for three points, 3 for more) gives that point.
-    fn nakade_reference(board: &Board, last: Point) -> Option<Point> {
-        let g = board.geometry();
-        let owner = board.cell(last);
-        for start in g.neighbors(last) {
-            if board.cell_at(start) != Cell::Empty {
-                continue;
-            }
-            let mut region = vec![start];
-            let mut k = 0;
-            while k < region.len() {
-                for n in g.neighbors(Point::from_index(region[k])) {
-                    if board.cell_at(n) == Cell::Empty && !region.contains(&n) {
-                        region.push(n);
-                    }
-                }
-                k += 1;
-            }
-            let open_to_other = region.iter().any(|&q| {
-                g.neighbors(Point::from_index(q)).into_iter().any(|n| {
-                    let c = board.cell_at(n);
-                    c != Cell::Empty && c != Cell::Border && c != owner
-                })
-            });
-            if open_to_other || region.len() < 3 || region.len() > NAKADE_MAX {
-                continue;
-            }
-            let degree = |q: usize| {
-                g.neighbors(Point::from_index(q))
-                    .into_iter()
-                    .filter(|n| region.contains(n))
-                    .count()
-            };
-            let best = region.iter().map(|&q| degree(q)).max().unwrap();
-            let at_best: Vec<usize> = region
-                .iter()
-                .copied()
-                .filter(|&q| degree(q) == best)
-                .collect();
-            let enough = if region.len() == 3 { 2 } else { 3 };
-            if at_best.len() == 1 && best >= enough {
-                return Some(Point::from_index(at_best[0]));
-            }
-        }
-        None
-    }
-
-    /// The policy's eye-space reader agrees with the plain flood for every stone of many
-    /// random positions (random games end with many small eye spaces), and finds vital
-    /// points often enough that the comparison means something.
-    #[test]
-    fn eye_space_vital_point_matches_a_plain_flood() {
-        let mut rng = playout_rng(7, 0);
-        let mut reader = EyeSpaceReader::new();
-        let (mut compared, mut vital) = (0, 0);
-        for size in [5, 7, 9, 13, 19] {
-            for _ in 0..(300 / size) {
-                let mut board = Board::new(size).unwrap();
-                let mut color = Color::Black;
-                for _ in 0..size * size * 2 {
-                    match crate::playout::random_acceptable_move(
-                        &mut board,
-                        color,
-                        &mut rng,
-                        |_, _| true,
-                    ) {
-                        Some(p) => {
-                            board.play_unchecked(p, color);
-                        }
-                        None => board.pass(),
-                    }
-                    color = color.opponent();
-                    if !rng.next_u32().is_multiple_of(4) {
-                        continue;
-                    }
-                    for i in 0..board.geometry().cells() {
-                        if matches!(board.cell_at(i), Cell::Black | Cell::White) {
-                            let last = Point::from_index(i);
-                            let expected = nakade_reference(&board, last);
-                            assert_eq!(
-                                reader.vital_point(&board, last),
-                                expected,
-                                "last {last:?} on\n{}",
-                                board.to_diagram()
-                            );
-                            compared += 1;
-                            vital += expected.is_some() as usize;
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            vital > 1000,
-            "only {vital} vital points in {compared} comparisons"
-        );
-    }
 
     /// The rejection sampler of the shape moves draws each empty neighbour of the last move
     /// (and "none") with the probability its exact gamma gives, in positions where the
@@ -972,7 +686,7 @@ mod tests {
                 .with_global_captures(global);
             for _ in 0..50 {
                 let mut b = board.clone();
-                policy.start(Some(last), Some(own_last));
+                policy.start(Recent::new(Some(last), Some(own_last)));
                 captured[k] +=
                     (policy.choose(&mut b, Color::Black, &mut rng) == Some(capture)) as usize;
             }
@@ -990,7 +704,7 @@ mod tests {
             .with_tactics(false)
             .with_local_reluctance(1e30)
             .with_global_captures(true);
-        policy.start(Some(last), Some(own_last));
+        policy.start(Recent::new(Some(last), Some(own_last)));
         policy.watch.push(at("C2").index() as u16);
         assert_eq!(policy.watch.capture(&escaped, Color::Black), None);
         assert_eq!(policy.watch.len, 0);
@@ -1047,7 +761,7 @@ mod tests {
             .with_fill_board(4);
         for _ in 0..50 {
             let mut b = empty.clone();
-            with_step.start(None, None);
+            with_step.start(Recent::default());
             let p = with_step.choose(&mut b, Color::Black, &mut rng).unwrap();
             assert!(open(&empty, p), "{p:?} is not in an empty 3x3 area");
         }
@@ -1084,12 +798,12 @@ mod tests {
         replies.learn(Some(Color::Black));
         let mut rng = playout_rng(1, 0);
         for _ in 0..20 {
-            policy.start(Some(white_move), Some(black_move));
+            policy.start(Recent::new(Some(white_move), Some(black_move)));
             assert_eq!(policy.choose(&mut board, Color::Black, &mut rng), Some(two));
         }
         // With `two` taken, the one-move reply.
         board.play_unchecked(two, Color::White);
-        policy.start(Some(white_move), Some(black_move));
+        policy.start(Recent::new(Some(white_move), Some(black_move)));
         assert_eq!(policy.choose(&mut board, Color::Black, &mut rng), Some(one));
     }
 }

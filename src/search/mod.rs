@@ -34,12 +34,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Rules};
+use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent, Rules};
 use crate::pattern::PatternTable;
 use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
 use crate::settings::{PlayoutKind, Settings};
 
-use priors::{MovePriors, Recent};
+use priors::MovePriors;
 use tree::{Edge, MemoryBudget, Node, Prior};
 use worker::{SharedSearch, run_worker};
 
@@ -366,7 +366,7 @@ impl Searcher {
         let clock = Instant::now();
         let mut root = self.take_root(state, color);
         let board = state.board();
-        let recent = recent_moves(state);
+        let recent = Recent::of_game(state);
         prepare_root(&mut root, state, color, recent, &*self.config.priors);
         let used = root.subtree_bytes();
         self.searches += 1;
@@ -445,17 +445,6 @@ fn free_in_background<T: Send + 'static>(garbage: T) {
         .spawn(move || drop(garbage));
     // If no thread can be started the closure (and the garbage) is dropped right here.
     let _ = spawned;
-}
-
-/// The last two moves of a game.
-fn recent_moves(state: &GameState) -> Recent {
-    let moves = state.moves();
-    let nth_last = |k: usize| moves.len().checked_sub(k).map(|i| moves[i].1);
-    Recent {
-        last: nth_last(1).and_then(|mv| mv.point()),
-        second_last: nth_last(2).and_then(|mv| mv.point()),
-        last_was_pass: nth_last(1) == Some(Move::Pass),
-    }
 }
 
 /// Gives the root its edges (the game's legal moves, superko included) or removes edges a

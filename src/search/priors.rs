@@ -9,10 +9,11 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use super::hand_shapes::matches_hand_shape;
-use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Move, Point};
-use crate::pattern::features::liberties_capped;
-use crate::pattern::{Context, PatternTable, ladder};
+use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Move, Point, Recent};
+use crate::pattern::{Context, PatternTable};
 use crate::settings::{PriorsKind, Settings};
+use crate::tactics::ladder;
+use crate::tactics::liberties::liberties_capped;
 
 pub use super::tree::Prior;
 
@@ -25,27 +26,6 @@ pub fn build(settings: &Settings, table: &Arc<PatternTable>) -> Arc<dyn MovePrio
             None => HeuristicPriors::default(),
         }),
         PriorsKind::Pattern => Arc::new(PatternPriors::new(Arc::clone(table), settings)),
-    }
-}
-
-/// The last two moves before a position (`None` for a pass or no move).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Recent {
-    pub last: Option<Point>,
-    pub second_last: Option<Point>,
-    /// Whether the last move was a pass.
-    pub last_was_pass: bool,
-}
-
-impl Recent {
-    /// The moves before a position after `mv` is played in it.
-    #[inline]
-    pub fn after(self, mv: Move) -> Recent {
-        Recent {
-            last: mv.point(),
-            second_last: self.last,
-            last_was_pass: mv == Move::Pass,
-        }
     }
 }
 
@@ -331,12 +311,7 @@ impl MovePriors for PatternPriors {
     ) {
         self.heuristic.priors(board, color, recent, moves, out);
         let mut probability = [0f32; MAX_CELLS];
-        let ctx = Context {
-            color,
-            last: recent.last,
-            second_last: recent.second_last,
-            last_was_pass: recent.last_was_pass,
-        };
+        let ctx = Context { color, recent };
         let pass = self.table.move_probabilities(board, &ctx, &mut probability);
         let of = |mv: &Move| match *mv {
             Move::Pass => pass,

@@ -22,14 +22,14 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
-use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Recent};
 use crate::playout::{
     AmafRecord, LightPolicy, PatternPolicy, PlayoutPolicy, PlayoutRng, default_move_cap,
     playout_rng, run_playout,
 };
 
 use super::SearchConfig;
-use super::priors::{MovePriors, Recent};
+use super::priors::MovePriors;
 use super::tree::{Edge, LocalMemory, MemoryBudget, Node, Prior, VirtualLoss, result_increment};
 use crate::settings::{PlayoutKind, Settings};
 
@@ -208,14 +208,10 @@ impl SearchPolicy for PatternPolicy<'_> {
         root_color: Color,
         tree_moves: &[(Color, Move)],
     ) {
-        self.start(recent.last, recent.second_last);
+        self.start(recent);
         if let Some(replies) = self.replies() {
-            let index = |p: Option<Point>| p.map_or(0, |p| p.index() as u16);
-            replies.begin(
-                index(root_recent.second_last),
-                index(root_recent.last),
-                root_color,
-            );
+            let [last, second_last] = root_recent.indices();
+            replies.begin(second_last, last, root_color);
             for &(_, mv) in tree_moves {
                 replies.push_move(mv);
             }

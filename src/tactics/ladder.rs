@@ -1,5 +1,6 @@
-//! A small ladder reader for the pattern features: does a chain in atari die in a ladder
-//! (the attacker keeps it in atari, move after move, until it is captured)?
+//! A small ladder reader for the pattern features, the playout policy and the priors: does
+//! a chain in atari die in a ladder (the attacker keeps it in atari, move after move, until
+//! it is captured)?
 //!
 //! The reader plays the ladder out on two scratch copies of the board ([`LadderScratch`]: no
 //! allocation per read). The defender always extends on its last liberty, or escapes when it
@@ -10,7 +11,7 @@
 
 use crate::board::{Board, Cell, Color, OtherLiberties, Point};
 
-use super::features::{SmallSet, liberties_after, liberties_capped};
+use super::liberties::{SmallSet, liberties_after, liberties_capped};
 
 /// Most defender moves read.
 pub const MAX_STEPS: usize = 100;
