@@ -16,7 +16,7 @@ use super::{
 use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
 use crate::play::clock::{Clock, TimeLeft, TimeSystem};
 use crate::play::judge::Judgement;
-use crate::play::{MoveKind, MoveRequest};
+use crate::play::{MoveKind, MoveRequest, Report};
 use crate::search::{Analysis, SearchLimits, SearchResult};
 use crate::sgf::{GameInfo, parse_game, write_game};
 
@@ -423,9 +423,6 @@ fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcom
 }
 
 // ----- Move generation ----------------------------------------------------------------------
-
-/// A progress callback for genmove searches and how often to call it.
-type Report<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
 
 impl Engine {
     /// Searches and decides the move for `color` (the play layer's rules). Does not play
