@@ -386,19 +386,9 @@ fn cmd_kgs_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -
                 }
             }
         }
+        // The same reading as GTP `time_settings main period stones`.
         ("canadian", [main, period, stones]) => {
-            let (main, period, stones) = (seconds(main)?, seconds(period)?, count(stones)?);
-            if period <= 0.0 {
-                TimeSystem::Absolute { main }
-            } else if stones == 0 {
-                TimeSystem::None
-            } else {
-                TimeSystem::Canadian {
-                    main,
-                    period,
-                    stones,
-                }
-            }
+            TimeSystem::from_gtp(seconds(main)?, seconds(period)?, count(stones)?)
         }
         _ => return Err(ERR_SYNTAX.into()),
     };
