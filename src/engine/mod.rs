@@ -5,7 +5,7 @@
 //! reader thread (which handles GoGui's `# interrupt` line itself and stops analysis streams
 //! and pondering when input arrives) and the analysis output formats ([`analysis`]). Moves,
 //! clocks and the end-of-game judgement are the play layer's ([`crate::play::Player`]);
-//! nothing here prints anything but GTP responses on stdout (logs go to stderr).
+//! nothing here prints anything but GTP responses on stdout (logs go to [`crate::log`]).
 
 pub mod analysis;
 pub mod commands;
@@ -13,7 +13,7 @@ pub mod parse;
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::board::{GameState, Rules};
 use crate::pattern::PatternTable;
@@ -22,29 +22,7 @@ use crate::play::clock::{Clock, TimeSystem};
 use crate::search::SearchControl;
 use crate::settings::Settings;
 
-/// How much hane writes to stderr.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum LogLevel {
-    Off = 0,
-    Error = 1,
-    Warn = 2,
-    Info = 3,
-    Debug = 4,
-}
-
-static LOG_LEVEL: AtomicU8 = AtomicU8::new(LogLevel::Warn as u8);
-
-/// Sets the stderr log level for the whole process.
-pub fn set_log_level(level: LogLevel) {
-    LOG_LEVEL.store(level as u8, Ordering::Relaxed);
-}
-
-/// Writes one log line to stderr when `level` is enabled.
-pub fn log(level: LogLevel, message: std::fmt::Arguments<'_>) {
-    if level as u8 <= LOG_LEVEL.load(Ordering::Relaxed) {
-        eprintln!("hane: {message}");
-    }
-}
+pub use crate::log::{LogLevel, log, report, set_log_level};
 
 /// What the reader thread tells the engine, shared between the two threads.
 #[derive(Debug)]
