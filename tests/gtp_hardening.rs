@@ -2,10 +2,114 @@
 //! and size, special files given to `loadsgf`, absurd komi in records, a closed stderr,
 //! the end of input during a search, and the log file.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use hane::sgf::{parse_collection, parse_game};
 
 const HANE: &str = env!("CARGO_BIN_EXE_hane");
+
+/// A fresh directory for one test's files, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("hane-hardening-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A running `hane gtp` with its stdout read line by line on a thread.
+struct Session {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start(args: &[&str], cwd: &Path) -> Session {
+        let mut child = Command::new(HANE)
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hane");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session { child, lines }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Reads one whole response (up to its blank line), waiting at most `limit` for it.
+    fn response_within(&self, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no complete response within {limit:?}: {lines:?}"));
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
+    fn response(&self) -> Vec<String> {
+        self.response_within(Duration::from_secs(30))
+    }
+
+    /// Sends one command and returns its response.
+    fn ask(&mut self, command: &str) -> Vec<String> {
+        self.send(&format!("{command}\n"));
+        self.response()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
 
 const CHEAP: &[&str] = &[
     "--threads",
@@ -19,6 +123,45 @@ const CHEAP: &[&str] = &[
     "--priors",
     "heuristic",
 ];
+
+// ----- Item 1: records of any depth -----------------------------------------------------------
+
+/// A main line of `nodes` empty nodes after the root.
+fn deep_main_line(nodes: usize) -> String {
+    format!("(;SZ[9]{})", ";".repeat(nodes))
+}
+
+/// `levels` variations nested in each other.
+fn deep_variations(levels: usize) -> String {
+    format!(
+        "(;SZ[9]{}{}",
+        "(;B[aa]".repeat(levels),
+        ")".repeat(levels + 1)
+    )
+}
+
+#[test]
+fn records_of_any_depth_are_read_without_overflowing_the_stack() {
+    for text in [deep_main_line(100_000), deep_variations(100_000)] {
+        let game = parse_game(&text).expect("a deep record is still a game");
+        assert_eq!(game.size, 9);
+        let games = parse_collection(&format!("{text}\n{text}")).unwrap();
+        assert_eq!(games.len(), 2);
+    }
+    // The nested variations' main line is their first moves: B[aa] at every level.
+    let game = parse_game(&deep_variations(1_000)).unwrap();
+    assert_eq!(game.moves.len(), 1_000);
+}
+
+#[test]
+fn loadsgf_of_a_deep_record_answers() {
+    let dir = TempDir::new("deep");
+    dir.write("deep.sgf", deep_main_line(100_000));
+    let mut s = Session::start(CHEAP, &dir.0);
+    assert_eq!(s.ask("loadsgf deep.sgf"), ["= "]);
+    assert_eq!(s.ask("name"), ["= hane"]);
+    assert_eq!(s.ask("quit"), ["= "]);
+}
 
 // ----- Item 2: a closed stderr ---------------------------------------------------------------
 

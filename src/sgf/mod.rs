@@ -1,10 +1,14 @@
 //! Game records: reading SGF collections (with the `sgf-parse` crate) into plain game
 //! descriptions, replaying them into a `GameState`, and writing a game as SGF `FF[4]`.
+//!
+//! `sgf-parse` builds a recursive tree, whose recursive drop overflowed the stack on a
+//! main line of 100,000 nodes: parsed trees are taken apart node by node here, so that
+//! records of any depth are read.
 
 use std::fmt::Write as _;
 
 use sgf_parse::go::{Move as SgfMove, Prop};
-use sgf_parse::{ParseOptions, SgfNode};
+use sgf_parse::{GameTree, ParseOptions, SgfNode, SgfProp};
 
 use crate::board::{Color, GameState, Geometry, Move, Point, Rules};
 
@@ -80,11 +84,27 @@ pub fn parse_collection(text: &str) -> Result<Vec<Result<SgfGame, SgfError>>, Sg
     }
     Ok(trees
         .into_iter()
-        .map(|tree| match tree.into_go_node() {
-            Ok(node) => read_game(&node),
-            Err(_) => Err(SgfError::NotGo),
+        .map(|tree| match tree {
+            GameTree::GoGame(root) => {
+                let game = read_game(&root);
+                take_apart(root);
+                game
+            }
+            GameTree::Unknown(root) => {
+                take_apart(root);
+                Err(SgfError::NotGo)
+            }
         })
         .collect())
+}
+
+/// Drops a parsed tree one node at a time: `SgfNode`'s own drop recurses once per level
+/// and overflows the stack on deep records.
+fn take_apart<P: SgfProp>(root: SgfNode<P>) {
+    let mut stack = vec![root];
+    while let Some(mut node) = stack.pop() {
+        stack.append(&mut node.children);
+    }
 }
 
 /// Parses text holding exactly one game (the first, if there are several).
