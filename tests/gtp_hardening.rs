@@ -197,3 +197,90 @@ fn a_closed_stderr_does_not_stop_the_engine() {
     assert_eq!(responses[3], "? unknown command");
     assert!(status.success(), "{status}");
 }
+
+// ----- Item 3: what loadsgf reads ------------------------------------------------------------
+
+#[test]
+fn loadsgf_refuses_what_is_not_a_regular_file() {
+    let dir = TempDir::new("special");
+    let fifo = dir.path("fifo.sgf");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let mut s = Session::start(CHEAP, &dir.0);
+    let quick = Duration::from_secs(10);
+    let mut names = vec!["/dev/stdin", "/dev/zero", "."];
+    if made.is_ok_and(|status| status.success()) {
+        names.push("fifo.sgf");
+    }
+    for name in names {
+        s.send(&format!("loadsgf {name}\n"));
+        assert_eq!(s.response_within(quick), ["? cannot load file"], "{name}");
+    }
+    // The GTP input was not read as a record: the engine still answers.
+    assert_eq!(s.ask("name"), ["= hane"]);
+}
+
+#[test]
+fn loadsgf_refuses_files_with_no_game() {
+    use rand::{RngExt as _, SeedableRng as _};
+    let dir = TempDir::new("nogame");
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+    let mut noise: Vec<u8> = (0..20_000).map(|_| rng.random::<u8>()).collect();
+    // Random data that happens to hold the start of a game tree.
+    noise[5_000..5_002].copy_from_slice(b"(;");
+    dir.write("noise.sgf", &noise);
+    dir.write("empty.sgf", "");
+    dir.write("unclosed.sgf", "(;SZ[9];B[ee];W[cc]");
+    dir.write("text.sgf", "Just some notes (; about a game\n");
+    let mut s = Session::start(CHEAP, &dir.0);
+    assert_eq!(s.ask("boardsize 7"), ["= "]);
+    assert_eq!(s.ask("play b d4"), ["= "]);
+    for name in ["noise.sgf", "empty.sgf", "unclosed.sgf", "text.sgf"] {
+        assert_eq!(
+            s.ask(&format!("loadsgf {name}")),
+            ["? cannot load file"],
+            "{name}"
+        );
+    }
+    // Nothing changed.
+    let board = s.ask("showboard").join("\n");
+    assert!(board.contains("black to move") || board.contains("white to move"));
+    assert!(board.contains(" 7  "), "{board}");
+    assert!(board.contains('X'), "{board}");
+}
+
+/// A game with one long comment of `comment_bytes` bytes.
+fn commented_game(comment_bytes: usize) -> String {
+    format!(
+        "(;SZ[9]KM[6.5]C[{}];B[ee];W[cc])",
+        "x".repeat(comment_bytes)
+    )
+}
+
+#[test]
+fn loadsgf_reads_at_most_max_sgf_bytes_and_only_the_first_game() {
+    let dir = TempDir::new("size");
+    dir.write("long.sgf", commented_game(4_000));
+    // A collection far over the limit whose first game is short: only that game is read.
+    let mut collection = String::from("(;SZ[9]KM[0.5];B[gg])\n");
+    while collection.len() < 3 << 20 {
+        collection.push_str(&commented_game(1_000));
+        collection.push('\n');
+    }
+    dir.write("collection.sgf", &collection);
+    let mut args = CHEAP.to_vec();
+    args.extend_from_slice(&["--max-sgf-bytes", "2K"]);
+    let mut s = Session::start(&args, &dir.0);
+    assert_eq!(s.ask("loadsgf long.sgf"), ["? cannot load file"]);
+    let start = Instant::now();
+    assert_eq!(s.ask("loadsgf collection.sgf"), ["= "]);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let board = s.ask("showboard").join("\n");
+    assert!(board.contains("komi 0.5"), "{board}");
+    // The default limit (a few MB) takes the long game.
+    let mut s = Session::start(CHEAP, &dir.0);
+    assert_eq!(s.ask("loadsgf long.sgf"), ["= "]);
+}

@@ -18,7 +18,7 @@ use crate::play::clock::{Clock, TimeLeft, TimeSystem};
 use crate::play::judge::Judgement;
 use crate::play::{MoveKind, MoveRequest};
 use crate::search::{Analysis, SearchLimits, SearchResult};
-use crate::sgf::{GameInfo, parse_game, write_game};
+use crate::sgf::{GameInfo, read_first_game, write_game};
 
 /// What a handler returns: the response text, or the error message.
 pub type Outcome = Result<String, String>;
@@ -561,9 +561,8 @@ fn cmd_loadsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome 
         [file, n] => (*file, Some(parse_count(n).ok_or(ERR_SYNTAX)? as usize)),
         _ => return Err(ERR_SYNTAX.into()),
     };
-    let text = std::fs::read(file).map_err(|_| ERR_LOAD.to_string())?;
-    let text = String::from_utf8_lossy(&text);
-    let game = parse_game(&text).map_err(|e| {
+    let max_bytes = engine.settings.max_sgf_bytes.0;
+    let game = read_first_game(std::path::Path::new(file), max_bytes).map_err(|e| {
         log(LogLevel::Warn, format_args!("loadsgf {file}: {e}"));
         ERR_LOAD.to_string()
     })?;
