@@ -8,7 +8,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use hane::sgf::{parse_collection, parse_game};
+use hane::engine::Engine;
+use hane::settings::{Auto, PlayoutKind, PriorsKind, Settings};
+use hane::sgf::{SgfError, parse_collection, parse_game};
 
 const HANE: &str = env!("CARGO_BIN_EXE_hane");
 
@@ -123,6 +125,25 @@ const CHEAP: &[&str] = &[
     "--priors",
     "heuristic",
 ];
+
+fn cheap_settings() -> Settings {
+    Settings {
+        threads: Auto::Value(1),
+        seed: Some(1),
+        playout: PlayoutKind::Light,
+        priors: PriorsKind::Heuristic,
+        playouts: Some(30),
+        judge_playouts: 50,
+        ..Settings::default()
+    }
+}
+
+/// Runs one command in-process and returns the whole response text.
+fn run(engine: &mut Engine, line: &str) -> String {
+    let mut out = Vec::new();
+    engine.execute_line(line, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
 
 // ----- Item 1: records of any depth -----------------------------------------------------------
 
@@ -283,4 +304,35 @@ fn loadsgf_reads_at_most_max_sgf_bytes_and_only_the_first_game() {
     // The default limit (a few MB) takes the long game.
     let mut s = Session::start(CHEAP, &dir.0);
     assert_eq!(s.ask("loadsgf long.sgf"), ["= "]);
+}
+
+// ----- Item 4: komi in records ---------------------------------------------------------------
+
+#[test]
+fn records_with_absurd_komi_are_refused() {
+    for komi in [
+        "nan", "NaN", "inf", "-inf", "infinity", "1e309", "1e6", "-2e6",
+    ] {
+        let text = format!("(;GM[1]SZ[9]KM[{komi}];B[ee])");
+        assert!(
+            matches!(parse_game(&text), Err(SgfError::BadProperty(_))),
+            "KM[{komi}]"
+        );
+    }
+    for (komi, value) in [
+        ("6.5", 6.5),
+        ("-3", -3.0),
+        ("999999", 999_999.0),
+        ("0", 0.0),
+    ] {
+        let game = parse_game(&format!("(;SZ[9]KM[{komi}])")).unwrap();
+        assert_eq!(game.komi, Some(value), "KM[{komi}]");
+    }
+    let dir = TempDir::new("komi");
+    let path = dir.write("nan.sgf", "(;GM[1]SZ[9]KM[nan];B[ee])");
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    assert_eq!(run(&mut engine, "komi 5.5"), "= \n\n");
+    let reply = run(&mut engine, &format!("loadsgf {}", path.display()));
+    assert_eq!(reply, "? cannot load file\n\n");
+    assert_eq!(engine.state().komi(), 5.5);
 }

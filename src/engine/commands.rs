@@ -13,7 +13,7 @@ use super::parse::{
 use super::{
     Call, ERR_ILLEGAL, ERR_LOAD, ERR_SCORE, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log,
 };
-use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
+use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules, komi_is_sane};
 use crate::play::clock::{Clock, TimeLeft, TimeSystem};
 use crate::play::judge::Judgement;
 use crate::play::{MoveKind, MoveRequest};
@@ -202,7 +202,9 @@ fn cmd_clear_board(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outc
 
 fn cmd_komi(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let komi = match args {
-        [k] => parse_float(k).filter(|k| k.abs() < 1e6).ok_or(ERR_SYNTAX)? as f32,
+        [k] => parse_float(k)
+            .filter(|&k| komi_is_sane(k))
+            .ok_or(ERR_SYNTAX)? as f32,
         _ => return Err(ERR_SYNTAX.into()),
     };
     engine.rules.komi = komi;

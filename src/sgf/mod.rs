@@ -16,7 +16,7 @@ use std::path::Path;
 use sgf_parse::go::{Move as SgfMove, Prop};
 use sgf_parse::{GameTree, ParseOptions, SgfNode, SgfProp};
 
-use crate::board::{Color, GameState, Geometry, Move, Point, Rules};
+use crate::board::{Color, GameState, Geometry, Move, Point, Rules, komi_is_sane};
 
 /// Why a record could not be read or replayed.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +31,8 @@ pub enum SgfError {
     NotGo,
     /// The board size is missing support (non-square or outside 2..=25).
     BadSize(String),
-    /// A property value is broken (a point off the board, a malformed move).
+    /// A property value is broken (a point off the board, a malformed move, a komi that is
+    /// not finite or absurd: see [`crate::board::KOMI_LIMIT`]).
     BadProperty(String),
     /// Move `number` (1-based) is illegal in the replay.
     IllegalMove { number: usize, text: String },
@@ -242,7 +243,8 @@ fn read_game(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
         }
     };
     let komi = match root.get_property("KM") {
-        Some(Prop::KM(k)) => Some(*k as f32),
+        Some(Prop::KM(k)) if komi_is_sane(*k) => Some(*k as f32),
+        Some(Prop::KM(k)) => return Err(SgfError::BadProperty(format!("KM[{k}]"))),
         _ => None,
     };
     let handicap = match root.get_property("HA") {
