@@ -336,3 +336,81 @@ fn records_with_absurd_komi_are_refused() {
     assert_eq!(reply, "? cannot load file\n\n");
     assert_eq!(engine.state().komi(), 5.5);
 }
+
+// ----- Item 5: the end of input during a search ----------------------------------------------
+
+#[test]
+fn end_of_input_stops_a_running_genmove() {
+    let mut child = Command::new(HANE)
+        .args(["--threads", "1", "--time", "10", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hane");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"boardsize 9\ngenmove b\n").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    drop(stdin);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let took = start.elapsed();
+    assert!(status.success(), "{status}");
+    assert!(
+        took < Duration::from_secs(4),
+        "exited {took:?} after the end of input"
+    );
+    let responses: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(responses.len(), 2, "{out:?}");
+    assert!(
+        regex::Regex::new(r"^= ([A-HJ]\d|pass)$")
+            .unwrap()
+            .is_match(responses[1]),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn commands_queued_before_the_end_of_input_still_run_in_full() {
+    // The transcript style: everything sent at once, then stdin closed. The genmove is not
+    // the last command, so it searches its full 200 playouts, like the same genmove with
+    // stdin left open.
+    let script = "boardsize 9\ngenmove b\ngenmove w\nprintsgf\nquit\n";
+    let mut args = vec!["--threads", "1", "--playouts", "200", "--seed", "4"];
+    args.extend_from_slice(&["--playout", "light", "--priors", "heuristic"]);
+    let output = |close_at_once: bool| {
+        let mut child = Command::new(HANE)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hane");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(script.as_bytes()).unwrap();
+        let keep = if close_at_once {
+            drop(stdin);
+            None
+        } else {
+            Some(stdin)
+        };
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        drop(keep);
+        child.wait().unwrap();
+        out
+    };
+    assert_eq!(output(true), output(false));
+}

@@ -34,6 +34,8 @@ pub struct InputSignal {
     consumed: AtomicU64,
     /// Set while a search should end as soon as any input arrives (analysis, pondering).
     stop_on_input: AtomicBool,
+    /// Set once the input has ended.
+    closed: AtomicBool,
     /// The stop flag of the running search.
     control: Arc<SearchControl>,
     /// In-process use without a reader: input counts as always pending.
@@ -46,6 +48,7 @@ impl InputSignal {
             received: AtomicU64::new(0),
             consumed: AtomicU64::new(0),
             stop_on_input: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
             control: SearchControl::new(),
             batch,
         })
@@ -71,6 +74,26 @@ impl InputSignal {
     ) -> bool {
         self.line_arrived();
         sender.send(line).is_ok()
+    }
+
+    /// Reader side: the end of input, queued like a line. No command can follow it, and
+    /// nobody may be left to wait for a long answer: the last command's search stops as at
+    /// `# interrupt` (here if it runs already, or as it starts, see
+    /// [`InputSignal::last_command`]). Commands queued before the end still run in full.
+    fn end_of_input(&self, sender: &crossbeam::channel::Sender<Option<String>>) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.queue_line(sender, None);
+        if self.last_command() {
+            log(LogLevel::Info, format_args!("end of input"));
+            self.control.stop();
+        }
+    }
+
+    /// Whether the input has ended and the command being handled is the last one: only the
+    /// end of input is queued after it.
+    fn last_command(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+            && self.received.load(Ordering::SeqCst) == self.consumed.load(Ordering::SeqCst) + 1
     }
 
     /// Reader side: GoGui's `# interrupt`.
@@ -169,6 +192,11 @@ impl Engine {
     /// preprocessing empties). Never panics on any input.
     pub fn execute_line(&mut self, raw: &str, out: &mut dyn Write) -> io::Result<Flow> {
         self.input.control.reset();
+        if self.input.last_command() {
+            // The input ended while this command waited: it searches no longer than an
+            // interrupted one.
+            self.input.control.stop();
+        }
         let Some(line) = parse::preprocess(raw) else {
             return Ok(Flow::Continue);
         };
@@ -292,7 +320,9 @@ pub fn frame_response(mark: char, id: &str, text: &str) -> String {
 
 /// Runs the GTP server on stdin and stdout until `quit` or the end of input. A reader
 /// thread reads stdin: it acts on `# interrupt` at once and queues every other line, so
-/// that pipelined commands are answered in order while a search or analysis runs.
+/// that pipelined commands are answered in order while a search or analysis runs. The end
+/// of input interrupts the last command's search: it is answered at once, then the server
+/// returns.
 pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Result<()> {
     let input = InputSignal::new(false);
     let (sender, receiver) = crossbeam::channel::unbounded::<Option<String>>();
@@ -319,7 +349,7 @@ pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Resul
                     return;
                 }
             }
-            reader_input.queue_line(&sender, None);
+            reader_input.end_of_input(&sender);
         })?;
     let mut engine = Engine::with_input(settings, patterns, Arc::clone(&input));
     log(
