@@ -414,3 +414,82 @@ fn commands_queued_before_the_end_of_input_still_run_in_full() {
     };
     assert_eq!(output(true), output(false));
 }
+
+// ----- Item 6: small things ------------------------------------------------------------------
+
+#[test]
+fn boardsize_of_any_integer_out_of_range_is_an_unacceptable_size() {
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    for size in [
+        "99999999999",
+        "4294967296",
+        "-1",
+        "26",
+        "0",
+        "9 99999999999",
+    ] {
+        assert_eq!(
+            run(&mut engine, &format!("boardsize {size}")),
+            "? unacceptable size\n\n",
+            "{size}"
+        );
+    }
+    for bad in ["nine", "9.0", "", "1e3"] {
+        assert_eq!(
+            run(&mut engine, &format!("boardsize {bad}")),
+            "? syntax error\n\n",
+            "{bad}"
+        );
+    }
+    assert_eq!(engine.state().size(), 19);
+}
+
+#[test]
+fn printsgf_does_not_overwrite_a_file() {
+    let dir = TempDir::new("printsgf");
+    let existing = dir.write("existing.sgf", "keep me");
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    run(&mut engine, "boardsize 9");
+    run(&mut engine, "play b e5");
+    let reply = run(&mut engine, &format!("printsgf {}", existing.display()));
+    assert!(reply.starts_with("? cannot save file"), "{reply}");
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me");
+    let fresh = dir.path("fresh.sgf");
+    assert_eq!(
+        run(&mut engine, &format!("printsgf {}", fresh.display())),
+        "= \n\n"
+    );
+    let game = parse_game(&std::fs::read_to_string(&fresh).unwrap()).unwrap();
+    assert_eq!(game.moves.len(), 1);
+}
+
+#[test]
+fn pattern_file_errors_name_the_line_not_its_content() {
+    let dir = TempDir::new("patterns");
+    let secret = dir.write("secret.txt", "root:SECRET-HASH:0:0\n");
+    let out = Command::new(HANE)
+        .arg("--patterns")
+        .arg(&secret)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("SECRET"), "{stderr}");
+    assert!(stderr.contains("line 1"), "{stderr}");
+    let table = hane::pattern::PatternTable::uniform().to_text();
+    let body_line = table.lines().count() + 1;
+    for bad in [
+        "capture 1 2 SECRET",
+        "SECRET 1 2",
+        "capture SECRET 2",
+        "capture 1 SECRET",
+    ] {
+        let text = format!("{table}{bad}\n");
+        let err = hane::pattern::PatternTable::parse(&text)
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("SECRET"), "{bad}: {err}");
+        assert!(err.contains(&format!("line {body_line}")), "{bad}: {err}");
+    }
+}
