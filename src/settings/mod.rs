@@ -326,6 +326,9 @@ settings! {
     /// Stop lz-analyze / kata-analyze streams after this many playouts (none: a stream
     /// runs until the next input line).
     analysis_playouts: Option<u64> = None, Meta::new("analysis-playouts", Scope::Engine).range(1.0, 1e15);
+    /// Most bytes GTP loadsgf reads of a file: a record whose first game does not end
+    /// within them is refused. loadsgf reads regular files only, and only their first game.
+    max_sgf_bytes: Bytes = Bytes(4 << 20), Meta::new("max-sgf-bytes", Scope::Engine);
 }
 
 /// Boards from this size up are "large" for the size-dependent defaults.
