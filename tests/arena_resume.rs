@@ -36,17 +36,12 @@ fn match_command(dir: &Path, extra: &[&str]) -> Command {
             "--engine2",
             &fake,
         ])
-        .args([
-            "-n",
-            GAMES,
-            "--size",
-            "7",
-            "--move-cap",
-            "24",
-            "--seed",
-            "42",
-            "-q",
-        ])
+        .args(if extra.contains(&"-n") {
+            &[][..]
+        } else {
+            &["-n", GAMES][..]
+        })
+        .args(["--size", "7", "--move-cap", "24", "--seed", "42", "-q"])
         .arg("--out")
         .arg(dir)
         .args(extra);
@@ -201,4 +196,46 @@ fn killed_and_resumed_match_equals_an_uninterrupted_one_and_shards_merge() {
     for dir in [whole, resumed, shard1, shard2] {
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+#[test]
+fn a_second_runner_on_the_same_folder_is_refused() {
+    let dir = fresh_dir("locked");
+    let results = dir.join("results.jsonl");
+    let mut first = match_command(&dir, &[])
+        .env("FAKE_GTP_DELAY", "0.3")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while line_count(&results) < 1 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(first.try_wait().unwrap().is_none(), "finished too soon");
+    let second = match_command(&dir, &[]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "is in use by another hane match (process {})",
+            first.id()
+        )),
+        "{stderr}"
+    );
+    assert!(first.wait().unwrap().success());
+    assert_eq!(games(&dir).len(), 6, "each game once");
+    assert!(!dir.join("match.lock").exists(), "the lock is removed");
+
+    // A lock left by a runner that was killed (its process is gone) is taken over.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    std::fs::write(dir.join("match.lock"), format!("{pid}\n{}\n", host.trim())).unwrap();
+    run_to_end(&dir, &["-n", "8"]);
+    assert_eq!(games(&dir).len(), 8);
+    assert!(!dir.join("match.lock").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

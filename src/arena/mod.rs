@@ -236,6 +236,9 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     let dir = &plan.out_dir;
     std::fs::create_dir_all(dir.join(results::GAMES_DIR))
         .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // Held until the match ends (however it ends but by a kill, which leaves a lock that
+    // the next runner takes over).
+    let _lock = results::FolderLock::acquire(dir)?;
     if let Some(existing) = results::read_settings(dir)? {
         let differences = existing.differences(&plan.settings);
         if !differences.is_empty() {
