@@ -161,14 +161,15 @@ fn killed_and_resumed_match_equals_an_uninterrupted_one_and_shards_merge() {
     let shard2 = fresh_dir("shard2");
     let shard_report = run_to_end(&shard1, &["--shard", "1/2"]);
     assert!(
-        shard_report.contains("Games: 3 finished of 3 in shard 1/2 of a 6-game match"),
+        shard_report.contains("Games: 4 finished of 4 in shard 1/2 of a 6-game match"),
         "{shard_report}"
     );
     run_to_end(&shard2, &["--shard", "2/2", "--jobs", "2"]);
     let first = games(&shard1);
     let second = games(&shard2);
-    assert_eq!(first.keys().copied().collect::<Vec<_>>(), [0, 2, 4]);
-    assert_eq!(second.keys().copied().collect::<Vec<_>>(), [1, 3, 5]);
+    // Each shard holds whole colour-swapped pairs.
+    assert_eq!(first.keys().copied().collect::<Vec<_>>(), [0, 1, 4, 5]);
+    assert_eq!(second.keys().copied().collect::<Vec<_>>(), [2, 3]);
     let mut merged = first;
     merged.extend(second);
     assert_eq!(merged, reference);
@@ -191,7 +192,7 @@ fn killed_and_resumed_match_equals_an_uninterrupted_one_and_shards_merge() {
     let output = match_command(&shard1, &["--komi", "5.5"]).output().unwrap();
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("differs in: komi"));
-    assert_eq!(line_count(&shard1.join("results.jsonl")), 3);
+    assert_eq!(line_count(&shard1.join("results.jsonl")), 4);
 
     for dir in [whole, resumed, shard1, shard2] {
         let _ = std::fs::remove_dir_all(dir);

@@ -146,17 +146,27 @@ fn game_seed(match_seed: u64, index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The match's game list, or a shard's part of it (`K/N`: games with index % N == K-1).
-/// Colours alternate; with openings, each opening is played twice in a row with colours
-/// swapped, and the openings repeat in order.
+/// Whether shard `K/N` holds the game of list index `index`: with `pairs`, the shard holds
+/// pairs K-1, K-1+N, ... of the colour-swapped pairs of games (list indices 2p and 2p+1), so
+/// that it plays each engine as often with black as with white; without (folders made
+/// before pairs), the games with index % N == K-1.
+pub fn in_shard(index: usize, shard: Option<(usize, usize)>, pairs: bool) -> bool {
+    let unit = if pairs { index / 2 } else { index };
+    shard.is_none_or(|(k, n)| unit % n == k - 1)
+}
+
+/// The match's game list, or a shard's part of it (see [`in_shard`]). Colours alternate;
+/// with openings, each opening is played twice in a row with colours swapped, and the
+/// openings repeat in order.
 pub fn game_list(
     games: usize,
     seed: u64,
     openings: usize,
     shard: Option<(usize, usize)>,
+    pairs: bool,
 ) -> Vec<GameSpec> {
     (0..games)
-        .filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .filter(|&i| in_shard(i, shard, pairs))
         .map(|index| GameSpec {
             index,
             seed: game_seed(seed, index),
@@ -239,7 +249,10 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     // Held until the match ends (however it ends but by a kill, which leaves a lock that
     // the next runner takes over).
     let _lock = results::FolderLock::acquire(dir)?;
+    let mut settings = plan.settings.clone();
     if let Some(existing) = results::read_settings(dir)? {
+        // A folder keeps the shard split it was made with.
+        settings.shard_pairs = existing.shard_pairs;
         let differences = existing.differences(&plan.settings);
         if !differences.is_empty() {
             return Err(format!(
@@ -257,13 +270,14 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
             ));
         }
     }
-    results::write_settings(dir, &plan.settings)?;
+    results::write_settings(dir, &settings)?;
     let mut records = results::read_records(dir)?;
     let list = game_list(
-        plan.settings.games,
-        plan.settings.seed,
+        settings.games,
+        settings.seed,
         plan.openings.len(),
-        plan.settings.shard,
+        settings.shard,
+        settings.shard_pairs,
     );
     let pending: Vec<GameSpec> = list
         .iter()
@@ -377,7 +391,7 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     }
     records.sort_by_key(|r| r.game);
     let stopped_by_sprt = decided(&records) && records.len() < list.len();
-    let report = stats::report(&plan.settings, &records, plan.sprt.as_ref());
+    let report = stats::report(&settings, &records, plan.sprt.as_ref());
     results::write_atomically(&dir.join("report.txt"), report.as_bytes())?;
     results::write_atomically(
         &dir.join("winrate.svg"),
@@ -743,7 +757,7 @@ mod tests {
 
     #[test]
     fn game_list_alternates_colours_and_pairs_openings() {
-        let list = game_list(8, 7, 3, None);
+        let list = game_list(8, 7, 3, None, true);
         let colours: Vec<bool> = list.iter().map(|g| g.engine1_black).collect();
         assert_eq!(
             colours,
@@ -763,9 +777,9 @@ mod tests {
                 Some(0)
             ]
         );
-        let first = game_list(8, 7, 3, Some((1, 3)));
-        let second = game_list(8, 7, 3, Some((2, 3)));
-        let third = game_list(8, 7, 3, Some((3, 3)));
+        let first = game_list(8, 7, 3, Some((1, 3)), true);
+        let second = game_list(8, 7, 3, Some((2, 3)), true);
+        let third = game_list(8, 7, 3, Some((3, 3)), true);
         let mut union: Vec<GameSpec> = [first, second, third].concat();
         union.sort_by_key(|g| g.index);
         assert_eq!(union, list);
@@ -839,6 +853,49 @@ mod tests {
         let mut watch = StartUpWatch::new(5);
         assert!(watch.sift(game(0, 0, Some(1))).is_empty());
         assert_eq!(games(watch.release()), [0]);
+    }
+
+    #[test]
+    fn shards_hold_whole_colour_swapped_pairs() {
+        // Games 2k and 2k+1 are one opening (or none) with colours swapped: a shard holds
+        // both or neither, so that every shard plays each engine as often with black as
+        // with white, and the shards together are the whole list.
+        for (games, shards) in [(20, 2), (20, 3), (9, 2), (7, 4), (6, 8)] {
+            let whole = game_list(games, 3, 2, None, true);
+            let mut union = Vec::new();
+            for k in 1..=shards {
+                let part = game_list(games, 3, 2, Some((k, shards)), true);
+                for spec in &part {
+                    let twin = spec.index ^ 1;
+                    assert!(
+                        twin >= games || part.iter().any(|s| s.index == twin),
+                        "{games} games, shard {k}/{shards}: game {} without {twin}",
+                        spec.index
+                    );
+                }
+                let black = part.iter().filter(|s| s.engine1_black).count();
+                let white = part.len() - black;
+                assert!(
+                    black.abs_diff(white) <= 1,
+                    "{games}, {k}/{shards}: {part:?}"
+                );
+                union.extend(part);
+            }
+            union.sort_by_key(|g| g.index);
+            assert_eq!(union, whole);
+        }
+        // A folder made before shards took pairs keeps its split when it resumes.
+        let old: Vec<usize> = game_list(6, 3, 0, Some((1, 2)), false)
+            .iter()
+            .map(|g| g.index)
+            .collect();
+        assert_eq!(old, [0, 2, 4]);
+        let json = r#"{"engines":["a","b"],"names":["a","b"],"size":9,"komi":7.5,
+            "rules":"cgos","handicap":0,"openings":[],"opening_moves":null,
+            "time_control":{"kind":"per-move","seconds":1.0},"margin_seconds":1.0,
+            "move_cap":243,"seed":1,"games":6,"shard":[1,2]}"#;
+        let settings: MatchSettings = serde_json::from_str(json).unwrap();
+        assert!(!settings.shard_pairs);
     }
 
     #[test]

@@ -42,6 +42,11 @@ pub struct MatchSettings {
     pub games: usize,
     /// `K/N`, or `None` for a whole match.
     pub shard: Option<(usize, usize)>,
+    /// Whether shards hold whole colour-swapped pairs of games ([`super::in_shard`]): true
+    /// in every folder made since shards split that way; folders made before keep their
+    /// split by single games when they resume, so that their shards still add up.
+    #[serde(default)]
+    pub shard_pairs: bool,
 }
 
 impl MatchSettings {

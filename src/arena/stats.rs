@@ -260,7 +260,9 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
             );
         }
         Some((k, n)) => {
-            let share = (0..settings.games).filter(|i| i % n == k - 1).count();
+            let share = (0..settings.games)
+                .filter(|&i| super::in_shard(i, settings.shard, settings.shard_pairs))
+                .count();
             let _ = writeln!(
                 out,
                 "Games: {} finished of {share} in shard {k}/{n} of a {}-game match",
