@@ -96,7 +96,7 @@ fn expect_faults(mode: &str, end: &str, detail: &str, fake_moves: u64, extra: &[
     let (dir, records, _) = faulty_match(mode, extra);
     assert_eq!(records.len(), 2);
     for (k, record) in records.iter().enumerate() {
-        assert_eq!(record["game"], k as u64);
+        assert_eq!(record["number"], k as u64 + 1);
         // The fake engine is engine 1: black in the first game, white in the second.
         let fake_colour = if k == 0 { 0 } else { 1 };
         assert_eq!(record["black_engine"], if k == 0 { 1 } else { 2 });

@@ -130,6 +130,7 @@ pub fn load_openings(paths: &[PathBuf], size: usize, rules: Rules) -> Result<Vec
 /// One game of the match's game list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
+    /// The game's place in the list, from 0 (its seed, colours and opening follow from it).
     pub index: usize,
     pub seed: u64,
     /// Whether engine 1 plays black.
@@ -174,6 +175,14 @@ pub fn game_list(
             opening: (openings > 0).then(|| (index / 2) % openings),
         })
         .collect()
+}
+
+impl GameSpec {
+    /// The game's number, from 1: in `results.jsonl`, file names, SGF comments and on
+    /// screen.
+    pub fn number(&self) -> usize {
+        self.index + 1
+    }
 }
 
 /// Parses `K/N` with 1 <= K <= N.
@@ -281,7 +290,7 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     );
     let pending: Vec<GameSpec> = list
         .iter()
-        .filter(|spec| !records.iter().any(|r| r.game == spec.index))
+        .filter(|spec| !records.iter().any(|r| r.number == spec.number()))
         .copied()
         .collect();
     for spec in &pending {
@@ -389,7 +398,7 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     if let Some(e) = failure {
         return Err(e);
     }
-    records.sort_by_key(|r| r.game);
+    records.sort_by_key(|r| r.number);
     let stopped_by_sprt = decided(&records) && records.len() < list.len();
     let report = stats::report(&settings, &records, plan.sprt.as_ref());
     results::write_atomically(&dir.join("report.txt"), report.as_bytes())?;
@@ -522,7 +531,7 @@ fn game_line(r: &GameRecord) -> String {
         .unwrap_or_default();
     format!(
         "game {}: {} (B) vs {} (W): {} by {}, {} moves{fault}",
-        r.game + 1,
+        r.number,
         r.black,
         r.white,
         r.result,
@@ -591,10 +600,10 @@ fn play_one(
     };
     let settlement = outcome.settlement.as_ref();
     let opening = spec.opening.map(|k| plan.openings[k].label.clone());
-    let sgf = results::sgf_path(spec.index);
+    let sgf = results::sgf_path(spec.number());
     let mut comment = format!(
         "Game {} of a hane match, seed {}. Ended by {}.",
-        spec.index + 1,
+        spec.number(),
         spec.seed,
         end.name()
     );
@@ -632,7 +641,7 @@ fn play_one(
     let text = write_game(&outcome.state, &info);
     results::write_atomically(&plan.out_dir.join(&sgf), text.as_bytes())?;
     Ok(GameRecord {
-        game: spec.index,
+        number: spec.number(),
         seed: spec.seed,
         black_engine: black_engine as u8 + 1,
         black: names[black_engine].clone(),
@@ -679,16 +688,16 @@ pub fn merge_folders(dirs: &[PathBuf]) -> Result<(MatchSettings, Vec<GameRecord>
             }
         }
         for record in results::read_records(dir)? {
-            if let Some(previous) = merged.get(&record.game) {
+            if let Some(previous) = merged.get(&record.number) {
                 if previous.result != record.result || previous.moves != record.moves {
                     eprintln!(
                         "hane: game {} appears twice with different results; keeping the first",
-                        record.game + 1
+                        record.number
                     );
                 }
                 continue;
             }
-            merged.insert(record.game, record);
+            merged.insert(record.number, record);
         }
     }
     let mut settings = settings.ok_or("no result folders given")?;
@@ -795,7 +804,7 @@ mod tests {
             generated_moves[usize::from(mover != black_engine)] = 5;
         }
         GameRecord {
-            game: index,
+            number: index + 1,
             seed: 1,
             black_engine,
             black: "b".to_string(),
@@ -824,7 +833,8 @@ mod tests {
 
     #[test]
     fn start_up_failures_stop_the_match_or_count_as_forfeits() {
-        let games = |records: Vec<GameRecord>| records.iter().map(|r| r.game).collect::<Vec<_>>();
+        let games =
+            |records: Vec<GameRecord>| records.iter().map(|r| r.number - 1).collect::<Vec<_>>();
         // A flaky engine 2: two games lost before its first move are held back, and
         // recorded as forfeits once it plays a move.
         let mut watch = StartUpWatch::new(10);

@@ -123,8 +123,10 @@ impl EndKind {
 /// One finished game: a line of `results.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// The game's place in the match's game list (0-based).
-    pub game: usize,
+    /// The game's number in the match, from 1 (as in its file name and on screen). Lines
+    /// written before games were numbered from 1 have `game`, from 0, instead: see
+    /// [`read_records`].
+    pub number: usize,
     pub seed: u64,
     /// Which engine (1 or 2) had black.
     pub black_engine: u8,
@@ -158,13 +160,27 @@ pub struct GameRecord {
     pub date: String,
 }
 
-/// The path of game `index`'s SGF record inside a result folder.
-pub fn sgf_path(index: usize) -> PathBuf {
-    Path::new(GAMES_DIR).join(format!("game-{:05}.sgf", index + 1))
+/// The path of game `number`'s SGF record inside a result folder.
+pub fn sgf_path(number: usize) -> PathBuf {
+    Path::new(GAMES_DIR).join(format!("game-{number:05}.sgf"))
+}
+
+/// One line of `results.jsonl` as a record: lines written before games were numbered from
+/// 1 give the game's place in the list as `game`, from 0 (their SGF file names were
+/// already numbered from 1), and are read as `number` = `game` + 1.
+fn parse_record(line: &str) -> Option<GameRecord> {
+    let mut value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let object = value.as_object_mut()?;
+    if !object.contains_key("number") {
+        let game = object.remove("game")?.as_u64()?;
+        object.insert("number".to_string(), (game + 1).into());
+    }
+    serde_json::from_value(value).ok()
 }
 
 /// Reads `results.jsonl`: every complete, well-formed line (a line cut short by a kill is
-/// skipped). Later lines for the same game replace nothing: the first one counts.
+/// skipped), in either numbering ([`parse_record`]). Later lines for the same game replace
+/// nothing: the first one counts.
 pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
     let path = dir.join(RESULTS_FILE);
     let mut text = String::new();
@@ -181,8 +197,8 @@ pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
         if !line.ends_with('\n') {
             break;
         }
-        if let Ok(record) = serde_json::from_str::<GameRecord>(line.trim()) {
-            by_game.entry(record.game).or_insert(record);
+        if let Some(record) = parse_record(line.trim()) {
+            by_game.entry(record.number).or_insert(record);
         }
     }
     Ok(by_game.into_values().collect())
