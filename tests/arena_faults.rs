@@ -96,7 +96,7 @@ fn expect_faults(mode: &str, end: &str, detail: &str, fake_moves: u64, extra: &[
     let (dir, records, _) = faulty_match(mode, extra);
     assert_eq!(records.len(), 2);
     for (k, record) in records.iter().enumerate() {
-        assert_eq!(record["game"], k as u64);
+        assert_eq!(record["number"], k as u64 + 1);
         // The fake engine is engine 1: black in the first game, white in the second.
         let fake_colour = if k == 0 { 0 } else { 1 };
         assert_eq!(record["black_engine"], if k == 0 { 1 } else { 2 });
@@ -220,38 +220,49 @@ fn refusing_a_legal_move_loses() {
     expect_faults("badplay", "bad-reply", "refused `play", 3, &[]);
 }
 
-#[test]
-fn an_engine_that_does_not_start_loses_every_game() {
-    let dir = fresh_dir("nostart");
+/// Runs a 20-game match of `engine1` (named, so that it is not asked for a name) against
+/// hane into a fresh folder; returns the output, the folder and how long it took.
+fn broken_engine_match(label: &str, engine1: &str) -> (std::process::Output, PathBuf, Duration) {
+    let dir = fresh_dir(label);
+    let started = Instant::now();
     let output = hane()
-        .args([
-            "match",
-            "--engine1",
-            "/nonexistent/engine --gtp",
-            "--name1",
-            "ghost",
-        ])
-        .args([
-            "--engine2",
-            "hane:playouts=10,threads=1",
-            "-n",
-            "2",
-            "--size",
-            "5",
-            "-q",
-        ])
-        .arg("--out")
+        .args(["match", "--engine1", engine1, "--name1", "ghost"])
+        .args(["--engine2", "hane:playouts=10,threads=1"])
+        .args(["-n", "20", "--size", "5", "-q", "--out"])
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(output.status.success());
-    let records = records(&dir);
-    assert_eq!(records.len(), 2);
-    for record in &records {
-        assert_eq!(record["end"], "crash");
-        assert_eq!(record["winner_engine"], 2);
-        assert!(record["fault"].as_str().unwrap().contains("cannot start"));
-        check_sgf(&dir, record);
+    (output, dir, started.elapsed())
+}
+
+#[test]
+fn an_engine_that_fails_at_start_up_stops_the_match() {
+    // An engine that cannot be started, and one that starts but refuses the board size:
+    // a few games that end before the engine's first move, then the match stops with a
+    // clear message and a failure status, instead of twenty forfeits "won" by the other
+    // engine. The games are not recorded: rerunning with a working engine plays them.
+    for (label, engine, why) in [
+        (
+            "nostart",
+            "/nonexistent/engine --gtp".to_string(),
+            "cannot start",
+        ),
+        ("nosetup", fake("nosetup"), "refused `boardsize"),
+    ] {
+        let (output, dir, elapsed) = broken_engine_match(label, &engine);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{label}: {stderr}");
+        assert!(output.stdout.is_empty(), "{label}");
+        assert!(
+            stderr.contains("engine 1 (ghost) failed 3 games in a row before its first move"),
+            "{label}: {stderr}"
+        );
+        assert!(stderr.contains(why), "{label}: {stderr}");
+        assert!(stderr.contains("rerun"), "{label}: {stderr}");
+        let recorded = std::fs::read_to_string(dir.join("results.jsonl")).unwrap_or_default();
+        assert_eq!(recorded, "", "{label}: nothing is recorded");
+        assert!(elapsed < Duration::from_secs(30), "{label}: {elapsed:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
     // Without a name, the engine is asked for one: a clear error, and no folder.
     let other = fresh_dir("nostart-unnamed");
@@ -271,7 +282,6 @@ fn an_engine_that_does_not_start_loses_every_game() {
     assert!(output.stdout.is_empty());
     assert!(String::from_utf8_lossy(&output.stderr).contains("does not start"));
     assert!(!other.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -52,7 +52,7 @@ fn run_match(dir: &Path, args: &[&str]) -> (String, Vec<serde_json::Value>) {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    records.sort_by_key(|r| r["game"].as_u64());
+    records.sort_by_key(|r| r["number"].as_u64());
     (String::from_utf8(output.stdout).unwrap(), records)
 }
 
@@ -127,7 +127,7 @@ fn gnugo_against_hane_in_process() {
     assert_eq!(records.len(), 2);
     assert!(report.contains("Match: GNU Go"), "{report}");
     for (k, record) in records.iter().enumerate() {
-        assert_eq!(record["game"], k as u64);
+        assert_eq!(record["number"], k as u64 + 1);
         assert_eq!(record["black_engine"], if k == 0 { 1 } else { 2 });
         assert!(record["fault"].is_null(), "{record}");
         check_record(&dir, record);

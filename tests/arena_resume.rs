@@ -36,17 +36,12 @@ fn match_command(dir: &Path, extra: &[&str]) -> Command {
             "--engine2",
             &fake,
         ])
-        .args([
-            "-n",
-            GAMES,
-            "--size",
-            "7",
-            "--move-cap",
-            "24",
-            "--seed",
-            "42",
-            "-q",
-        ])
+        .args(if extra.contains(&"-n") {
+            &[][..]
+        } else {
+            &["-n", GAMES][..]
+        })
+        .args(["--size", "7", "--move-cap", "24", "--seed", "42", "-q"])
         .arg("--out")
         .arg(dir)
         .args(extra);
@@ -80,13 +75,22 @@ fn games(dir: &Path) -> BTreeMap<u64, (serde_json::Value, Vec<String>)> {
         for timing in ["think_seconds", "date"] {
             object.remove(timing);
         }
-        let game = record["game"].as_u64().unwrap();
+        let game = number(&record);
         assert!(
             out.insert(game, (record, moves)).is_none(),
             "game {game} twice"
         );
     }
     out
+}
+
+/// A record's game number: `number`, counted from 1 (folders written before it was
+/// introduced have `game`, counted from 0).
+fn number(record: &serde_json::Value) -> u64 {
+    match record.get("number") {
+        Some(n) => n.as_u64().unwrap(),
+        None => record["game"].as_u64().unwrap() + 1,
+    }
 }
 
 fn without_timing(report: &str) -> String {
@@ -166,14 +170,15 @@ fn killed_and_resumed_match_equals_an_uninterrupted_one_and_shards_merge() {
     let shard2 = fresh_dir("shard2");
     let shard_report = run_to_end(&shard1, &["--shard", "1/2"]);
     assert!(
-        shard_report.contains("Games: 3 finished of 3 in shard 1/2 of a 6-game match"),
+        shard_report.contains("Games: 4 finished of 4 in shard 1/2 of a 6-game match"),
         "{shard_report}"
     );
     run_to_end(&shard2, &["--shard", "2/2", "--jobs", "2"]);
     let first = games(&shard1);
     let second = games(&shard2);
-    assert_eq!(first.keys().copied().collect::<Vec<_>>(), [0, 2, 4]);
-    assert_eq!(second.keys().copied().collect::<Vec<_>>(), [1, 3, 5]);
+    // Each shard holds whole colour-swapped pairs.
+    assert_eq!(first.keys().copied().collect::<Vec<_>>(), [1, 2, 5, 6]);
+    assert_eq!(second.keys().copied().collect::<Vec<_>>(), [3, 4]);
     let mut merged = first;
     merged.extend(second);
     assert_eq!(merged, reference);
@@ -196,9 +201,96 @@ fn killed_and_resumed_match_equals_an_uninterrupted_one_and_shards_merge() {
     let output = match_command(&shard1, &["--komi", "5.5"]).output().unwrap();
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("differs in: komi"));
-    assert_eq!(line_count(&shard1.join("results.jsonl")), 3);
+    assert_eq!(line_count(&shard1.join("results.jsonl")), 4);
 
     for dir in [whole, resumed, shard1, shard2] {
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+#[test]
+fn a_second_runner_on_the_same_folder_is_refused() {
+    let dir = fresh_dir("locked");
+    let results = dir.join("results.jsonl");
+    let mut first = match_command(&dir, &[])
+        .env("FAKE_GTP_DELAY", "0.3")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while line_count(&results) < 1 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(first.try_wait().unwrap().is_none(), "finished too soon");
+    let second = match_command(&dir, &[]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "is in use by another hane match (process {})",
+            first.id()
+        )),
+        "{stderr}"
+    );
+    assert!(first.wait().unwrap().success());
+    assert_eq!(games(&dir).len(), 6, "each game once");
+    assert!(!dir.join("match.lock").exists(), "the lock is removed");
+
+    // A lock left by a runner that was killed (its process is gone) is taken over.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    std::fs::write(dir.join("match.lock"), format!("{pid}\n{}\n", host.trim())).unwrap();
+    run_to_end(&dir, &["-n", "8"]);
+    assert_eq!(games(&dir).len(), 8);
+    assert!(!dir.join("match.lock").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn games_are_numbered_from_one_and_old_folders_resume() {
+    let dir = fresh_dir("numbering");
+    run_to_end(&dir, &["-n", "4"]);
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines.sort_by_key(number);
+    for (k, record) in lines.iter().enumerate() {
+        // The same number in results.jsonl, in the file name and in the SGF's comment.
+        assert_eq!(record["number"], k as u64 + 1, "{record}");
+        assert!(record.get("game").is_none(), "{record}");
+        let sgf = format!("games/game-{:05}.sgf", k + 1);
+        assert_eq!(record["sgf"], sgf.as_str());
+        let text = std::fs::read_to_string(dir.join(&sgf)).unwrap();
+        assert!(text.contains(&format!("Game {} of a hane match", k + 1)));
+    }
+    // A folder written before the numbering changed: `game` counts from 0. Its games
+    // are kept, the missing ones played, and the report counts each game once.
+    let old: Vec<String> = lines[..3]
+        .iter()
+        .map(|record| {
+            let mut record = record.clone();
+            let object = record.as_object_mut().unwrap();
+            let n = object.remove("number").unwrap().as_u64().unwrap();
+            object.insert("game".to_string(), (n - 1).into());
+            format!("{record}\n")
+        })
+        .collect();
+    std::fs::write(dir.join("results.jsonl"), old.concat()).unwrap();
+    std::fs::remove_file(dir.join("games/game-00004.sgf")).unwrap();
+    let report = run_to_end(&dir, &["-n", "5"]);
+    assert!(
+        report.contains("Games: 5 finished of 5 planned"),
+        "{report}"
+    );
+    let played = games(&dir);
+    assert_eq!(played.keys().copied().collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
+    assert!(dir.join("games/game-00004.sgf").exists());
+    assert!(dir.join("games/game-00005.sgf").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -450,7 +450,7 @@ impl Player for EngineProcess {
         match time_control {
             TimeControl::None { .. } => {}
             TimeControl::PerMove { seconds } => {
-                let per_move = (seconds.ceil() as u64).max(1).to_string();
+                let per_move = gtp_seconds(seconds).to_string();
                 self.require("time_settings", &["0".into(), per_move, "1".into()])?;
             }
             TimeControl::Clock {
@@ -458,9 +458,14 @@ impl Player for EngineProcess {
                 byo_yomi,
                 stones,
             } => {
+                // Without byo-yomi the clock is absolute time, which GTP writes `M 0 0`:
+                // byo-yomi stones with no byo-yomi make no sense, and an engine that checks
+                // (Pachi asserts) would die on them.
+                let byo_yomi = gtp_seconds(byo_yomi);
+                let stones = if byo_yomi == 0 { 0 } else { stones };
                 let args = [
-                    (main as u64).to_string(),
-                    (byo_yomi as u64).to_string(),
+                    gtp_seconds(main).to_string(),
+                    byo_yomi.to_string(),
                     stones.to_string(),
                 ];
                 self.require("time_settings", &args)?;
@@ -477,7 +482,7 @@ impl Player for EngineProcess {
     fn genmove(&mut self, state: &GameState, request: &MoveRequest) -> Result<Reply, Fault> {
         let color = color_word(request.color);
         if let Some(left) = request.time_left {
-            let seconds = (left.seconds.max(0.0) as u64).to_string();
+            let seconds = gtp_seconds(left.seconds).to_string();
             self.require(
                 "time_left",
                 &[color.clone(), seconds, left.stones_or_periods.to_string()],
@@ -554,6 +559,18 @@ impl Player for EngineProcess {
     }
 }
 
+/// Seconds as GTP's `time_settings` and `time_left` take them: a whole number (an int in
+/// the spec; GNU Go refuses `12.5`), rounded down so that an engine is not told of time it
+/// does not have, but never 0 while some time is left: told 0, an engine would take its
+/// clock for run out (and `time_left b 0 0` in absolute time reads as the flag fallen).
+fn gtp_seconds(seconds: f64) -> u64 {
+    if seconds > 0.0 {
+        (seconds.floor() as u64).max(1)
+    } else {
+        0
+    }
+}
+
 fn color_word(color: Color) -> String {
     match color {
         Color::Black => "b".to_string(),
@@ -624,6 +641,72 @@ mod tests {
         let fault = p.command("wrongid", &[], t).unwrap_err();
         assert_eq!(fault.kind, FaultKind::BadReply);
         p.stop(true);
+    }
+
+    /// An engine that keeps every command it receives and answers `dump` with them.
+    const RECORDER: &str = r#"seen=""
+    while read -r id cmd rest; do
+      case $cmd in
+        dump) printf '=%s %s\n\n' "$id" "$seen" ;;
+        genmove) seen="$seen|$cmd $rest"; printf '=%s pass\n\n' "$id" ;;
+        *) seen="$seen|$cmd $rest"; printf '=%s\n\n' "$id" ;;
+      esac
+    done"#;
+
+    #[test]
+    fn time_is_announced_in_seconds_engines_accept() {
+        let line = format!("bash -c {}", shlex::try_quote(RECORDER).unwrap());
+        let state = GameState::new(9, crate::board::Rules::default()).unwrap();
+        let sent = |control: TimeControl, seconds: f64, stones_or_periods: u32| {
+            let mut engine = EngineProcess::idle(&line, "recorder", Duration::from_secs(10));
+            engine.new_game(&state, control, 1).unwrap();
+            let request = MoveRequest {
+                color: Color::Black,
+                allowed: Duration::from_secs(5),
+                time_left: Some(crate::play::clock::TimeLeft {
+                    seconds,
+                    stones_or_periods,
+                }),
+                time_control: control,
+                margin: Duration::from_secs(1),
+            };
+            engine.genmove(&state, &request).unwrap();
+            let seen = engine.require("dump", &[]).unwrap();
+            engine.shut_down();
+            seen
+        };
+        // Sudden death is absolute time: no byo-yomi, so no byo-yomi stones either (GTP
+        // says `M 0 0`; Pachi asserts on `M 0 1`).
+        let seen = sent(
+            TimeControl::Clock {
+                main: 60.0,
+                byo_yomi: 0.0,
+                stones: 1,
+            },
+            0.9,
+            0,
+        );
+        assert!(seen.contains("|time_settings 60 0 0|"), "{seen}");
+        // Time left is a whole number of seconds (GNU Go refuses decimals), and never 0
+        // while time is left.
+        assert!(seen.contains("|time_left b 1 0|"), "{seen}");
+        let seen = sent(TimeControl::PerMove { seconds: 2.5 }, 2.5, 1);
+        assert!(seen.contains("|time_settings 0 2 1|"), "{seen}");
+        assert!(seen.contains("|time_left b 2 1|"), "{seen}");
+        let seen = sent(TimeControl::PerMove { seconds: 0.4 }, 0.4, 1);
+        assert!(seen.contains("|time_settings 0 1 1|"), "{seen}");
+        assert!(seen.contains("|time_left b 1 1|"), "{seen}");
+        let seen = sent(
+            TimeControl::Clock {
+                main: 30.7,
+                byo_yomi: 5.0,
+                stones: 3,
+            },
+            0.0,
+            0,
+        );
+        assert!(seen.contains("|time_settings 30 5 3|"), "{seen}");
+        assert!(seen.contains("|time_left b 0 0|"), "{seen}");
     }
 
     #[test]

@@ -130,6 +130,7 @@ pub fn load_openings(paths: &[PathBuf], size: usize, rules: Rules) -> Result<Vec
 /// One game of the match's game list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
+    /// The game's place in the list, from 0 (its seed, colours and opening follow from it).
     pub index: usize,
     pub seed: u64,
     /// Whether engine 1 plays black.
@@ -146,17 +147,27 @@ fn game_seed(match_seed: u64, index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The match's game list, or a shard's part of it (`K/N`: games with index % N == K-1).
-/// Colours alternate; with openings, each opening is played twice in a row with colours
-/// swapped, and the openings repeat in order.
+/// Whether shard `K/N` holds the game of list index `index`: with `pairs`, the shard holds
+/// pairs K-1, K-1+N, ... of the colour-swapped pairs of games (list indices 2p and 2p+1), so
+/// that it plays each engine as often with black as with white; without (folders made
+/// before pairs), the games with index % N == K-1.
+pub fn in_shard(index: usize, shard: Option<(usize, usize)>, pairs: bool) -> bool {
+    let unit = if pairs { index / 2 } else { index };
+    shard.is_none_or(|(k, n)| unit % n == k - 1)
+}
+
+/// The match's game list, or a shard's part of it (see [`in_shard`]). Colours alternate;
+/// with openings, each opening is played twice in a row with colours swapped, and the
+/// openings repeat in order.
 pub fn game_list(
     games: usize,
     seed: u64,
     openings: usize,
     shard: Option<(usize, usize)>,
+    pairs: bool,
 ) -> Vec<GameSpec> {
     (0..games)
-        .filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .filter(|&i| in_shard(i, shard, pairs))
         .map(|index| GameSpec {
             index,
             seed: game_seed(seed, index),
@@ -164,6 +175,14 @@ pub fn game_list(
             opening: (openings > 0).then(|| (index / 2) % openings),
         })
         .collect()
+}
+
+impl GameSpec {
+    /// The game's number, from 1: in `results.jsonl`, file names, SGF comments and on
+    /// screen.
+    pub fn number(&self) -> usize {
+        self.index + 1
+    }
 }
 
 /// Parses `K/N` with 1 <= K <= N.
@@ -236,7 +255,13 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     let dir = &plan.out_dir;
     std::fs::create_dir_all(dir.join(results::GAMES_DIR))
         .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // Held until the match ends (however it ends but by a kill, which leaves a lock that
+    // the next runner takes over).
+    let _lock = results::FolderLock::acquire(dir)?;
+    let mut settings = plan.settings.clone();
     if let Some(existing) = results::read_settings(dir)? {
+        // A folder keeps the shard split it was made with.
+        settings.shard_pairs = existing.shard_pairs;
         let differences = existing.differences(&plan.settings);
         if !differences.is_empty() {
             return Err(format!(
@@ -254,17 +279,18 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
             ));
         }
     }
-    results::write_settings(dir, &plan.settings)?;
+    results::write_settings(dir, &settings)?;
     let mut records = results::read_records(dir)?;
     let list = game_list(
-        plan.settings.games,
-        plan.settings.seed,
+        settings.games,
+        settings.seed,
         plan.openings.len(),
-        plan.settings.shard,
+        settings.shard,
+        settings.shard_pairs,
     );
     let pending: Vec<GameSpec> = list
         .iter()
-        .filter(|spec| !records.iter().any(|r| r.game == spec.index))
+        .filter(|spec| !records.iter().any(|r| r.number == spec.number()))
         .copied()
         .collect();
     for spec in &pending {
@@ -298,6 +324,7 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     let next = AtomicUsize::new(0);
     let (sender, receiver) = unbounded::<Result<GameRecord, String>>();
     let mut failure = None;
+    let mut start_up = StartUpWatch::new(pending.len());
     std::thread::scope(|scope| {
         for _ in 0..plan.jobs.max(1).min(pending.len().max(1)) {
             let sender = sender.clone();
@@ -323,21 +350,30 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
             });
         }
         drop(sender);
+        let mut keep = |record: GameRecord, failure: &mut Option<String>| {
+            if let Err(e) = writer.append(&record) {
+                failure.get_or_insert(e);
+                stop.store(true, Ordering::Release);
+                return;
+            }
+            if plan.log_games {
+                bar.suspend(|| eprintln!("{}", game_line(&record)));
+            }
+            records.push(record);
+            bar.inc(1);
+            bar.set_message(score_line(&records));
+            if decided(&records) {
+                stop.store(true, Ordering::Release);
+            }
+        };
         for message in receiver {
             match message {
                 Ok(record) => {
-                    if let Err(e) = writer.append(&record) {
-                        failure.get_or_insert(e);
-                        stop.store(true, Ordering::Release);
-                        continue;
+                    for record in start_up.sift(record) {
+                        keep(record, &mut failure);
                     }
-                    if plan.log_games {
-                        bar.suspend(|| eprintln!("{}", game_line(&record)));
-                    }
-                    records.push(record);
-                    bar.inc(1);
-                    bar.set_message(score_line(&records));
-                    if decided(&records) {
+                    if let Some(engine) = start_up.failed_engine() {
+                        failure.get_or_insert_with(|| start_up.failure(engine, &plan.settings));
                         stop.store(true, Ordering::Release);
                     }
                 }
@@ -347,14 +383,24 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
                 }
             }
         }
+        // Games held back as possible start-up failures that were not enough to stop the
+        // match are ordinary forfeits.
+        for record in start_up.release() {
+            keep(record, &mut failure);
+        }
     });
     bar.finish_and_clear();
+    // The games of an engine that failed at start-up are not recorded (only their SGF
+    // files were written): with the engine fixed, rerunning the command plays them.
+    for record in start_up.discarded() {
+        let _ = std::fs::remove_file(dir.join(&record.sgf));
+    }
     if let Some(e) = failure {
         return Err(e);
     }
-    records.sort_by_key(|r| r.game);
+    records.sort_by_key(|r| r.number);
     let stopped_by_sprt = decided(&records) && records.len() < list.len();
-    let report = stats::report(&plan.settings, &records, plan.sprt.as_ref());
+    let report = stats::report(&settings, &records, plan.sprt.as_ref());
     results::write_atomically(&dir.join("report.txt"), report.as_bytes())?;
     results::write_atomically(
         &dir.join("winrate.svg"),
@@ -365,6 +411,103 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
         report,
         stopped_by_sprt,
     })
+}
+
+/// Consecutive games that an engine lost by a fault before its first move (it would not
+/// start, refused the set-up, crashed or hung at once) after which the match stops, rather
+/// than turn the rest of its game list into forfeits.
+const START_UP_FAILURES: usize = 3;
+
+/// Watches for an engine that cannot play at all: its games that end by its fault before
+/// it made a move are held back; a game in which it moves releases them (they were
+/// forfeits of a flaky engine), and a run of [`START_UP_FAILURES`] of them (or every game
+/// left, when fewer remain) stops the match without recording them.
+struct StartUpWatch {
+    /// Held games, per engine.
+    held: [Vec<GameRecord>; 2],
+    /// How many in a row stop the match.
+    limit: usize,
+    /// The engine (0 or 1) whose run reached the limit.
+    failed: Option<usize>,
+}
+
+impl StartUpWatch {
+    fn new(pending: usize) -> StartUpWatch {
+        StartUpWatch {
+            held: Default::default(),
+            limit: START_UP_FAILURES.min(pending).max(1),
+            failed: None,
+        }
+    }
+
+    /// The colour index (0 black, 1 white) engine `e` (0 or 1) had in `record`.
+    fn colour(record: &GameRecord, e: usize) -> usize {
+        usize::from(record.black_engine as usize != e + 1)
+    }
+
+    /// Takes a finished game; returns the games to record now.
+    fn sift(&mut self, record: GameRecord) -> Vec<GameRecord> {
+        for e in 0..2 {
+            if self.failed_at_start(&record, e) {
+                self.held[e].push(record);
+                if self.failed.is_none() && self.held[e].len() >= self.limit {
+                    self.failed = Some(e);
+                }
+                return Vec::new();
+            }
+        }
+        let mut out = Vec::new();
+        for e in 0..2 {
+            if self.failed != Some(e) && record.generated_moves[Self::colour(&record, e)] > 0 {
+                out.append(&mut self.held[e]);
+            }
+        }
+        out.push(record);
+        out
+    }
+
+    /// Whether engine `e` lost `record` by a fault before it made a move.
+    fn failed_at_start(&self, record: &GameRecord, e: usize) -> bool {
+        record.end.is_fault()
+            && record.winner_engine.is_some_and(|w| w as usize != e + 1)
+            && record.generated_moves[Self::colour(record, e)] == 0
+    }
+
+    fn failed_engine(&self) -> Option<usize> {
+        self.failed
+    }
+
+    /// Why the match stopped, for engine `e`.
+    fn failure(&self, e: usize, settings: &MatchSettings) -> String {
+        let last = self.held[e]
+            .last()
+            .and_then(|r| r.fault.clone())
+            .unwrap_or_default();
+        format!(
+            "engine {} ({}) failed {} games in a row before its first move (the last: {last}); \
+             the match stopped without recording them: check the engine, then rerun the \
+             command to resume",
+            e + 1,
+            settings.names[e],
+            self.held[e].len()
+        )
+    }
+
+    /// The held games to record, at the end of a match that did not stop for them.
+    fn release(&mut self) -> Vec<GameRecord> {
+        let mut out = Vec::new();
+        for e in 0..2 {
+            if self.failed != Some(e) {
+                out.append(&mut self.held[e]);
+            }
+        }
+        out
+    }
+
+    /// The games left out of the record.
+    fn discarded(&self) -> &[GameRecord] {
+        self.failed.map_or(&[], |e| &self.held[e])
+    }
 }
 
 /// The running score for the progress bar, short enough for one terminal line: engine 1's
@@ -388,7 +531,7 @@ fn game_line(r: &GameRecord) -> String {
         .unwrap_or_default();
     format!(
         "game {}: {} (B) vs {} (W): {} by {}, {} moves{fault}",
-        r.game + 1,
+        r.number,
         r.black,
         r.white,
         r.result,
@@ -457,10 +600,10 @@ fn play_one(
     };
     let settlement = outcome.settlement.as_ref();
     let opening = spec.opening.map(|k| plan.openings[k].label.clone());
-    let sgf = results::sgf_path(spec.index);
+    let sgf = results::sgf_path(spec.number());
     let mut comment = format!(
         "Game {} of a hane match, seed {}. Ended by {}.",
-        spec.index + 1,
+        spec.number(),
         spec.seed,
         end.name()
     );
@@ -498,7 +641,7 @@ fn play_one(
     let text = write_game(&outcome.state, &info);
     results::write_atomically(&plan.out_dir.join(&sgf), text.as_bytes())?;
     Ok(GameRecord {
-        game: spec.index,
+        number: spec.number(),
         seed: spec.seed,
         black_engine: black_engine as u8 + 1,
         black: names[black_engine].clone(),
@@ -545,16 +688,16 @@ pub fn merge_folders(dirs: &[PathBuf]) -> Result<(MatchSettings, Vec<GameRecord>
             }
         }
         for record in results::read_records(dir)? {
-            if let Some(previous) = merged.get(&record.game) {
+            if let Some(previous) = merged.get(&record.number) {
                 if previous.result != record.result || previous.moves != record.moves {
                     eprintln!(
                         "hane: game {} appears twice with different results; keeping the first",
-                        record.game + 1
+                        record.number
                     );
                 }
                 continue;
             }
-            merged.insert(record.game, record);
+            merged.insert(record.number, record);
         }
     }
     let mut settings = settings.ok_or("no result folders given")?;
@@ -623,7 +766,7 @@ mod tests {
 
     #[test]
     fn game_list_alternates_colours_and_pairs_openings() {
-        let list = game_list(8, 7, 3, None);
+        let list = game_list(8, 7, 3, None, true);
         let colours: Vec<bool> = list.iter().map(|g| g.engine1_black).collect();
         assert_eq!(
             colours,
@@ -643,13 +786,126 @@ mod tests {
                 Some(0)
             ]
         );
-        let first = game_list(8, 7, 3, Some((1, 3)));
-        let second = game_list(8, 7, 3, Some((2, 3)));
-        let third = game_list(8, 7, 3, Some((3, 3)));
+        let first = game_list(8, 7, 3, Some((1, 3)), true);
+        let second = game_list(8, 7, 3, Some((2, 3)), true);
+        let third = game_list(8, 7, 3, Some((3, 3)), true);
         let mut union: Vec<GameSpec> = [first, second, third].concat();
         union.sort_by_key(|g| g.index);
         assert_eq!(union, list);
         assert_ne!(list[0].seed, list[1].seed);
+    }
+
+    /// A game of engine 1 (black in even games) against engine 2: `mover` is the engine
+    /// that made moves (0 for none); `faulty` lost by a fault.
+    fn game(index: usize, mover: u8, faulty: Option<u8>) -> GameRecord {
+        let black_engine = if index % 2 == 0 { 1 } else { 2 };
+        let mut generated_moves = [0, 0];
+        if mover != 0 {
+            generated_moves[usize::from(mover != black_engine)] = 5;
+        }
+        GameRecord {
+            number: index + 1,
+            seed: 1,
+            black_engine,
+            black: "b".to_string(),
+            white: "w".to_string(),
+            opening: None,
+            result: "B+F".to_string(),
+            winner_engine: Some(faulty.map_or(1, |f| 3 - f)),
+            end: if faulty.is_some() {
+                EndKind::Crash
+            } else {
+                EndKind::Resignation
+            },
+            fault: faulty.map(|f| format!("engine {f} broke")),
+            score: None,
+            moves: 0,
+            think_seconds: [0.0; 2],
+            generated_moves,
+            dead_black_says: None,
+            dead_white_says: None,
+            dead_agreed: None,
+            dead_removed: None,
+            sgf: String::new(),
+            date: String::new(),
+        }
+    }
+
+    #[test]
+    fn start_up_failures_stop_the_match_or_count_as_forfeits() {
+        let games =
+            |records: Vec<GameRecord>| records.iter().map(|r| r.number - 1).collect::<Vec<_>>();
+        // A flaky engine 2: two games lost before its first move are held back, and
+        // recorded as forfeits once it plays a move.
+        let mut watch = StartUpWatch::new(10);
+        assert!(games(watch.sift(game(0, 0, Some(2)))).is_empty());
+        assert!(games(watch.sift(game(1, 1, Some(2)))).is_empty());
+        // Engine 1 moving says nothing about engine 2.
+        assert_eq!(games(watch.sift(game(2, 1, None))), [2]);
+        assert_eq!(games(watch.sift(game(3, 2, None))), [0, 1, 3]);
+        // A game lost by a fault after the engine moved is an ordinary forfeit.
+        assert_eq!(games(watch.sift(game(4, 2, Some(2)))), [4]);
+        assert_eq!(watch.failed_engine(), None);
+        // Three in a row stop the match, and are not recorded.
+        for k in 5..8 {
+            assert!(watch.sift(game(k, 0, Some(2))).is_empty());
+        }
+        assert_eq!(watch.failed_engine(), Some(1));
+        assert_eq!(watch.discarded().len(), 3);
+        assert!(watch.release().is_empty());
+        // With fewer games left than the limit, all of them failing stops the match.
+        let mut watch = StartUpWatch::new(2);
+        assert!(watch.sift(game(0, 0, Some(1))).is_empty());
+        assert_eq!(watch.failed_engine(), None);
+        assert!(watch.sift(game(1, 2, Some(1))).is_empty());
+        assert_eq!(watch.failed_engine(), Some(0));
+        // Without enough failures, the held games are forfeits at the end.
+        let mut watch = StartUpWatch::new(5);
+        assert!(watch.sift(game(0, 0, Some(1))).is_empty());
+        assert_eq!(games(watch.release()), [0]);
+    }
+
+    #[test]
+    fn shards_hold_whole_colour_swapped_pairs() {
+        // Games 2k and 2k+1 are one opening (or none) with colours swapped: a shard holds
+        // both or neither, so that every shard plays each engine as often with black as
+        // with white, and the shards together are the whole list.
+        for (games, shards) in [(20, 2), (20, 3), (9, 2), (7, 4), (6, 8)] {
+            let whole = game_list(games, 3, 2, None, true);
+            let mut union = Vec::new();
+            for k in 1..=shards {
+                let part = game_list(games, 3, 2, Some((k, shards)), true);
+                for spec in &part {
+                    let twin = spec.index ^ 1;
+                    assert!(
+                        twin >= games || part.iter().any(|s| s.index == twin),
+                        "{games} games, shard {k}/{shards}: game {} without {twin}",
+                        spec.index
+                    );
+                }
+                let black = part.iter().filter(|s| s.engine1_black).count();
+                let white = part.len() - black;
+                assert!(
+                    black.abs_diff(white) <= 1,
+                    "{games}, {k}/{shards}: {part:?}"
+                );
+                union.extend(part);
+            }
+            union.sort_by_key(|g| g.index);
+            assert_eq!(union, whole);
+        }
+        // A folder made before shards took pairs keeps its split when it resumes.
+        let old: Vec<usize> = game_list(6, 3, 0, Some((1, 2)), false)
+            .iter()
+            .map(|g| g.index)
+            .collect();
+        assert_eq!(old, [0, 2, 4]);
+        let json = r#"{"engines":["a","b"],"names":["a","b"],"size":9,"komi":7.5,
+            "rules":"cgos","handicap":0,"openings":[],"opening_moves":null,
+            "time_control":{"kind":"per-move","seconds":1.0},"margin_seconds":1.0,
+            "move_cap":243,"seed":1,"games":6,"shard":[1,2]}"#;
+        let settings: MatchSettings = serde_json::from_str(json).unwrap();
+        assert!(!settings.shard_pairs);
     }
 
     #[test]

@@ -78,7 +78,8 @@ pub struct MoveRequest {
     pub color: Color,
     /// The time the referee allows for this move (the margin not included).
     pub allowed: Duration,
-    /// The clock as `time_left` reports it, when there is a clock.
+    /// The clock as `time_left` reports it (in seconds with their fraction; an engine
+    /// gets them rounded to what GTP allows), when there is a clock.
     pub time_left: Option<TimeLeft>,
     /// The match's time control.
     pub time_control: TimeControl,

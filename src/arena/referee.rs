@@ -97,7 +97,7 @@ impl MatchClock {
             TimeControl::PerMove { seconds } => (
                 seconds,
                 Some(TimeLeft {
-                    seconds: seconds.ceil().max(1.0),
+                    seconds,
                     stones_or_periods: 1,
                 }),
             ),

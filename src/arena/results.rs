@@ -1,13 +1,15 @@
 //! The result folder of a match: `match.json` (what the match is, so that a rerun can check
 //! it resumes the same match), `results.jsonl` (one JSON line per finished game, appended
-//! and flushed when the game ends) and `games/` (one SGF per game). JSON goes through
-//! `serde_json`, because engine names, comments and fault details are arbitrary text that
-//! must be escaped exactly and read back without a hand-written parser.
+//! and flushed when the game ends), `games/` (one SGF per game) and, while a runner plays
+//! in it, `match.lock` ([`FolderLock`]). JSON goes through `serde_json`, because engine
+//! names, comments and fault details are arbitrary text that must be escaped exactly and
+//! read back without a hand-written parser.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +42,11 @@ pub struct MatchSettings {
     pub games: usize,
     /// `K/N`, or `None` for a whole match.
     pub shard: Option<(usize, usize)>,
+    /// Whether shards hold whole colour-swapped pairs of games ([`super::in_shard`]): true
+    /// in every folder made since shards split that way; folders made before keep their
+    /// split by single games when they resume, so that their shards still add up.
+    #[serde(default)]
+    pub shard_pairs: bool,
 }
 
 impl MatchSettings {
@@ -116,8 +123,10 @@ impl EndKind {
 /// One finished game: a line of `results.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// The game's place in the match's game list (0-based).
-    pub game: usize,
+    /// The game's number in the match, from 1 (as in its file name and on screen). Lines
+    /// written before games were numbered from 1 have `game`, from 0, instead: see
+    /// [`read_records`].
+    pub number: usize,
     pub seed: u64,
     /// Which engine (1 or 2) had black.
     pub black_engine: u8,
@@ -151,13 +160,27 @@ pub struct GameRecord {
     pub date: String,
 }
 
-/// The path of game `index`'s SGF record inside a result folder.
-pub fn sgf_path(index: usize) -> PathBuf {
-    Path::new(GAMES_DIR).join(format!("game-{:05}.sgf", index + 1))
+/// The path of game `number`'s SGF record inside a result folder.
+pub fn sgf_path(number: usize) -> PathBuf {
+    Path::new(GAMES_DIR).join(format!("game-{number:05}.sgf"))
+}
+
+/// One line of `results.jsonl` as a record: lines written before games were numbered from
+/// 1 give the game's place in the list as `game`, from 0 (their SGF file names were
+/// already numbered from 1), and are read as `number` = `game` + 1.
+fn parse_record(line: &str) -> Option<GameRecord> {
+    let mut value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let object = value.as_object_mut()?;
+    if !object.contains_key("number") {
+        let game = object.remove("game")?.as_u64()?;
+        object.insert("number".to_string(), (game + 1).into());
+    }
+    serde_json::from_value(value).ok()
 }
 
 /// Reads `results.jsonl`: every complete, well-formed line (a line cut short by a kill is
-/// skipped). Later lines for the same game replace nothing: the first one counts.
+/// skipped), in either numbering ([`parse_record`]). Later lines for the same game replace
+/// nothing: the first one counts.
 pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
     let path = dir.join(RESULTS_FILE);
     let mut text = String::new();
@@ -174,8 +197,8 @@ pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
         if !line.ends_with('\n') {
             break;
         }
-        if let Ok(record) = serde_json::from_str::<GameRecord>(line.trim()) {
-            by_game.entry(record.game).or_insert(record);
+        if let Some(record) = parse_record(line.trim()) {
+            by_game.entry(record.number).or_insert(record);
         }
     }
     Ok(by_game.into_values().collect())
@@ -199,13 +222,193 @@ pub fn write_settings(dir: &Path, settings: &MatchSettings) -> Result<(), String
     write_atomically(&dir.join(SETTINGS_FILE), text.as_bytes())
 }
 
+/// A temporary name next to `path`, unique to this process and call (`.NAME.PID-N.tmp`),
+/// so that writers never share one.
+fn temporary_path(path: &Path) -> PathBuf {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(
+        ".{name}.{}-{}.tmp",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
 /// Writes a file through a temporary name and a rename.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
+    let tmp = temporary_path(path);
     let result = File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_data()))
         .and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
     result.map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The lock of a result folder: `match.lock`, created only if absent, holding the pid,
+/// the host and the process's start time of the runner that owns the folder; removed when
+/// the lock is dropped. Two runners on one folder would play the same games twice.
+pub struct FolderLock {
+    path: PathBuf,
+    text: String,
+}
+
+/// Who holds a lock, as written in the lock file.
+#[derive(Debug, PartialEq, Eq)]
+struct LockOwner {
+    pid: u32,
+    host: String,
+    /// The process's start time (`/proc/PID/stat`, field 22), which tells a recycled pid
+    /// from the owner.
+    started: Option<u64>,
+}
+
+impl LockOwner {
+    fn current() -> LockOwner {
+        let pid = std::process::id();
+        LockOwner {
+            pid,
+            host: host_name(),
+            started: process_start(pid),
+        }
+    }
+
+    fn text(&self) -> String {
+        let started = self.started.map(|t| t.to_string()).unwrap_or_default();
+        format!("{}\n{}\n{started}\n", self.pid, self.host)
+    }
+
+    fn parse(text: &str) -> Option<LockOwner> {
+        let mut lines = text.lines();
+        let pid = lines.next()?.trim().parse().ok()?;
+        let host = lines.next().unwrap_or("").trim().to_string();
+        let started = lines.next().and_then(|l| l.trim().parse().ok());
+        Some(LockOwner { pid, host, started })
+    }
+
+    /// Whether the owner is known to be gone: it ran on this host (as far as the lock
+    /// says), and its process no longer exists, is a zombie, or is another process that
+    /// got its pid (or is this very process, as in a container whose runner always gets
+    /// the same pid). Without `/proc` nothing is known.
+    fn is_gone(&self) -> bool {
+        if !Path::new("/proc/self/stat").exists() {
+            return false;
+        }
+        if !self.host.is_empty() && self.host != host_name() {
+            return false;
+        }
+        if self.pid == std::process::id() {
+            return true;
+        }
+        match proc_stat(self.pid) {
+            None => true,
+            Some(fields) => {
+                fields.first().is_some_and(|state| state == "Z")
+                    || self
+                        .started
+                        .is_some_and(|t| fields.get(19).and_then(|f| f.parse().ok()) != Some(t))
+            }
+        }
+    }
+}
+
+/// The fields of `/proc/PID/stat` after the command name (the state first).
+fn proc_stat(pid: u32) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &text[text.rfind(')')? + 1..];
+    Some(rest.split_whitespace().map(str::to_string).collect())
+}
+
+fn process_start(pid: u32) -> Option<u64> {
+    proc_stat(pid)?.get(19)?.parse().ok()
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+pub const LOCK_FILE: &str = "match.lock";
+
+impl FolderLock {
+    /// Locks `dir` for this process; a lock whose owner is gone (a runner that was
+    /// killed) is taken over, a live one refused.
+    pub fn acquire(dir: &Path) -> Result<FolderLock, String> {
+        let path = dir.join(LOCK_FILE);
+        let text = LockOwner::current().text();
+        let cannot = |e: std::io::Error| format!("cannot lock {}: {e}", path.display());
+        for _ in 0..4 {
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut file) => {
+                    if let Err(e) = file
+                        .write_all(text.as_bytes())
+                        .and_then(|()| file.sync_data())
+                    {
+                        let _ = std::fs::remove_file(&path);
+                        return Err(cannot(e));
+                    }
+                    return Ok(FolderLock { path, text });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(cannot(e)),
+            }
+            let held = match std::fs::read_to_string(&path) {
+                Ok(held) => held,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(cannot(e)),
+            };
+            let owner = LockOwner::parse(&held);
+            if !owner.as_ref().is_some_and(LockOwner::is_gone) {
+                let who = match &owner {
+                    Some(o) if o.host.is_empty() || o.host == host_name() => {
+                        format!("process {}", o.pid)
+                    }
+                    Some(o) => format!("process {} on {}", o.pid, o.host),
+                    None => "an unreadable lock".to_string(),
+                };
+                return Err(format!(
+                    "{} is in use by another hane match ({who}): two runners on one folder \
+                     would play the same games; wait for it to end or use another folder \
+                     (if no such match runs, remove {})",
+                    dir.display(),
+                    path.display()
+                ));
+            }
+            // Take the stale lock over: move it aside (only one runner can), check that it
+            // is still the stale one, and try again.
+            let aside = temporary_path(&path);
+            match std::fs::rename(&path, &aside) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(cannot(e)),
+            }
+            if std::fs::read_to_string(&aside).ok().as_deref() != Some(held.as_str()) {
+                // Another runner took it over in between: give its lock back.
+                let _ = std::fs::rename(&aside, &path);
+                continue;
+            }
+            let _ = std::fs::remove_file(&aside);
+        }
+        Err(format!(
+            "cannot lock {}: other runners keep taking it",
+            path.display()
+        ))
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        // Only our own lock goes (never one that another runner took over).
+        if std::fs::read_to_string(&self.path).ok().as_deref() == Some(self.text.as_str()) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// Appends finished games to `results.jsonl`, one flushed line each.
@@ -271,6 +474,39 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lock_owners_are_written_and_read_back() {
+        let me = LockOwner::current();
+        assert_eq!(LockOwner::parse(&me.text()), Some(me));
+        let bare = LockOwner::parse("42\n").unwrap();
+        assert_eq!((bare.pid, bare.host.as_str(), bare.started), (42, "", None));
+        assert_eq!(LockOwner::parse("not a pid\n"), None);
+        #[cfg(target_os = "linux")]
+        {
+            // This process is alive, unless the lock claims another start time.
+            let mut parent = LockOwner::current();
+            parent.pid = std::os::unix::process::parent_id();
+            parent.started = process_start(parent.pid);
+            assert!(!parent.is_gone());
+            parent.started = parent.started.map(|t| t + 1);
+            assert!(parent.is_gone());
+            // Another host's process cannot be checked.
+            parent.host = "elsewhere.invalid".to_string();
+            assert!(!parent.is_gone());
+        }
+    }
+
+    #[test]
+    fn temporary_names_are_unique() {
+        let path = Path::new("dir/report.txt");
+        let (a, b) = (temporary_path(path), temporary_path(path));
+        assert_ne!(a, b);
+        assert_eq!(a.parent(), path.parent());
+        let name = a.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(".report.txt."), "{name}");
+        assert!(name.contains(&std::process::id().to_string()), "{name}");
+    }
 
     #[test]
     fn dates_from_day_counts() {

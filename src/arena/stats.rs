@@ -198,7 +198,7 @@ pub fn engine_tallies(records: &[GameRecord], engine: u8) -> (Tally, Tally, Tall
 /// The running score rate of engine 1 after each game (in game order), with its interval.
 pub fn running_rates(records: &[GameRecord]) -> Vec<(f64, f64, f64)> {
     let mut sorted: Vec<&GameRecord> = records.iter().collect();
-    sorted.sort_by_key(|r| r.game);
+    sorted.sort_by_key(|r| r.number);
     let mut tally = Tally::default();
     sorted
         .iter()
@@ -231,7 +231,7 @@ pub const TIMING_PREFIX: &str = "Time per move";
 /// The text report of a match.
 pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sprt>) -> String {
     let mut records: Vec<GameRecord> = records.to_vec();
-    records.sort_by_key(|r| r.game);
+    records.sort_by_key(|r| r.number);
     let names = &settings.names;
     let mut out = String::new();
     let _ = writeln!(out, "Match: {} vs {}", names[0], names[1]);
@@ -260,7 +260,9 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
             );
         }
         Some((k, n)) => {
-            let share = (0..settings.games).filter(|i| i % n == k - 1).count();
+            let share = (0..settings.games)
+                .filter(|&i| super::in_shard(i, settings.shard, settings.shard_pairs))
+                .count();
             let _ = writeln!(
                 out,
                 "Games: {} finished of {share} in shard {k}/{n} of a {}-game match",

@@ -76,7 +76,8 @@ pub struct GameOptions {
     /// Games played at the same time.
     #[arg(short, long, default_value_t = 1)]
     jobs: usize,
-    /// Play only shard K of N of the game list (games with index % N == K - 1).
+    /// Play only shard K of N of the game list: pairs K, K+N, K+2N, ... of its pairs of
+    /// games (a game and the same game with colours swapped).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Stop when a sequential probability ratio test decides: elo0,elo1,alpha,beta.
@@ -319,6 +320,7 @@ fn run(
         seed: options.seed,
         games: options.games,
         shard,
+        shard_pairs: true,
     };
     let plan = MatchPlan {
         settings,

@@ -13,6 +13,7 @@
 #   refuse    answers "? cannot play"
 #   illegal   plays on the point the opponent played last (occupied)
 #   badplay   refuses the opponent's next `play` command
+#   nosetup   refuses every board size (an engine that cannot play the match at all)
 # Comments on stderr ("thinking about X") become move comments in the SGF.
 # With FAKE_GTP_LOG=FILE set, every command received is appended to FILE.
 
@@ -54,7 +55,9 @@ while IFS= read -r line; do
     protocol_version) reply "$id" 2 ;;
     name) reply "$id" "Fake $mode" ;;
     version) reply "$id" 1 ;;
-    boardsize) size=${words[1]}; reply "$id" "" ;;
+    boardsize)
+      if [[ $mode == nosetup ]]; then fail "$id" "unacceptable size"; continue; fi
+      size=${words[1]}; reply "$id" "" ;;
     clear_board) taken=(); played=0; last_opponent=""; reply "$id" "" ;;
     komi|time_settings|time_left) reply "$id" "" ;;
     set_free_handicap) for v in "${words[@]:1}"; do taken[${v^^}]=1; done; reply "$id" "" ;;
