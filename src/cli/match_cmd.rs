@@ -333,6 +333,7 @@ fn run(
         command_timeout,
         dead_playouts: options.dead_playouts.max(1),
         log_games: !options.quiet,
+        interrupt: crate::search::SearchControl::new(),
     };
     let summary = run_match(&plan)?;
     if summary.stopped_by_sprt {
