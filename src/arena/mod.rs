@@ -870,7 +870,7 @@ mod tests {
     /// A game of engine 1 (black in even games) against engine 2: `mover` is the engine
     /// that made moves (0 for none); `faulty` lost by a fault.
     fn game(index: usize, mover: u8, faulty: Option<u8>) -> GameRecord {
-        let black_engine = if index % 2 == 0 { 1 } else { 2 };
+        let black_engine = if index.is_multiple_of(2) { 1 } else { 2 };
         let mut generated_moves = [0, 0];
         if mover != 0 {
             generated_moves[usize::from(mover != black_engine)] = 5;

@@ -179,7 +179,7 @@ fn parse_record(line: &str) -> Option<GameRecord> {
 }
 
 /// Reads `results.jsonl`: every complete, well-formed line (a line cut short by a kill is
-/// skipped), in either numbering ([`parse_record`]). Later lines for the same game replace
+/// skipped), in either numbering (`parse_record`). Later lines for the same game replace
 /// nothing: the first one counts.
 pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
     let path = dir.join(RESULTS_FILE);
