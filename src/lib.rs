@@ -6,6 +6,7 @@
 //!
 //! | module | owns |
 //! |---|---|
+//! | [`log`] | the process's log lines on stderr, whose writes never fail |
 //! | [`board`] | points, stones, chains and liberties, ring codes, ko, Zobrist hashes, rules, game history, scoring, diagrams |
 //! | [`tactics`] | liberty and self-atari helpers, the ladder reader, the eye-space reader |
 //! | [`settings`] | the one settings definition: every engine setting with its default, help and ranges |
@@ -57,6 +58,7 @@ pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod log;
 pub mod pattern;
 pub mod play;
 pub mod playout;

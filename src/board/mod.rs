@@ -27,5 +27,5 @@ pub use geometry::{Cell, Color, Geometry, MAX_CELLS, MAX_POINTS, MAX_SIZE, MIN_S
 pub use position::{Board, IllegalMove};
 pub use recent::Recent;
 pub use ring::{RingSet, ring_cells};
-pub use rules::{HandicapCompensation, KoRule, Rules};
+pub use rules::{HandicapCompensation, KOMI_LIMIT, KoRule, Rules, komi_is_sane};
 pub use zobrist::stone_key;

@@ -26,6 +26,16 @@ pub enum HandicapCompensation {
     AllButOne,
 }
 
+/// Komi must be smaller than this in absolute value: GTP `komi` and the `KM` of game
+/// records refuse anything else (and every non-finite value).
+pub const KOMI_LIMIT: f64 = 1e6;
+
+/// Whether `komi` is a komi hane plays with: finite and below [`KOMI_LIMIT`] in absolute
+/// value.
+pub fn komi_is_sane(komi: f64) -> bool {
+    komi.is_finite() && komi.abs() < KOMI_LIMIT
+}
+
 /// The rules of a game, as a plain value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rules {

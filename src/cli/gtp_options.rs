@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use super::settings_args::{EngineScopes, SettingsArgs};
-use crate::engine::{LogLevel, log, serve_stdio, set_log_level};
+use crate::engine::{LogLevel, log, report, serve_stdio, set_log_level};
 use crate::pattern::PatternTable;
 use crate::play::load_patterns;
 use crate::settings::{PlayoutKind, PriorsKind, Settings};
@@ -60,14 +60,14 @@ pub fn run(args: &GtpArgs) -> ExitCode {
     let patterns = match engine_setup(&settings) {
         Ok(patterns) => patterns,
         Err(message) => {
-            eprintln!("hane: {message}");
+            report(format_args!("{message}"));
             return ExitCode::from(2);
         }
     };
     match serve_stdio(settings, patterns) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hane: {e}");
+            report(format_args!("{e}"));
             ExitCode::FAILURE
         }
     }

@@ -2,6 +2,7 @@
 //! `list_commands`) and every command's handler.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,12 +14,12 @@ use super::parse::{
 use super::{
     Call, ERR_ILLEGAL, ERR_LOAD, ERR_SCORE, ERR_SIZE, ERR_SYNTAX, ERR_UNDO, Engine, LogLevel, log,
 };
-use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules};
+use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules, komi_is_sane};
 use crate::play::clock::{Clock, TimeLeft, TimeSystem};
 use crate::play::judge::Judgement;
-use crate::play::{MoveKind, MoveRequest};
+use crate::play::{MoveKind, MoveRequest, Report};
 use crate::search::{Analysis, SearchLimits, SearchResult};
-use crate::sgf::{GameInfo, parse_game, write_game};
+use crate::sgf::{GameInfo, read_first_game, write_game};
 
 /// What a handler returns: the response text, or the error message.
 pub type Outcome = Result<String, String>;
@@ -171,24 +172,33 @@ impl Engine {
     }
 }
 
+/// A `boardsize` argument: any integer (a syntax error otherwise); `None` when it is no
+/// size hane plays, however large.
+fn size_arg(text: &str) -> Result<Option<usize>, String> {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ERR_SYNTAX.into());
+    }
+    Ok(text
+        .parse::<i64>()
+        .ok()
+        .filter(|n| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(n))
+        .map(|n| n as usize))
+}
+
 fn cmd_boardsize(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let size = match args {
-        [n] => parse_count(n).ok_or(ERR_SYNTAX)?,
+        [n] => size_arg(n)?,
         [w, h] => {
-            let (w, h) = (
-                parse_count(w).ok_or(ERR_SYNTAX)?,
-                parse_count(h).ok_or(ERR_SYNTAX)?,
-            );
+            let (w, h) = (size_arg(w)?, size_arg(h)?);
             if w != h {
                 return Err(ERR_SIZE.into());
             }
             w
         }
         _ => return Err(ERR_SYNTAX.into()),
-    } as usize;
-    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-        return Err(ERR_SIZE.into());
-    }
+    };
+    let size = size.ok_or(ERR_SIZE)?;
     engine.new_game(size);
     Ok(String::new())
 }
@@ -202,7 +212,9 @@ fn cmd_clear_board(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outc
 
 fn cmd_komi(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let komi = match args {
-        [k] => parse_float(k).filter(|k| k.abs() < 1e6).ok_or(ERR_SYNTAX)? as f32,
+        [k] => parse_float(k)
+            .filter(|&k| komi_is_sane(k))
+            .ok_or(ERR_SYNTAX)? as f32,
         _ => return Err(ERR_SYNTAX.into()),
     };
     engine.rules.komi = komi;
@@ -386,19 +398,9 @@ fn cmd_kgs_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -
                 }
             }
         }
+        // The same reading as GTP `time_settings main period stones`.
         ("canadian", [main, period, stones]) => {
-            let (main, period, stones) = (seconds(main)?, seconds(period)?, count(stones)?);
-            if period <= 0.0 {
-                TimeSystem::Absolute { main }
-            } else if stones == 0 {
-                TimeSystem::None
-            } else {
-                TimeSystem::Canadian {
-                    main,
-                    period,
-                    stones,
-                }
-            }
+            TimeSystem::from_gtp(seconds(main)?, seconds(period)?, count(stones)?)
         }
         _ => return Err(ERR_SYNTAX.into()),
     };
@@ -423,9 +425,6 @@ fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcom
 }
 
 // ----- Move generation ----------------------------------------------------------------------
-
-/// A progress callback for genmove searches and how often to call it.
-type Report<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
 
 impl Engine {
     /// Searches and decides the move for `color` (the play layer's rules). Does not play
@@ -561,9 +560,8 @@ fn cmd_loadsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome 
         [file, n] => (*file, Some(parse_count(n).ok_or(ERR_SYNTAX)? as usize)),
         _ => return Err(ERR_SYNTAX.into()),
     };
-    let text = std::fs::read(file).map_err(|_| ERR_LOAD.to_string())?;
-    let text = String::from_utf8_lossy(&text);
-    let game = parse_game(&text).map_err(|e| {
+    let max_bytes = engine.settings.max_sgf_bytes.0;
+    let game = read_first_game(std::path::Path::new(file), max_bytes).map_err(|e| {
         log(LogLevel::Warn, format_args!("loadsgf {file}: {e}"));
         ERR_LOAD.to_string()
     })?;
@@ -590,7 +588,17 @@ fn cmd_printsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome
     match args {
         [] | ["-"] => Ok(text),
         [file] => {
-            std::fs::write(file, text).map_err(|_| "cannot save file".to_string())?;
+            // Never over an existing file: a typo must not destroy a record.
+            let mut out = std::fs::File::options()
+                .write(true)
+                .create_new(true)
+                .open(file)
+                .map_err(|e| match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => "cannot save file: it exists",
+                    _ => "cannot save file",
+                })?;
+            out.write_all(text.as_bytes())
+                .map_err(|_| "cannot save file".to_string())?;
             Ok(String::new())
         }
         _ => Err(ERR_SYNTAX.into()),

@@ -5,7 +5,7 @@
 //! reader thread (which handles GoGui's `# interrupt` line itself and stops analysis streams
 //! and pondering when input arrives) and the analysis output formats ([`analysis`]). Moves,
 //! clocks and the end-of-game judgement are the play layer's ([`crate::play::Player`]);
-//! nothing here prints anything but GTP responses on stdout (logs go to stderr).
+//! nothing here prints anything but GTP responses on stdout (logs go to [`crate::log`]).
 
 pub mod analysis;
 pub mod commands;
@@ -13,7 +13,7 @@ pub mod parse;
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::board::{GameState, Rules};
 use crate::pattern::PatternTable;
@@ -22,29 +22,7 @@ use crate::play::clock::{Clock, TimeSystem};
 use crate::search::SearchControl;
 use crate::settings::Settings;
 
-/// How much hane writes to stderr.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum LogLevel {
-    Off = 0,
-    Error = 1,
-    Warn = 2,
-    Info = 3,
-    Debug = 4,
-}
-
-static LOG_LEVEL: AtomicU8 = AtomicU8::new(LogLevel::Warn as u8);
-
-/// Sets the stderr log level for the whole process.
-pub fn set_log_level(level: LogLevel) {
-    LOG_LEVEL.store(level as u8, Ordering::Relaxed);
-}
-
-/// Writes one log line to stderr when `level` is enabled.
-pub fn log(level: LogLevel, message: std::fmt::Arguments<'_>) {
-    if level as u8 <= LOG_LEVEL.load(Ordering::Relaxed) {
-        eprintln!("hane: {message}");
-    }
-}
+pub use crate::log::{LogLevel, log, report, set_log_level};
 
 /// What the reader thread tells the engine, shared between the two threads.
 #[derive(Debug)]
@@ -56,6 +34,8 @@ pub struct InputSignal {
     consumed: AtomicU64,
     /// Set while a search should end as soon as any input arrives (analysis, pondering).
     stop_on_input: AtomicBool,
+    /// Set once the input has ended.
+    closed: AtomicBool,
     /// The stop flag of the running search.
     control: Arc<SearchControl>,
     /// In-process use without a reader: input counts as always pending.
@@ -68,6 +48,7 @@ impl InputSignal {
             received: AtomicU64::new(0),
             consumed: AtomicU64::new(0),
             stop_on_input: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
             control: SearchControl::new(),
             batch,
         })
@@ -93,6 +74,26 @@ impl InputSignal {
     ) -> bool {
         self.line_arrived();
         sender.send(line).is_ok()
+    }
+
+    /// Reader side: the end of input, queued like a line. No command can follow it, and
+    /// nobody may be left to wait for a long answer: the last command's search stops as at
+    /// `# interrupt` (here if it runs already, or as it starts, see
+    /// [`InputSignal::last_command`]). Commands queued before the end still run in full.
+    fn end_of_input(&self, sender: &crossbeam::channel::Sender<Option<String>>) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.queue_line(sender, None);
+        if self.last_command() {
+            log(LogLevel::Info, format_args!("end of input"));
+            self.control.stop();
+        }
+    }
+
+    /// Whether the input has ended and the command being handled is the last one: only the
+    /// end of input is queued after it.
+    fn last_command(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+            && self.received.load(Ordering::SeqCst) == self.consumed.load(Ordering::SeqCst) + 1
     }
 
     /// Reader side: GoGui's `# interrupt`.
@@ -191,6 +192,11 @@ impl Engine {
     /// preprocessing empties). Never panics on any input.
     pub fn execute_line(&mut self, raw: &str, out: &mut dyn Write) -> io::Result<Flow> {
         self.input.control.reset();
+        if self.input.last_command() {
+            // The input ended while this command waited: it searches no longer than an
+            // interrupted one.
+            self.input.control.stop();
+        }
         let Some(line) = parse::preprocess(raw) else {
             return Ok(Flow::Continue);
         };
@@ -314,7 +320,9 @@ pub fn frame_response(mark: char, id: &str, text: &str) -> String {
 
 /// Runs the GTP server on stdin and stdout until `quit` or the end of input. A reader
 /// thread reads stdin: it acts on `# interrupt` at once and queues every other line, so
-/// that pipelined commands are answered in order while a search or analysis runs.
+/// that pipelined commands are answered in order while a search or analysis runs. The end
+/// of input interrupts the last command's search: it is answered at once, then the server
+/// returns.
 pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Result<()> {
     let input = InputSignal::new(false);
     let (sender, receiver) = crossbeam::channel::unbounded::<Option<String>>();
@@ -341,7 +349,7 @@ pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Resul
                     return;
                 }
             }
-            reader_input.queue_line(&sender, None);
+            reader_input.end_of_input(&sender);
         })?;
     let mut engine = Engine::with_input(settings, patterns, Arc::clone(&input));
     log(

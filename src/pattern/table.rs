@@ -525,22 +525,30 @@ impl PatternTable {
             }
             if !seen_version {
                 if line != FORMAT_LINE {
-                    return Err(err(format!("expected `{FORMAT_LINE}`, found `{line}`")));
+                    return Err(err(format!("expected `{FORMAT_LINE}` (the version line)")));
                 }
                 seen_version = true;
                 continue;
             }
             let fields: Vec<&str> = line.split_whitespace().collect();
             let [group, key, gamma] = fields[..] else {
-                return Err(err(format!("expected `GROUP KEY GAMMA`, found `{line}`")));
+                return Err(err(format!(
+                    "expected three fields `GROUP KEY GAMMA`, found {}",
+                    fields.len()
+                )));
             };
-            let group = Group::from_name(group)
-                .ok_or_else(|| err(format!("unknown feature group `{group}`")))?;
+            let group = Group::from_name(group).ok_or_else(|| {
+                let known: Vec<&str> = Group::ALL.iter().map(|g| g.name()).collect();
+                err(format!(
+                    "unknown feature group (known: {})",
+                    known.join(" ")
+                ))
+            })?;
             let gamma: f32 = gamma
                 .parse()
                 .ok()
                 .filter(|g: &f32| g.is_finite() && *g > 0.0)
-                .ok_or_else(|| err(format!("gamma `{gamma}` is not a positive number")))?;
+                .ok_or_else(|| err("the gamma is not a positive number".to_string()))?;
             if group.max_level() > 0 {
                 let level: usize = key
                     .parse()
@@ -548,7 +556,7 @@ impl PatternTable {
                     .filter(|l| (1..=group.max_level()).contains(l))
                     .ok_or_else(|| {
                         err(format!(
-                            "level `{key}` of `{}` is not in 1..={}",
+                            "the level of `{}` is not in 1..={}",
                             group.name(),
                             group.max_level()
                         ))
@@ -569,7 +577,7 @@ impl PatternTable {
                 let code = key
                     .strip_prefix("0x")
                     .and_then(|hex| u64::from_str_radix(hex, 16).ok())
-                    .ok_or_else(|| err(format!("shape code `{key}` is not `0x` and hex")))?;
+                    .ok_or_else(|| err("the shape code is not `0x` and hex digits".to_string()))?;
                 shape_entries[group.slot()].push((code, gamma));
             }
         }

@@ -35,6 +35,9 @@ pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
     }
 }
 
+/// A progress callback for a move's search and how often to call it.
+pub type Report<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
+
 /// What kind of move is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveKind {
@@ -178,7 +181,7 @@ impl Player {
         color: Color,
         request: &MoveRequest,
         control: &SearchControl,
-        report: Option<(Duration, &mut dyn FnMut(&Analysis))>,
+        report: Option<Report<'_>>,
     ) -> ChosenMove {
         let mut limits = self.limits(request.clock);
         if request.kind == MoveKind::Regression {

@@ -22,8 +22,8 @@
 //! * a new game: call [`Searcher::clear`] (a changed komi, size or setup is also detected
 //!   and the tree dropped).
 //!
-//! The search never prints to stdout and knows nothing of clocks or GTP; the only stderr
-//! line is the note that the tree's memory is full.
+//! The search never prints to stdout and knows nothing of clocks or GTP; the only log line
+//! ([`crate::log`]) is the note that the tree's memory is full.
 
 pub mod hand_shapes;
 pub mod priors;

@@ -402,12 +402,12 @@ impl Drop for VirtualLoss<'_> {
 }
 
 /// The tree's memory account: reservations fail once `limit` bytes are in use, and the first
-/// failure is reported once on stderr.
+/// failure is logged once (a warning, see [`crate::log`]).
 #[derive(Debug)]
 pub struct MemoryBudget {
     used: AtomicUsize,
     limit: usize,
-    /// Whether the stderr note was printed (it is printed once per searcher).
+    /// Whether the note was logged (it is logged once per searcher).
     warned: AtomicBool,
 }
 
@@ -439,11 +439,14 @@ impl MemoryBudget {
                 if !self.warned.load(Ordering::Relaxed)
                     && !self.warned.swap(true, Ordering::Relaxed)
                 {
-                    eprintln!(
-                        "hane: search tree memory full ({} KiB of {} KiB); no longer expanding, \
-                         still searching",
-                        used >> 10,
-                        self.limit >> 10
+                    crate::log::log(
+                        crate::log::LogLevel::Warn,
+                        format_args!(
+                            "search tree memory full ({} KiB of {} KiB); no longer expanding, \
+                             still searching",
+                            used >> 10,
+                            self.limit >> 10
+                        ),
                     );
                 }
                 return false;

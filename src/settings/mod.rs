@@ -1,6 +1,6 @@
 //! The one settings definition: every engine setting (its name, type, default, help text,
 //! the values it accepts and, for the tunable ones, the range a tuner may explore) is
-//! declared once, in [`settings!`] below. Everything else derives from it: the flags of
+//! declared once, in the `settings!` table below. Everything else derives from it: the flags of
 //! `hane gtp` and `hane bench`, the `hane:key=value` player specs of `hane match` /
 //! `hane selfplay`, GTP `gomill-describe_engine`, the log line of the settings in use and
 //! the tuner's parameter list. Defaults that depend on the board size or on another setting
@@ -178,9 +178,13 @@ impl Setting {
         (self.default)()
     }
 
-    /// The first line of the help text.
-    pub fn summary(&self) -> &'static str {
-        self.help.lines().next().unwrap_or("").trim()
+    /// The first sentence of the help text.
+    pub fn summary(&self) -> String {
+        let text = self.help_text();
+        match text.find(". ") {
+            Some(end) => text[..=end].to_string(),
+            None => text,
+        }
     }
 
     /// The help text as one paragraph.
@@ -250,7 +254,7 @@ settings! {
     /// Longest thinking time per move in seconds (none: the clock decides); a game clock
     /// can make it shorter.
     time: Option<f64> = None, Meta::new("time", Scope::Game).aliases(&["seconds"]).above(0.0, 86_400.0);
-    /// Upper bound on the search tree's memory, e.g. 512M, 2G.
+    /// Upper bound on the search tree's memory (512M, 2G, ...).
     max_memory: Bytes = Bytes(1 << 30), Meta::new("max-memory", Scope::Search);
     /// Resign when the win rate stays below this fraction for resign-moves moves in a
     /// row; 0 never resigns.
@@ -261,7 +265,7 @@ settings! {
     judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
     /// Seconds kept back from every move's time budget under a game clock, for network
     /// lag.
-    lag_margin: f64 = 0.5, Meta::new("lag-margin", Scope::Game).range(0.0, 3600.0);
+    lag_margin: f64 = 0.5, Meta::new("lag-margin", Scope::Engine).range(0.0, 3600.0);
     /// Playout policy: pattern (answers the last move's tactics, reads ladders and plays
     /// learned 3x3 shapes) or light (uniformly random without filling eyes; about 4x as
     /// many playouts on 9x9 and 3.5x on 19x19, much weaker).
@@ -322,6 +326,9 @@ settings! {
     /// Stop lz-analyze / kata-analyze streams after this many playouts (none: a stream
     /// runs until the next input line).
     analysis_playouts: Option<u64> = None, Meta::new("analysis-playouts", Scope::Engine).range(1.0, 1e15);
+    /// Most bytes GTP loadsgf reads of a file: a record whose first game does not end
+    /// within them is refused. loadsgf reads regular files only, and only their first game.
+    max_sgf_bytes: Bytes = Bytes(4 << 20), Meta::new("max-sgf-bytes", Scope::Engine);
 }
 
 /// Boards from this size up are "large" for the size-dependent defaults.

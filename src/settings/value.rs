@@ -166,7 +166,7 @@ impl SettingValue for Bytes {
     fn format_setting(&self) -> String {
         let n = self.0;
         for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] {
-            if n >= 1 << shift && n % (1 << shift) == 0 {
+            if n >= 1 << shift && n.is_multiple_of(1 << shift) {
                 return format!("{}{suffix}", n >> shift);
             }
         }

@@ -1,23 +1,38 @@
 //! Game records: reading SGF collections (with the `sgf-parse` crate) into plain game
 //! descriptions, replaying them into a `GameState`, and writing a game as SGF `FF[4]`.
+//!
+//! Records from elsewhere are input like any other: a collection is cut into its game
+//! trees by a scan of the text before any of them is parsed (so that reading the first
+//! game of a large collection parses only that game), each game tree must be complete and
+//! well formed, and the parsed tree is taken apart node by node (`sgf-parse` builds a
+//! recursive tree whose recursive drop overflowed the stack on a main line of 100,000
+//! nodes): records of any depth are read. [`read_first_game`] reads a record from a file
+//! for GTP `loadsgf`: regular files only, and at most a given number of bytes.
 
 use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::Path;
 
 use sgf_parse::go::{Move as SgfMove, Prop};
-use sgf_parse::{ParseOptions, SgfNode};
+use sgf_parse::{GameTree, ParseOptions, SgfNode, SgfProp};
 
-use crate::board::{Color, GameState, Geometry, Move, Point, Rules};
+use crate::board::{Color, GameState, Geometry, Move, Point, Rules, komi_is_sane};
 
 /// Why a record could not be read or replayed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SgfError {
+    /// The file cannot be read (missing, not a regular file, unreadable).
+    Io(String),
+    /// No game ends within the first `limit` bytes of the file.
+    TooLong { limit: usize },
     /// The text is not SGF.
     Parse(String),
     /// The record is not a game of Go (`GM` other than 1).
     NotGo,
     /// The board size is missing support (non-square or outside 2..=25).
     BadSize(String),
-    /// A property value is broken (a point off the board, a malformed move).
+    /// A property value is broken (a point off the board, a malformed move, a komi that is
+    /// not finite or absurd: see [`crate::board::KOMI_LIMIT`]).
     BadProperty(String),
     /// Move `number` (1-based) is illegal in the replay.
     IllegalMove { number: usize, text: String },
@@ -28,6 +43,11 @@ pub enum SgfError {
 impl std::fmt::Display for SgfError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            SgfError::Io(e) => write!(f, "cannot read the file: {e}"),
+            SgfError::TooLong { limit } => write!(
+                f,
+                "no game ends within the first {limit} bytes (setting max-sgf-bytes)"
+            ),
             SgfError::Parse(e) => write!(f, "not an SGF file: {e}"),
             SgfError::NotGo => f.write_str("not a game of Go"),
             SgfError::BadSize(s) => write!(f, "unsupported board size {s}"),
@@ -63,36 +83,144 @@ pub struct SgfGame {
     pub moves: Vec<(Color, Move)>,
 }
 
-/// Parses an SGF collection. The collection's text must be SGF (an error otherwise); each
-/// game is read on its own, so one broken game does not spoil the others.
+/// Parses an SGF collection. The collection's text must hold at least one game tree (an
+/// error otherwise); each game is read on its own, so one broken game (an unclosed last
+/// one included) does not spoil the others.
 pub fn parse_collection(text: &str) -> Result<Vec<Result<SgfGame, SgfError>>, SgfError> {
-    if !text.contains("(;") {
-        return Err(SgfError::Parse("no game tree: `(;` not found".to_string()));
+    let games: Vec<_> = game_trees(text)
+        .map(|tree| tree.and_then(parse_tree))
+        .collect();
+    if games.is_empty() {
+        return Err(no_game_tree());
     }
-    let options = ParseOptions {
-        lenient: true,
-        ..ParseOptions::default()
-    };
-    let trees = sgf_parse::parse_with_options(text, &options)
-        .map_err(|e| SgfError::Parse(e.to_string()))?;
-    if trees.is_empty() {
-        return Err(SgfError::Parse("no game tree".to_string()));
-    }
-    Ok(trees
-        .into_iter()
-        .map(|tree| match tree.into_go_node() {
-            Ok(node) => read_game(&node),
-            Err(_) => Err(SgfError::NotGo),
-        })
-        .collect())
+    Ok(games)
 }
 
-/// Parses text holding exactly one game (the first, if there are several).
+/// Parses the first game of `text`; the text after it is not looked at.
 pub fn parse_game(text: &str) -> Result<SgfGame, SgfError> {
-    parse_collection(text)?
-        .into_iter()
+    game_trees(text)
         .next()
-        .expect("a non-empty collection")
+        .unwrap_or_else(|| Err(no_game_tree()))
+        .and_then(parse_tree)
+}
+
+fn no_game_tree() -> SgfError {
+    SgfError::Parse("no game tree: `(;` not found".to_string())
+}
+
+/// Reads the first game of the record in the file at `path` (GTP `loadsgf`): the path must
+/// name a regular file (not a pipe, a device or a directory, which could block or never
+/// end), of which at most `max_bytes` are read; the first game must end within them, and
+/// the rest of the file is not read.
+pub fn read_first_game(path: &Path, max_bytes: usize) -> Result<SgfGame, SgfError> {
+    let io = |e: std::io::Error| SgfError::Io(e.to_string());
+    // Looked at before opening: opening a FIFO for reading waits for a writer.
+    let regular = |meta: std::fs::Metadata| {
+        if meta.is_file() {
+            Ok(())
+        } else {
+            Err(SgfError::Io("not a regular file".to_string()))
+        }
+    };
+    regular(std::fs::metadata(path).map_err(io)?)?;
+    let file = std::fs::File::open(path).map_err(io)?;
+    regular(file.metadata().map_err(io)?)?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let text = String::from_utf8_lossy(&bytes);
+    match game_trees(&text).next() {
+        None if bytes.len() >= max_bytes => Err(SgfError::TooLong { limit: max_bytes }),
+        None => Err(no_game_tree()),
+        Some(Err(_)) if bytes.len() >= max_bytes => Err(SgfError::TooLong { limit: max_bytes }),
+        Some(tree) => tree.and_then(parse_tree),
+    }
+}
+
+/// The text of each game tree of a collection, in order: from a `(` followed by a node
+/// (`;`) to its matching `)`, property values (`[...]`, where `\` escapes a character)
+/// skipped. Text outside game trees is ignored. A game tree the text ends in is an error,
+/// and the last item.
+fn game_trees(text: &str) -> impl Iterator<Item = Result<&str, SgfError>> {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        // The next `(` that starts a game tree.
+        let start = loop {
+            let k = pos + bytes.get(pos..)?.iter().position(|&b| b == b'(')?;
+            pos = k + 1;
+            let after = bytes[pos..].iter().find(|b| !b.is_ascii_whitespace());
+            if after == Some(&b';') {
+                break k;
+            }
+        };
+        let mut depth = 1usize;
+        let mut in_value = false;
+        let mut escaped = false;
+        while pos < bytes.len() {
+            let b = bytes[pos];
+            pos += 1;
+            if in_value {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b']' {
+                    in_value = false;
+                }
+                continue;
+            }
+            match b {
+                b'[' => in_value = true,
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        // Delimiters are ASCII: the slice ends on a character boundary.
+                        return Some(Ok(&text[start..pos]));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(Err(SgfError::Parse(
+            "the game tree does not end (a `)` or `]` is missing)".to_string(),
+        )))
+    })
+}
+
+/// Parses the text of one game tree.
+fn parse_tree(text: &str) -> Result<SgfGame, SgfError> {
+    let options = ParseOptions {
+        lenient: false,
+        ..ParseOptions::default()
+    };
+    let mut trees = sgf_parse::parse_with_options(text, &options)
+        .map_err(|e| SgfError::Parse(e.to_string()))?;
+    let tree = trees
+        .pop()
+        .ok_or_else(|| SgfError::Parse("no game tree".to_string()))?;
+    match tree {
+        GameTree::GoGame(root) => {
+            let game = read_game(&root);
+            take_apart(root);
+            game
+        }
+        GameTree::Unknown(root) => {
+            take_apart(root);
+            Err(SgfError::NotGo)
+        }
+    }
+}
+
+/// Drops a parsed tree one node at a time: `SgfNode`'s own drop recurses once per level
+/// and overflows the stack on deep records.
+fn take_apart<P: SgfProp>(root: SgfNode<P>) {
+    let mut stack = vec![root];
+    while let Some(mut node) = stack.pop() {
+        stack.append(&mut node.children);
+    }
 }
 
 fn read_game(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
@@ -115,7 +243,8 @@ fn read_game(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
         }
     };
     let komi = match root.get_property("KM") {
-        Some(Prop::KM(k)) => Some(*k as f32),
+        Some(Prop::KM(k)) if komi_is_sane(*k) => Some(*k as f32),
+        Some(Prop::KM(k)) => return Err(SgfError::BadProperty(format!("KM[{k}]"))),
         _ => None,
     };
     let handicap = match root.get_property("HA") {
@@ -363,6 +492,28 @@ mod tests {
         assert_eq!(replayed.handicap(), 2);
         let partial = game.replay(Rules::default(), Some(3)).unwrap();
         assert_eq!(partial.moves().len(), 2);
+    }
+
+    #[test]
+    fn collections_are_cut_into_game_trees() {
+        let text = "header (not a game) (;SZ[9]C[a ) ( \\] ]\n;B[ee](;W[cc])(;W[dd]))\n\
+                    junk ( ; SZ[5];B[cc]) (;SZ[9];W[aa]";
+        let trees: Vec<_> = game_trees(text).collect();
+        assert_eq!(trees.len(), 3);
+        assert_eq!(
+            trees[0],
+            Ok("(;SZ[9]C[a ) ( \\] ]\n;B[ee](;W[cc])(;W[dd]))")
+        );
+        assert_eq!(trees[1], Ok("( ; SZ[5];B[cc])"));
+        assert!(trees[2].is_err());
+        let games = parse_collection(text).unwrap();
+        assert_eq!(games[0].as_ref().unwrap().moves.len(), 2);
+        assert_eq!(games[1].as_ref().unwrap().size, 5);
+        assert!(games[2].is_err());
+        // Only the first game is parsed: what follows it may be anything.
+        assert_eq!(parse_game("(;SZ[7]) (;SZ[99] broken").unwrap().size, 7);
+        assert!(parse_game("(;SZ[9];B[ee]XX").is_err());
+        assert!(parse_game("(;SZ[9]\u{fffd}\u{fffd})").is_err());
     }
 
     #[test]

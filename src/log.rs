@@ -1,0 +1,51 @@
+//! The process's log: one line per message, `hane: ` first, on stderr, for messages at or
+//! above the level set with [`set_log_level`].
+//!
+//! Logging never fails and never panics: a write that fails (stderr closed, a full disk) is
+//! dropped, so that an engine whose operator closed stderr keeps answering on stdout. The
+//! module depends on nothing else in the crate, so that every layer may log (the search
+//! notes a full tree here); [`crate::engine`] re-exports it.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// How much hane logs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    Off = 0,
+    Error = 1,
+    Warn = 2,
+    Info = 3,
+    Debug = 4,
+}
+
+static LOG_LEVEL: AtomicU8 = AtomicU8::new(LogLevel::Warn as u8);
+
+/// Sets the log level for the whole process.
+pub fn set_log_level(level: LogLevel) {
+    LOG_LEVEL.store(level as u8, Ordering::Relaxed);
+}
+
+/// Whether messages at `level` are written.
+pub fn enabled(level: LogLevel) -> bool {
+    level != LogLevel::Off && level as u8 <= LOG_LEVEL.load(Ordering::Relaxed)
+}
+
+/// Writes one log line when `level` is enabled.
+pub fn log(level: LogLevel, message: std::fmt::Arguments<'_>) {
+    if enabled(level) {
+        write_line(message);
+    }
+}
+
+/// Writes one line whatever the log level (a fatal error at startup, which the operator must
+/// see even with `--log-level off`).
+pub fn report(message: std::fmt::Arguments<'_>) {
+    write_line(message);
+}
+
+/// Writes `hane: message` and a line feed to stderr in one write, ignoring errors.
+fn write_line(message: std::fmt::Arguments<'_>) {
+    let line = format!("hane: {message}\n");
+    let _ = io::stderr().lock().write_all(line.as_bytes());
+}

@@ -1,0 +1,495 @@
+//! The engine against hostile or careless input and surroundings: game records of any depth
+//! and size, special files given to `loadsgf`, absurd komi in records, a closed stderr,
+//! the end of input during a search, and the log file.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use hane::engine::Engine;
+use hane::settings::{Auto, PlayoutKind, PriorsKind, Settings};
+use hane::sgf::{SgfError, parse_collection, parse_game};
+
+const HANE: &str = env!("CARGO_BIN_EXE_hane");
+
+/// A fresh directory for one test's files, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("hane-hardening-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A running `hane gtp` with its stdout read line by line on a thread.
+struct Session {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start(args: &[&str], cwd: &Path) -> Session {
+        let mut child = Command::new(HANE)
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hane");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session { child, lines }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Reads one whole response (up to its blank line), waiting at most `limit` for it.
+    fn response_within(&self, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no complete response within {limit:?}: {lines:?}"));
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
+    fn response(&self) -> Vec<String> {
+        self.response_within(Duration::from_secs(30))
+    }
+
+    /// Sends one command and returns its response.
+    fn ask(&mut self, command: &str) -> Vec<String> {
+        self.send(&format!("{command}\n"));
+        self.response()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const CHEAP: &[&str] = &[
+    "--threads",
+    "1",
+    "--playouts",
+    "30",
+    "--seed",
+    "1",
+    "--playout",
+    "light",
+    "--priors",
+    "heuristic",
+];
+
+fn cheap_settings() -> Settings {
+    Settings {
+        threads: Auto::Value(1),
+        seed: Some(1),
+        playout: PlayoutKind::Light,
+        priors: PriorsKind::Heuristic,
+        playouts: Some(30),
+        judge_playouts: 50,
+        ..Settings::default()
+    }
+}
+
+/// Runs one command in-process and returns the whole response text.
+fn run(engine: &mut Engine, line: &str) -> String {
+    let mut out = Vec::new();
+    engine.execute_line(line, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+// ----- Item 1: records of any depth -----------------------------------------------------------
+
+/// A main line of `nodes` empty nodes after the root.
+fn deep_main_line(nodes: usize) -> String {
+    format!("(;SZ[9]{})", ";".repeat(nodes))
+}
+
+/// `levels` variations nested in each other.
+fn deep_variations(levels: usize) -> String {
+    format!(
+        "(;SZ[9]{}{}",
+        "(;B[aa]".repeat(levels),
+        ")".repeat(levels + 1)
+    )
+}
+
+#[test]
+fn records_of_any_depth_are_read_without_overflowing_the_stack() {
+    for text in [deep_main_line(100_000), deep_variations(100_000)] {
+        let game = parse_game(&text).expect("a deep record is still a game");
+        assert_eq!(game.size, 9);
+        let games = parse_collection(&format!("{text}\n{text}")).unwrap();
+        assert_eq!(games.len(), 2);
+    }
+    // The nested variations' main line is their first moves: B[aa] at every level.
+    let game = parse_game(&deep_variations(1_000)).unwrap();
+    assert_eq!(game.moves.len(), 1_000);
+}
+
+#[test]
+fn loadsgf_of_a_deep_record_answers() {
+    let dir = TempDir::new("deep");
+    dir.write("deep.sgf", deep_main_line(100_000));
+    let mut s = Session::start(CHEAP, &dir.0);
+    assert_eq!(s.ask("loadsgf deep.sgf"), ["= "]);
+    assert_eq!(s.ask("name"), ["= hane"]);
+    assert_eq!(s.ask("quit"), ["= "]);
+}
+
+// ----- Item 2: a closed stderr ---------------------------------------------------------------
+
+#[test]
+fn a_closed_stderr_does_not_stop_the_engine() {
+    let mut args = vec!["--log-level", "debug"];
+    args.extend_from_slice(CHEAP);
+    let mut child = Command::new(HANE)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hane");
+    // Every log line written from now on fails (EPIPE): nobody reads stderr any more.
+    drop(child.stderr.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"boardsize 9\ngenmove b\nname\nbogus\nquit\n")
+        .unwrap();
+    drop(stdin);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let responses: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(responses.len(), 5, "{out:?}");
+    assert_eq!(responses[2], "= hane");
+    assert_eq!(responses[3], "? unknown command");
+    assert!(status.success(), "{status}");
+}
+
+// ----- Item 3: what loadsgf reads ------------------------------------------------------------
+
+#[test]
+fn loadsgf_refuses_what_is_not_a_regular_file() {
+    let dir = TempDir::new("special");
+    let fifo = dir.path("fifo.sgf");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let mut s = Session::start(CHEAP, &dir.0);
+    let quick = Duration::from_secs(10);
+    let mut names = vec!["/dev/stdin", "/dev/zero", "."];
+    if made.is_ok_and(|status| status.success()) {
+        names.push("fifo.sgf");
+    }
+    for name in names {
+        s.send(&format!("loadsgf {name}\n"));
+        assert_eq!(s.response_within(quick), ["? cannot load file"], "{name}");
+    }
+    // The GTP input was not read as a record: the engine still answers.
+    assert_eq!(s.ask("name"), ["= hane"]);
+}
+
+#[test]
+fn loadsgf_refuses_files_with_no_game() {
+    use rand::{RngExt as _, SeedableRng as _};
+    let dir = TempDir::new("nogame");
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+    let mut noise: Vec<u8> = (0..20_000).map(|_| rng.random::<u8>()).collect();
+    // Random data that happens to hold the start of a game tree.
+    noise[5_000..5_002].copy_from_slice(b"(;");
+    dir.write("noise.sgf", &noise);
+    dir.write("empty.sgf", "");
+    dir.write("unclosed.sgf", "(;SZ[9];B[ee];W[cc]");
+    dir.write("text.sgf", "Just some notes (; about a game\n");
+    let mut s = Session::start(CHEAP, &dir.0);
+    assert_eq!(s.ask("boardsize 7"), ["= "]);
+    assert_eq!(s.ask("play b d4"), ["= "]);
+    for name in ["noise.sgf", "empty.sgf", "unclosed.sgf", "text.sgf"] {
+        assert_eq!(
+            s.ask(&format!("loadsgf {name}")),
+            ["? cannot load file"],
+            "{name}"
+        );
+    }
+    // Nothing changed.
+    let board = s.ask("showboard").join("\n");
+    assert!(board.contains("black to move") || board.contains("white to move"));
+    assert!(board.contains(" 7  "), "{board}");
+    assert!(board.contains('X'), "{board}");
+}
+
+/// A game with one long comment of `comment_bytes` bytes.
+fn commented_game(comment_bytes: usize) -> String {
+    format!(
+        "(;SZ[9]KM[6.5]C[{}];B[ee];W[cc])",
+        "x".repeat(comment_bytes)
+    )
+}
+
+#[test]
+fn loadsgf_reads_at_most_max_sgf_bytes_and_only_the_first_game() {
+    let dir = TempDir::new("size");
+    dir.write("long.sgf", commented_game(4_000));
+    // A collection far over the limit whose first game is short: only that game is read.
+    let mut collection = String::from("(;SZ[9]KM[0.5];B[gg])\n");
+    while collection.len() < 3 << 20 {
+        collection.push_str(&commented_game(1_000));
+        collection.push('\n');
+    }
+    dir.write("collection.sgf", &collection);
+    let mut args = CHEAP.to_vec();
+    args.extend_from_slice(&["--max-sgf-bytes", "2K"]);
+    let mut s = Session::start(&args, &dir.0);
+    assert_eq!(s.ask("loadsgf long.sgf"), ["? cannot load file"]);
+    let start = Instant::now();
+    assert_eq!(s.ask("loadsgf collection.sgf"), ["= "]);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let board = s.ask("showboard").join("\n");
+    assert!(board.contains("komi 0.5"), "{board}");
+    // The default limit (a few MB) takes the long game.
+    let mut s = Session::start(CHEAP, &dir.0);
+    assert_eq!(s.ask("loadsgf long.sgf"), ["= "]);
+}
+
+// ----- Item 4: komi in records ---------------------------------------------------------------
+
+#[test]
+fn records_with_absurd_komi_are_refused() {
+    for komi in [
+        "nan", "NaN", "inf", "-inf", "infinity", "1e309", "1e6", "-2e6",
+    ] {
+        let text = format!("(;GM[1]SZ[9]KM[{komi}];B[ee])");
+        assert!(
+            matches!(parse_game(&text), Err(SgfError::BadProperty(_))),
+            "KM[{komi}]"
+        );
+    }
+    for (komi, value) in [
+        ("6.5", 6.5),
+        ("-3", -3.0),
+        ("999999", 999_999.0),
+        ("0", 0.0),
+    ] {
+        let game = parse_game(&format!("(;SZ[9]KM[{komi}])")).unwrap();
+        assert_eq!(game.komi, Some(value), "KM[{komi}]");
+    }
+    let dir = TempDir::new("komi");
+    let path = dir.write("nan.sgf", "(;GM[1]SZ[9]KM[nan];B[ee])");
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    assert_eq!(run(&mut engine, "komi 5.5"), "= \n\n");
+    let reply = run(&mut engine, &format!("loadsgf {}", path.display()));
+    assert_eq!(reply, "? cannot load file\n\n");
+    assert_eq!(engine.state().komi(), 5.5);
+}
+
+// ----- Item 5: the end of input during a search ----------------------------------------------
+
+#[test]
+fn end_of_input_stops_a_running_genmove() {
+    let mut child = Command::new(HANE)
+        .args(["--threads", "1", "--time", "10", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hane");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"boardsize 9\ngenmove b\n").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    drop(stdin);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let took = start.elapsed();
+    assert!(status.success(), "{status}");
+    assert!(
+        took < Duration::from_secs(4),
+        "exited {took:?} after the end of input"
+    );
+    let responses: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(responses.len(), 2, "{out:?}");
+    assert!(
+        regex::Regex::new(r"^= ([A-HJ]\d|pass)$")
+            .unwrap()
+            .is_match(responses[1]),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn commands_queued_before_the_end_of_input_still_run_in_full() {
+    // The transcript style: everything sent at once, then stdin closed. The genmove is not
+    // the last command, so it searches its full 200 playouts, like the same genmove with
+    // stdin left open.
+    let script = "boardsize 9\ngenmove b\ngenmove w\nprintsgf\nquit\n";
+    let mut args = vec!["--threads", "1", "--playouts", "200", "--seed", "4"];
+    args.extend_from_slice(&["--playout", "light", "--priors", "heuristic"]);
+    let output = |close_at_once: bool| {
+        let mut child = Command::new(HANE)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start hane");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(script.as_bytes()).unwrap();
+        let keep = if close_at_once {
+            drop(stdin);
+            None
+        } else {
+            Some(stdin)
+        };
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        drop(keep);
+        child.wait().unwrap();
+        out
+    };
+    assert_eq!(output(true), output(false));
+}
+
+// ----- Item 6: small things ------------------------------------------------------------------
+
+#[test]
+fn boardsize_of_any_integer_out_of_range_is_an_unacceptable_size() {
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    for size in [
+        "99999999999",
+        "4294967296",
+        "-1",
+        "26",
+        "0",
+        "9 99999999999",
+    ] {
+        assert_eq!(
+            run(&mut engine, &format!("boardsize {size}")),
+            "? unacceptable size\n\n",
+            "{size}"
+        );
+    }
+    for bad in ["nine", "9.0", "", "1e3"] {
+        assert_eq!(
+            run(&mut engine, &format!("boardsize {bad}")),
+            "? syntax error\n\n",
+            "{bad}"
+        );
+    }
+    assert_eq!(engine.state().size(), 19);
+}
+
+#[test]
+fn printsgf_does_not_overwrite_a_file() {
+    let dir = TempDir::new("printsgf");
+    let existing = dir.write("existing.sgf", "keep me");
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    run(&mut engine, "boardsize 9");
+    run(&mut engine, "play b e5");
+    let reply = run(&mut engine, &format!("printsgf {}", existing.display()));
+    assert!(reply.starts_with("? cannot save file"), "{reply}");
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me");
+    let fresh = dir.path("fresh.sgf");
+    assert_eq!(
+        run(&mut engine, &format!("printsgf {}", fresh.display())),
+        "= \n\n"
+    );
+    let game = parse_game(&std::fs::read_to_string(&fresh).unwrap()).unwrap();
+    assert_eq!(game.moves.len(), 1);
+}
+
+#[test]
+fn pattern_file_errors_name_the_line_not_its_content() {
+    let dir = TempDir::new("patterns");
+    let secret = dir.write("secret.txt", "root:SECRET-HASH:0:0\n");
+    let out = Command::new(HANE)
+        .arg("--patterns")
+        .arg(&secret)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("SECRET"), "{stderr}");
+    assert!(stderr.contains("line 1"), "{stderr}");
+    let table = hane::pattern::PatternTable::uniform().to_text();
+    let body_line = table.lines().count() + 1;
+    for bad in [
+        "capture 1 2 SECRET",
+        "SECRET 1 2",
+        "capture SECRET 2",
+        "capture 1 SECRET",
+    ] {
+        let text = format!("{table}{bad}\n");
+        let err = hane::pattern::PatternTable::parse(&text)
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("SECRET"), "{bad}: {err}");
+        assert!(err.contains(&format!("line {body_line}")), "{bad}: {err}");
+    }
+}
