@@ -294,3 +294,79 @@ fn games_are_numbered_from_one_and_old_folders_resume() {
     assert!(dir.join("games/game-00005.sgf").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_match_reports_and_says_how_to_resume() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let interrupt = |child: &std::process::Child| {
+        kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    };
+    // Ctrl-C after a game is recorded: the report of the games so far, a word on how to
+    // resume, and a failure status.
+    let dir = fresh_dir("interrupted");
+    let results = dir.join("results.jsonl");
+    let child = match_command(&dir, &[])
+        .env("FAKE_GTP_DELAY", "0.3")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while line_count(&results) < 1 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    interrupt(&child);
+    let signalled = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(signalled.elapsed() < Duration::from_secs(10));
+    let report = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    let done = line_count(&results);
+    assert!(
+        report.contains(&format!("Games: {done} finished of 6 planned")),
+        "{report}\n{stderr}"
+    );
+    assert!(
+        stderr.contains("rerun the same command to resume"),
+        "{stderr}"
+    );
+    assert!(!dir.join("match.lock").exists());
+    run_to_end(&dir, &[]);
+    assert_eq!(games(&dir).len(), 6);
+
+    // An engine that hangs in the middle of a game does not hold the interrupt up: the
+    // game in progress is abandoned (and played again on resuming).
+    let hung = fresh_dir("interrupted-hang");
+    let fake = format!(
+        "bash '{}/tests/fake_engines/fake_gtp.sh' hang",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(["match", "--engine1", "hane:playouts=16,threads=1"])
+        .args(["--engine2", &fake, "-n", "2", "--size", "7", "-q", "--out"])
+        .arg(&hung)
+        .env("FAKE_GTP_HANG_SECONDS", "600")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    interrupt(&child);
+    let signalled = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(signalled.elapsed() < Duration::from_secs(5));
+    assert!(!output.status.success());
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains("Games: 0 finished of 2 planned"),
+        "{report}"
+    );
+    assert_eq!(line_count(&hung.join("results.jsonl")), 0);
+    for dir in [dir, hung] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -39,7 +39,7 @@ pub fn winrate_svg(settings: &MatchSettings, records: &[GameRecord]) -> String {
     );
     let _ = writeln!(
         svg,
-        r#"<text x="{LEFT}" y="20" font-size="14">Score of {} against {} ({} games, 95% interval shaded)</text>"#,
+        r#"<text x="{LEFT}" y="20" font-size="14">Score of {} (engine 1) against {} ({} games, 95% interval shaded)</text>"#,
         escape(&settings.names[0]),
         escape(&settings.names[1]),
         rates.len()
@@ -64,6 +64,13 @@ pub fn winrate_svg(settings: &MatchSettings, records: &[GameRecord]) -> String {
             tick * 100.0
         );
     }
+    let _ = writeln!(
+        svg,
+        r#"<text x="14" y="{:.1}" text-anchor="middle" transform="rotate(-90 14 {:.1})">score of {}</text>"#,
+        TOP + plot_h / 2.0,
+        TOP + plot_h / 2.0,
+        escape(&settings.names[0])
+    );
     let _ = writeln!(
         svg,
         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">games</text>"#,

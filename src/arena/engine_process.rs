@@ -19,11 +19,14 @@ use super::player::{
     DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, Reply, TimeControl,
 };
 use crate::board::{Color, GameState, Move};
+use crate::search::SearchControl;
 
 /// Lines of stderr kept for fault reports.
 const STDERR_TAIL: usize = 12;
 /// Longest move comment taken from stderr, in bytes.
 const MAX_COMMENT: usize = 600;
+/// How often a wait for an answer looks whether the match was interrupted.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 
 /// Splits a command line the way a POSIX shell would (quotes, backslashes), without a shell.
 pub fn split_command_line(command_line: &str) -> Result<Vec<String>, String> {
@@ -55,10 +58,12 @@ struct Process {
     lines: Receiver<Option<String>>,
     stderr: Arc<Mutex<StderrLog>>,
     next_id: u32,
+    /// Stopped when the match is interrupted: waits for answers are then given up.
+    interrupt: Arc<SearchControl>,
 }
 
 impl Process {
-    fn start(words: &[String]) -> Result<Process, Fault> {
+    fn start(words: &[String], interrupt: Arc<SearchControl>) -> Result<Process, Fault> {
         let mut command = Command::new(&words[0]);
         command
             .args(&words[1..])
@@ -125,6 +130,7 @@ impl Process {
             lines,
             stderr: log,
             next_id: 0,
+            interrupt,
         })
     }
 
@@ -194,12 +200,19 @@ impl Process {
         let mut started = false;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
+            let line = match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
                 Ok(Some(line)) => line,
                 Ok(None) | Err(RecvTimeoutError::Disconnected) => {
                     let what = format!("no answer to `{}`", text.trim_end());
                     return Err(Fault::new(FaultKind::Crash, self.crash_detail(&what)));
                 }
+                Err(RecvTimeoutError::Timeout) if self.interrupt.is_stopped() => {
+                    return Err(Fault::new(
+                        FaultKind::Crash,
+                        format!("interrupted waiting for `{}`", text.trim_end()),
+                    ));
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(Fault::new(
                         FaultKind::Timeout,
@@ -317,6 +330,8 @@ pub struct EngineProcess {
     running_seed: Option<u64>,
     /// Time allowed for commands other than `genmove`.
     command_timeout: Duration,
+    /// Stopped when the match is interrupted (see [`EngineProcess::watch`]).
+    interrupt: Arc<SearchControl>,
 }
 
 impl EngineProcess {
@@ -332,6 +347,7 @@ impl EngineProcess {
             process: None,
             running_seed: None,
             command_timeout,
+            interrupt: SearchControl::new(),
         };
         engine.launch(0)?;
         if engine.name.is_empty() {
@@ -349,7 +365,15 @@ impl EngineProcess {
             process: None,
             running_seed: None,
             command_timeout,
+            interrupt: SearchControl::new(),
         }
+    }
+
+    /// Gives up waiting for the engine once `interrupt` is stopped (the answer is then a
+    /// fault, which the referee, seeing the interrupt, does not hold against the engine).
+    pub fn watch(mut self, interrupt: Arc<SearchControl>) -> EngineProcess {
+        self.interrupt = interrupt;
+        self
     }
 
     fn uses_seed(&self) -> bool {
@@ -362,7 +386,7 @@ impl EngineProcess {
         }
         let line = self.command_line.replace("{seed}", &seed.to_string());
         let words = split_command_line(&line).map_err(|e| Fault::new(FaultKind::Crash, e))?;
-        self.process = Some(Process::start(&words)?);
+        self.process = Some(Process::start(&words, Arc::clone(&self.interrupt))?);
         self.running_seed = Some(seed);
         Ok(())
     }
@@ -620,7 +644,7 @@ mod tests {
     #[test]
     fn answers_are_framed_and_checked() {
         let words = ["bash".to_string(), "-c".to_string(), SCRIPT.to_string()];
-        let mut p = Process::start(&words).unwrap();
+        let mut p = Process::start(&words, SearchControl::new()).unwrap();
         let t = Duration::from_secs(10);
         assert_eq!(
             p.command("boardsize", &["9".into()], t),

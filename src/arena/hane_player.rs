@@ -65,6 +65,8 @@ impl HaneSettings {
 pub struct HanePlayer {
     name: String,
     player: play::Player,
+    /// The search's control: stopped when the match is interrupted.
+    control: Arc<SearchControl>,
 }
 
 impl HanePlayer {
@@ -72,7 +74,14 @@ impl HanePlayer {
         HanePlayer {
             name,
             player: play::Player::new(settings.settings, settings.patterns, 0),
+            control: SearchControl::new(),
         }
+    }
+
+    /// Cuts a search short once `interrupt` is stopped.
+    pub fn watch(mut self, interrupt: Arc<SearchControl>) -> HanePlayer {
+        self.control = interrupt;
+        self
     }
 
     /// The time the match's clock gives this move: a fixed per-move limit is kept with a
@@ -120,13 +129,9 @@ impl Player for HanePlayer {
 
     fn genmove(&mut self, state: &GameState, request: &MoveRequest) -> Result<Reply, Fault> {
         let move_request = play::MoveRequest::normal(Self::clock_time(state, request));
-        let chosen = self.player.choose(
-            state,
-            request.color,
-            &move_request,
-            &SearchControl::default(),
-            None,
-        );
+        let chosen = self
+            .player
+            .choose(state, request.color, &move_request, &self.control, None);
         let analysis = &chosen.result.analysis;
         let comment = Some(format!(
             "winrate {:.3}, {} playouts, {:.2} s",

@@ -8,15 +8,17 @@ pub mod chart;
 pub mod engine_process;
 pub mod hane_player;
 pub mod player;
+pub mod progress;
 pub mod referee;
 pub mod results;
 pub mod stats;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crossbeam::channel::unbounded;
+use crossbeam::channel::{RecvTimeoutError, unbounded};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::board::{Color, GameState, Rules};
@@ -24,9 +26,12 @@ use crate::sgf::{GameInfo, SgfGame, parse_collection, write_game};
 use engine_process::EngineProcess;
 use hane_player::{HanePlayer, HaneSettings};
 use player::{DeadStones, Player, TimeControl};
-use referee::{GameEnd, GameOutcome, RefereeSettings, play_game};
+use progress::{LiveGame, LiveGames, Status, status_line};
+use referee::{GameEnd, GameOutcome, GameProgress, RefereeSettings, play_game};
 use results::{EndKind, GameRecord, MatchSettings, ResultsWriter};
 use stats::{Sprt, SprtVerdict, engine_tallies};
+
+use crate::search::SearchControl;
 
 /// How one side of a match is played.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,12 +71,20 @@ impl EngineSpec {
         }
     }
 
-    fn make(&self, name: &str, command_timeout: Duration) -> Box<dyn Player> {
+    fn make(
+        &self,
+        name: &str,
+        command_timeout: Duration,
+        interrupt: &Arc<SearchControl>,
+    ) -> Box<dyn Player> {
+        let interrupt = Arc::clone(interrupt);
         match self {
             EngineSpec::Hane(settings) => {
-                Box::new(HanePlayer::new(name.to_string(), settings.clone()))
+                Box::new(HanePlayer::new(name.to_string(), settings.clone()).watch(interrupt))
             }
-            EngineSpec::Command(line) => Box::new(EngineProcess::idle(line, name, command_timeout)),
+            EngineSpec::Command(line) => {
+                Box::new(EngineProcess::idle(line, name, command_timeout).watch(interrupt))
+            }
         }
     }
 }
@@ -212,6 +225,9 @@ pub struct MatchPlan {
     pub dead_playouts: u64,
     /// Print a line per finished game on stderr.
     pub log_games: bool,
+    /// Stopped to interrupt the match (Ctrl-C): the games in progress are abandoned, not
+    /// recorded, and the report covers the games finished.
+    pub interrupt: Arc<SearchControl>,
 }
 
 /// What a finished (or stopped) match leaves.
@@ -220,6 +236,10 @@ pub struct MatchSummary {
     pub report: String,
     /// Whether the SPRT stopped the match before its game list was done.
     pub stopped_by_sprt: bool,
+    /// Whether the match was interrupted before its game list was done.
+    pub interrupted: bool,
+    /// The games of the list (of the shard).
+    pub planned: usize,
 }
 
 /// The start position of a game: handicap or opening, with the match's komi.
@@ -308,12 +328,12 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     }
     let bar = ProgressBar::with_draw_target(Some(list.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:25}] {pos}/{len} games, {msg}")
+        ProgressStyle::with_template("{elapsed_precise} [{bar:12}] {pos}/{len} games | {wide_msg}")
             .expect("a valid template")
             .progress_chars("=> "),
     );
     bar.set_position((list.len() - pending.len()) as u64);
-    bar.set_message(score_line(&records));
+    bar.enable_steady_tick(Duration::from_secs(1));
     let decided = |records: &[GameRecord]| {
         plan.sprt.as_ref().is_some_and(|sprt| {
             let (_, _, tally) = engine_tallies(records, 1);
@@ -325,22 +345,50 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     let (sender, receiver) = unbounded::<Result<GameRecord, String>>();
     let mut failure = None;
     let mut start_up = StartUpWatch::new(pending.len());
+    let workers = plan.jobs.max(1).min(pending.len().max(1));
+    let live = LiveGames::new(workers);
+    let started = Instant::now();
+    let mut finished_now = 0;
     std::thread::scope(|scope| {
-        for _ in 0..plan.jobs.max(1).min(pending.len().max(1)) {
+        for slot in 0..workers {
             let sender = sender.clone();
-            let (stop, next, pending) = (&stop, &next, &pending);
+            let (stop, next, pending, live) = (&stop, &next, &pending, &live);
             scope.spawn(move || {
                 let mut players: Vec<Box<dyn Player>> = (0..2)
-                    .map(|e| plan.engines[e].make(&plan.settings.names[e], plan.command_timeout))
+                    .map(|e| {
+                        plan.engines[e].make(
+                            &plan.settings.names[e],
+                            plan.command_timeout,
+                            &plan.interrupt,
+                        )
+                    })
                     .collect();
                 loop {
-                    if stop.load(Ordering::Acquire) {
+                    if stop.load(Ordering::Acquire) || plan.interrupt.is_stopped() {
                         break;
                     }
                     let k = next.fetch_add(1, Ordering::AcqRel);
                     let Some(spec) = pending.get(k) else { break };
-                    let record = play_one(plan, spec, &mut players);
-                    if sender.send(record).is_err() {
+                    let number = spec.number();
+                    let mut show = |progress: &GameProgress| {
+                        live.set(
+                            slot,
+                            Some(LiveGame {
+                                number,
+                                progress: *progress,
+                            }),
+                        );
+                    };
+                    show(&GameProgress::default());
+                    let record = play_one(plan, spec, &mut players, &mut show);
+                    live.set(slot, None);
+                    let message = match record {
+                        Ok(Some(record)) => Ok(record),
+                        // Abandoned: the match is interrupted.
+                        Ok(None) => continue,
+                        Err(e) => Err(e),
+                    };
+                    if sender.send(message).is_err() {
                         break;
                     }
                 }
@@ -350,7 +398,11 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
             });
         }
         drop(sender);
-        let mut keep = |record: GameRecord, failure: &mut Option<String>| {
+        // Records a finished game.
+        let mut keep = |record: GameRecord,
+                        records: &mut Vec<GameRecord>,
+                        finished_now: &mut usize,
+                        failure: &mut Option<String>| {
             if let Err(e) = writer.append(&record) {
                 failure.get_or_insert(e);
                 stop.store(true, Ordering::Release);
@@ -360,33 +412,46 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
                 bar.suspend(|| eprintln!("{}", game_line(&record)));
             }
             records.push(record);
+            *finished_now += 1;
             bar.inc(1);
-            bar.set_message(score_line(&records));
-            if decided(&records) {
+            if decided(records) {
                 stop.store(true, Ordering::Release);
             }
         };
-        for message in receiver {
-            match message {
-                Ok(record) => {
+        loop {
+            match receiver.recv_timeout(Duration::from_millis(250)) {
+                Ok(Ok(record)) => {
                     for record in start_up.sift(record) {
-                        keep(record, &mut failure);
+                        keep(record, &mut records, &mut finished_now, &mut failure);
                     }
                     if let Some(engine) = start_up.failed_engine() {
                         failure.get_or_insert_with(|| start_up.failure(engine, &plan.settings));
                         stop.store(true, Ordering::Release);
                     }
                 }
-                Err(e) => {
+                Ok(Err(e)) => {
                     failure.get_or_insert(e);
                     stop.store(true, Ordering::Release);
                 }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
             }
+            if plan.interrupt.is_stopped() {
+                stop.store(true, Ordering::Release);
+            }
+            bar.set_message(status_line(&Status {
+                name1: &settings.names[0],
+                records: &records,
+                finished_now,
+                elapsed: started.elapsed(),
+                remaining: list.len().saturating_sub(records.len()),
+                live: &live.snapshot(),
+            }));
         }
         // Games held back as possible start-up failures that were not enough to stop the
         // match are ordinary forfeits.
         for record in start_up.release() {
-            keep(record, &mut failure);
+            keep(record, &mut records, &mut finished_now, &mut failure);
         }
     });
     bar.finish_and_clear();
@@ -399,7 +464,8 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
         return Err(e);
     }
     records.sort_by_key(|r| r.number);
-    let stopped_by_sprt = decided(&records) && records.len() < list.len();
+    let unfinished = records.len() < list.len();
+    let stopped_by_sprt = decided(&records) && unfinished;
     let report = stats::report(&settings, &records, plan.sprt.as_ref());
     results::write_atomically(&dir.join("report.txt"), report.as_bytes())?;
     results::write_atomically(
@@ -410,6 +476,8 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
         records,
         report,
         stopped_by_sprt,
+        interrupted: plan.interrupt.is_stopped() && unfinished && !stopped_by_sprt,
+        planned: list.len(),
     })
 }
 
@@ -510,19 +578,6 @@ impl StartUpWatch {
     }
 }
 
-/// The running score for the progress bar, short enough for one terminal line: engine 1's
-/// wins, losses and draws and its score rate.
-fn score_line(records: &[GameRecord]) -> String {
-    let (_, _, t) = engine_tallies(records, 1);
-    format!(
-        "engine 1: +{} -{} ={} ({:.1}%)",
-        t.wins,
-        t.losses,
-        t.draws,
-        100.0 * t.rate()
-    )
-}
-
 fn game_line(r: &GameRecord) -> String {
     let fault = r
         .fault
@@ -540,12 +595,15 @@ fn game_line(r: &GameRecord) -> String {
     )
 }
 
-/// Plays one game with the worker's players and writes its SGF; returns its record.
+/// Plays one game with the worker's players, telling `progress` where it stands, and writes
+/// its SGF; returns its record, or `None` for a game abandoned because the match was
+/// interrupted.
 fn play_one(
     plan: &MatchPlan,
     spec: &GameSpec,
     players: &mut [Box<dyn Player>],
-) -> Result<GameRecord, String> {
+    progress: &mut dyn FnMut(&GameProgress),
+) -> Result<Option<GameRecord>, String> {
     let start = start_position(plan, spec)?;
     let (black_engine, white_engine) = if spec.engine1_black { (0, 1) } else { (1, 0) };
     let referee = RefereeSettings {
@@ -553,6 +611,7 @@ fn play_one(
         margin: Duration::from_secs_f64(plan.settings.margin_seconds),
         move_cap: plan.settings.move_cap,
         dead_playouts: plan.dead_playouts,
+        interrupt: Arc::clone(&plan.interrupt),
     };
     let outcome: GameOutcome = {
         let (first, second) = players.split_at_mut(1);
@@ -561,8 +620,20 @@ fn play_one(
         } else {
             (&mut second[0], &mut first[0])
         };
-        play_game(start, black.as_mut(), white.as_mut(), &referee, spec.seed)
+        play_game(
+            start,
+            black.as_mut(),
+            white.as_mut(),
+            &referee,
+            spec.seed,
+            progress,
+        )
     };
+    // A fault once the match is interrupted may be a wait given up: the game is abandoned
+    // with the others in progress.
+    if plan.interrupt.is_stopped() && matches!(outcome.end, GameEnd::Fault(..)) {
+        return Ok(None);
+    }
     for (colour, engine) in [(Color::Black, black_engine), (Color::White, white_engine)] {
         if outcome.faulted[colour.index()] {
             // A failed restart is retried when the next game needs the engine.
@@ -582,6 +653,7 @@ fn play_one(
         GameEnd::TwoPasses => (EndKind::TwoPasses, None),
         GameEnd::MoveCap => (EndKind::MoveCap, None),
         GameEnd::Resignation(_) => (EndKind::Resignation, None),
+        GameEnd::Interrupted => return Ok(None),
         GameEnd::Fault(colour, f) => (
             EndKind::from(f.kind),
             Some(format!(
@@ -640,7 +712,7 @@ fn play_one(
     };
     let text = write_game(&outcome.state, &info);
     results::write_atomically(&plan.out_dir.join(&sgf), text.as_bytes())?;
-    Ok(GameRecord {
+    Ok(Some(GameRecord {
         number: spec.number(),
         seed: spec.seed,
         black_engine: black_engine as u8 + 1,
@@ -662,7 +734,7 @@ fn play_one(
             .map(|s| s.dead.iter().map(|&p| geometry.format_point(p)).collect()),
         sgf: sgf.to_string_lossy().into_owned(),
         date,
-    })
+    }))
 }
 
 /// Merges the result folders of shards (or of whole matches) into one list of records and

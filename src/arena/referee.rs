@@ -3,12 +3,14 @@
 //! by area after settling the dead stones (both players are asked; when they disagree, light
 //! playouts decide).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::player::{DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, TimeControl};
 use crate::board::{Color, GameState, Point, format_score};
 use crate::play::clock::{Clock, TimeLeft, TimeSystem};
 use crate::play::judge::{dead_points, judge};
+use crate::search::SearchControl;
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,6 +23,8 @@ pub enum GameEnd {
     Resignation(Color),
     /// A player broke the rules or the protocol.
     Fault(Color, Fault),
+    /// The match was interrupted: the game is abandoned, with no result.
+    Interrupted,
 }
 
 /// How the dead stones were settled.
@@ -66,6 +70,21 @@ pub struct RefereeSettings {
     pub move_cap: usize,
     /// Playouts used to settle disputed dead stones.
     pub dead_playouts: u64,
+    /// Stopped when the match is interrupted: the game is then abandoned before the next
+    /// move (and hane's search in progress cut short, as it watches the same flag).
+    pub interrupt: Arc<SearchControl>,
+}
+
+/// Where a game in progress stands, for progress displays: given after the set-up and after
+/// every move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameProgress {
+    /// Moves played, the opening's included.
+    pub moves: usize,
+    /// Each colour's clock (black's first) as `time_left` would give it, with a clock.
+    pub clocks: [Option<TimeLeft>; 2],
+    /// Seconds each colour has spent in `genmove`.
+    pub thought: [f64; 2],
 }
 
 /// One colour's clock: the play layer's clock arithmetic ([`Clock`]) under the match's
@@ -116,13 +135,14 @@ impl MatchClock {
 }
 
 /// Plays one game from `start` (opening, handicap and setup stones already there) between
-/// `black` and `white`.
+/// `black` and `white`, telling `progress` where it stands after every move.
 pub fn play_game<'p>(
     start: GameState,
     black: &mut (dyn Player + 'p),
     white: &mut (dyn Player + 'p),
     settings: &RefereeSettings,
     seed: u64,
+    progress: &mut dyn FnMut(&GameProgress),
 ) -> GameOutcome {
     let mut outcome = GameOutcome {
         state: start,
@@ -147,6 +167,14 @@ pub fn play_game<'p>(
         let mut clocks = [MatchClock::new(control); 2];
         let opening_moves = outcome.state.moves().len();
         loop {
+            progress(&GameProgress {
+                moves: outcome.state.moves().len(),
+                clocks: [clocks[0].clock.left, clocks[1].clock.left],
+                thought: outcome.think_seconds,
+            });
+            if settings.interrupt.is_stopped() {
+                break 'game GameEnd::Interrupted;
+            }
             if outcome.state.is_over() {
                 break 'game GameEnd::TwoPasses;
             }
@@ -170,6 +198,10 @@ pub fn play_game<'p>(
             let asked = Instant::now();
             let reply = mover.genmove(&outcome.state, &request);
             let used = asked.elapsed().as_secs_f64();
+            if settings.interrupt.is_stopped() {
+                // Whatever came back may be a search cut short or a wait given up.
+                break 'game GameEnd::Interrupted;
+            }
             let reply = match reply {
                 Ok(reply) => reply,
                 Err(fault) => break 'game GameEnd::Fault(color, fault),
@@ -226,6 +258,7 @@ pub fn play_game<'p>(
             outcome.winner = Some(color.opponent());
             outcome.result = format!("{}+R", color.opponent().letter());
         }
+        GameEnd::Interrupted => {}
         GameEnd::TwoPasses | GameEnd::MoveCap => {
             let answers = [
                 black.dead_stones(&outcome.state),
@@ -359,9 +392,14 @@ mod tests {
             margin: Duration::from_millis(50),
             move_cap: 100,
             dead_playouts: 10,
+            interrupt: SearchControl::new(),
         };
         let start = GameState::new(5, Rules::default()).unwrap();
-        let outcome = play_game(start, &mut black, &mut white, &settings, 1);
+        let mut seen = Vec::new();
+        let outcome = play_game(start, &mut black, &mut white, &settings, 1, &mut |p| {
+            seen.push(p.moves)
+        });
+        assert_eq!(seen, [0, 1, 2, 3, 4], "progress after every move");
         match &outcome.end {
             GameEnd::Fault(Color::Black, fault) => assert_eq!(fault.kind, FaultKind::Timeout),
             other => panic!("{other:?}"),
@@ -378,6 +416,29 @@ mod tests {
             "{:?}",
             outcome.think_seconds
         );
+    }
+
+    #[test]
+    fn an_interrupted_game_is_abandoned() {
+        let player = || ScriptedPlayer {
+            moves: vec!["A1"],
+            delays: vec![Duration::ZERO],
+            next: 0,
+        };
+        let settings = RefereeSettings {
+            time_control: TimeControl::None { max_move: 10.0 },
+            margin: Duration::from_millis(50),
+            move_cap: 100,
+            dead_playouts: 10,
+            interrupt: SearchControl::new(),
+        };
+        settings.interrupt.stop();
+        let start = GameState::new(5, Rules::default()).unwrap();
+        let (mut black, mut white) = (player(), player());
+        let outcome = play_game(start, &mut black, &mut white, &settings, 1, &mut |_| {});
+        assert_eq!(outcome.end, GameEnd::Interrupted);
+        assert_eq!((outcome.winner, outcome.result.as_str()), (None, ""));
+        assert!(outcome.state.moves().is_empty());
     }
 
     #[test]

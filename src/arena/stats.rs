@@ -295,10 +295,13 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     let n = total.games();
     let rate = total.rate();
     let (lo, hi) = wilson_interval(rate, n);
+    // The score, the Elo and the SPRT are engine 1's, which is not always the engine
+    // under test: say so.
     let _ = writeln!(
         out,
-        "Score of {}: {}/{} = {:.1}% (95% interval {:.1}% to {:.1}%)",
+        "Score of {} (engine 1) against {}: {}/{} = {:.1}% (95% interval {:.1}% to {:.1}%)",
         names[0],
+        names[1],
         total.points(),
         n,
         100.0 * rate,
@@ -307,7 +310,7 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     );
     let _ = writeln!(
         out,
-        "Elo difference ({} minus {}): {} (95% interval {} to {})",
+        "Elo of {} (engine 1) relative to {}: {} (95% interval {} to {})",
         names[0],
         names[1],
         if n == 0 {
@@ -403,8 +406,9 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
         };
         let _ = writeln!(
             out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} (bounds {:.3}, {:.3}): {verdict}",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lower, upper
+            "SPRT on the Elo of {} (engine 1), elo0={} elo1={} alpha={} beta={}: LLR {:.3} \
+             (bounds {:.3}, {:.3}): {verdict}",
+            names[0], sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lower, upper
         );
     }
     out
@@ -413,6 +417,60 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn settings(names: [&str; 2]) -> MatchSettings {
+        MatchSettings {
+            engines: ["e1".to_string(), "e2".to_string()],
+            names: names.map(str::to_string),
+            size: 9,
+            komi: 7.5,
+            rules: "cgos".to_string(),
+            handicap: 0,
+            openings: Vec::new(),
+            opening_moves: None,
+            time_control: TimeControl::PerMove { seconds: 1.0 },
+            margin_seconds: 1.0,
+            move_cap: 243,
+            seed: 1,
+            games: 4,
+            shard: None,
+            shard_pairs: true,
+        }
+    }
+
+    fn record(number: usize, winner_engine: u8) -> GameRecord {
+        serde_json::from_value(serde_json::json!({
+            "number": number, "seed": 1, "black_engine": 2 - (number % 2) as u8,
+            "black": "x", "white": "y", "opening": null, "result": "B+R",
+            "winner_engine": winner_engine, "end": "resignation", "fault": null,
+            "score": null, "moves": 10, "think_seconds": [1.0, 1.0],
+            "generated_moves": [5, 5], "dead_black_says": null, "dead_white_says": null,
+            "dead_agreed": null, "dead_removed": null, "sgf": "games/x.sgf",
+            "date": "2026-01-01"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_report_and_chart_say_whose_score_they_give() {
+        let settings = settings(["gnugo", "hane"]);
+        let records = [record(1, 1), record(2, 2), record(3, 1)];
+        let sprt = Sprt::parse("0,50,0.05,0.05").unwrap();
+        let text = report(&settings, &records, Some(&sprt));
+        for line in [
+            "Score of gnugo (engine 1) against hane: 2/3 = 66.7%",
+            "Elo of gnugo (engine 1) relative to hane: +120",
+            "SPRT on the Elo of gnugo (engine 1), elo0=0 elo1=50",
+        ] {
+            assert!(text.contains(line), "{line:?} not in\n{text}");
+        }
+        let svg = super::super::chart::winrate_svg(&settings, &records);
+        assert!(
+            svg.contains("Score of gnugo (engine 1) against hane"),
+            "{svg}"
+        );
+        assert!(svg.contains("score of gnugo"), "{svg}");
+    }
 
     #[test]
     fn wilson_interval_matches_published_values() {

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -15,6 +16,17 @@ use crate::arena::{
     results, run_match, stats, time_control,
 };
 use crate::board::{GameState, Geometry, Rules};
+use crate::search::SearchControl;
+
+/// The exit status of an interrupted match (128 + SIGINT, as a shell reports it).
+const INTERRUPTED: u8 = 130;
+
+/// What a command leaves: the report for stdout, and for an interrupted match the word on
+/// how to resume, for stderr.
+struct Finished {
+    report: String,
+    interrupted: Option<String>,
+}
 
 /// Options shared by `match` and `selfplay`.
 #[derive(Args, Debug, Clone)]
@@ -211,11 +223,22 @@ pub fn run_selfplay_command(args: &SelfplayArgs) -> ExitCode {
     finish(result)
 }
 
-fn finish(result: Result<String, String>) -> ExitCode {
+fn finish(result: Result<Finished, String>) -> ExitCode {
     match result {
-        Ok(report) => {
+        Ok(Finished {
+            report,
+            interrupted: None,
+        }) => {
             print!("{report}");
             ExitCode::SUCCESS
+        }
+        Ok(Finished {
+            report,
+            interrupted: Some(note),
+        }) => {
+            print!("{report}");
+            eprintln!("hane: {note}");
+            ExitCode::from(INTERRUPTED)
         }
         Err(e) => {
             eprintln!("hane: {e}");
@@ -224,21 +247,62 @@ fn finish(result: Result<String, String>) -> ExitCode {
     }
 }
 
-fn merge_report(args: &ReportArgs) -> Result<String, String> {
+fn merge_report(args: &ReportArgs) -> Result<Finished, String> {
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let (settings, records) = merge_folders(&args.dirs)?;
     if let Some(path) = &args.chart {
         results::write_atomically(path, chart::winrate_svg(&settings, &records).as_bytes())?;
     }
-    Ok(stats::report(&settings, &records, sprt.as_ref()))
+    Ok(Finished {
+        report: stats::report(&settings, &records, sprt.as_ref()),
+        interrupted: None,
+    })
 }
+
+/// Turns SIGINT (Ctrl-C) and SIGTERM (`kill`, a cluster's scheduler) into a stop of
+/// `interrupt`: the match abandons the games in progress, writes the report of the games
+/// finished and says how to resume. A second signal ends the process at once. The signals
+/// are blocked in this thread before any other starts, so in all of them, and a thread of
+/// its own takes them with sigwait; engines start with no signal blocked (the standard
+/// library clears the mask of the processes it spawns).
+#[cfg(unix)]
+fn stop_on_signals(interrupt: Arc<SearchControl>) {
+    use nix::sys::signal::{SigSet, Signal};
+    let mut signals = SigSet::empty();
+    signals.add(Signal::SIGINT);
+    signals.add(Signal::SIGTERM);
+    if signals.thread_block().is_err() {
+        return;
+    }
+    std::thread::spawn(move || {
+        while let Ok(signal) = signals.wait() {
+            if interrupt.is_stopped() {
+                eprintln!("hane: {signal} again: stopping at once");
+                // The games are already written as they finish; a second signal means
+                // the user will not wait for the engines to be shut down.
+                #[allow(clippy::exit)]
+                std::process::exit(i32::from(INTERRUPTED));
+            }
+            interrupt.stop();
+            eprintln!(
+                "hane: {signal}: stopping; the games in progress are abandoned (send it again \
+                 to stop at once)"
+            );
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn stop_on_signals(_interrupt: Arc<SearchControl>) {}
 
 fn run(
     engines: [EngineSpec; 2],
     names: [Option<String>; 2],
     texts: [String; 2],
     options: &GameOptions,
-) -> Result<String, String> {
+) -> Result<Finished, String> {
+    let interrupt = SearchControl::new();
+    stop_on_signals(Arc::clone(&interrupt));
     let out = options
         .out
         .clone()
@@ -333,10 +397,22 @@ fn run(
         command_timeout,
         dead_playouts: options.dead_playouts.max(1),
         log_games: !options.quiet,
+        interrupt,
     };
     let summary = run_match(&plan)?;
     if summary.stopped_by_sprt {
         eprintln!("hane: the SPRT decided; the match stopped early");
     }
-    Ok(summary.report)
+    let interrupted = summary.interrupted.then(|| {
+        format!(
+            "interrupted with {} of {} games finished, which the report covers; rerun the \
+             same command to resume",
+            summary.records.len(),
+            summary.planned
+        )
+    });
+    Ok(Finished {
+        report: summary.report,
+        interrupted,
+    })
 }
