@@ -708,6 +708,7 @@ fn help_explains_the_operator_options() {
         "--rules",
         "--komi",
         "--log-level",
+        "--log-file",
         "--seed",
     ] {
         assert!(help.contains(option), "--help lacks {option}");

@@ -537,3 +537,56 @@ fn kata_analyze_reports_the_score_and_honours_maxmoves() {
     assert_eq!(report.matches("info move").count(), 1, "{report}");
     assert!(!report.contains("score"), "{report}");
 }
+
+// ----- Item 13: the log file -----------------------------------------------------------------
+
+#[test]
+fn log_file_receives_the_settings_and_one_line_per_move() {
+    let dir = TempDir::new("logfile");
+    let log = dir.path("hane.log");
+    let mut args = vec!["--log-level", "info", "--log-file", log.to_str().unwrap()];
+    args.extend_from_slice(CHEAP);
+    let out = Command::new(HANE)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"boardsize 9\ngenmove b\ngenmove w\nquit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let settings: Vec<&&str> = lines.iter().filter(|l| l.contains("settings")).collect();
+    assert_eq!(settings.len(), 1, "{text}");
+    assert!(settings[0].contains("seed 1"), "{text}");
+    assert!(settings[0].contains("playouts=30"), "{text}");
+    let moves = regex::Regex::new(
+        r"^hane: move 1 black ([A-HJ]\d|pass): 30 playouts in \d+\.\d\d s, winrate \d+\.\d%, pv( [A-HJ]\d| pass)+",
+    )
+    .unwrap();
+    assert!(lines.iter().any(|l| moves.is_match(l)), "{text}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("hane: move 2 white ")),
+        "{text}"
+    );
+    // A log file that cannot be opened stops the engine before it starts.
+    let bad = Command::new(HANE)
+        .args([
+            "--log-file",
+            dir.path("missing/dir/hane.log").to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("log"));
+}
