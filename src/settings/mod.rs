@@ -1,6 +1,6 @@
 //! The one settings definition: every engine setting (its name, type, default, help text,
 //! the values it accepts and, for the tunable ones, the range a tuner may explore) is
-//! declared once, in [`settings!`] below. Everything else derives from it: the flags of
+//! declared once, in `settings!` below. Everything else derives from it: the flags of
 //! `hane gtp` and `hane bench`, the `hane:key=value` player specs of `hane match` /
 //! `hane selfplay`, GTP `gomill-describe_engine`, the log line of the settings in use and
 //! the tuner's parameter list. Defaults that depend on the board size or on another setting
