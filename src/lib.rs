@@ -6,7 +6,7 @@
 //!
 //! | module | owns |
 //! |---|---|
-//! | [`log`] | the process's log lines on stderr, whose writes never fail |
+//! | [`log`] | the process's log lines (stderr or a file), whose writes never fail |
 //! | [`board`] | points, stones, chains and liberties, ring codes, ko, Zobrist hashes, rules, game history, scoring, diagrams |
 //! | [`tactics`] | liberty and self-atari helpers, the ladder reader, the eye-space reader |
 //! | [`settings`] | the one settings definition: every engine setting with its default, help and ranges |

@@ -1,12 +1,15 @@
-//! The process's log: one line per message, `hane: ` first, on stderr, for messages at or
-//! above the level set with [`set_log_level`].
+//! The process's log: one line per message, `hane: ` first, on stderr or in the file given
+//! with [`set_log_file`], for messages at or above the level set with [`set_log_level`].
 //!
 //! Logging never fails and never panics: a write that fails (stderr closed, a full disk) is
 //! dropped, so that an engine whose operator closed stderr keeps answering on stdout. The
 //! module depends on nothing else in the crate, so that every layer may log (the search
 //! notes a full tree here); [`crate::engine`] re-exports it.
 
+use std::fs::File;
 use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// How much hane logs.
@@ -21,6 +24,9 @@ pub enum LogLevel {
 
 static LOG_LEVEL: AtomicU8 = AtomicU8::new(LogLevel::Warn as u8);
 
+/// The log file, once there is one (stderr until then).
+static LOG_FILE: Mutex<Option<File>> = Mutex::new(None);
+
 /// Sets the log level for the whole process.
 pub fn set_log_level(level: LogLevel) {
     LOG_LEVEL.store(level as u8, Ordering::Relaxed);
@@ -29,6 +35,14 @@ pub fn set_log_level(level: LogLevel) {
 /// Whether messages at `level` are written.
 pub fn enabled(level: LogLevel) -> bool {
     level != LogLevel::Off && level as u8 <= LOG_LEVEL.load(Ordering::Relaxed)
+}
+
+/// Sends the log to the file at `path` (opened for appending, created if missing) instead
+/// of stderr.
+pub fn set_log_file(path: &Path) -> io::Result<()> {
+    let file = File::options().create(true).append(true).open(path)?;
+    *LOG_FILE.lock().unwrap_or_else(|e| e.into_inner()) = Some(file);
+    Ok(())
 }
 
 /// Writes one log line when `level` is enabled.
@@ -44,8 +58,13 @@ pub fn report(message: std::fmt::Arguments<'_>) {
     write_line(message);
 }
 
-/// Writes `hane: message` and a line feed to stderr in one write, ignoring errors.
+/// Writes `hane: message` and a line feed to the log file or stderr in one write, ignoring
+/// errors.
 fn write_line(message: std::fmt::Arguments<'_>) {
     let line = format!("hane: {message}\n");
-    let _ = io::stderr().lock().write_all(line.as_bytes());
+    let mut file = LOG_FILE.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = match file.as_mut() {
+        Some(file) => file.write_all(line.as_bytes()),
+        None => io::stderr().lock().write_all(line.as_bytes()),
+    };
 }

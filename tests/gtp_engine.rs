@@ -619,7 +619,7 @@ fn analysis_streams_at_the_interval_and_stops_on_input() {
     s.send("\n");
     let rest = s.response();
     let kata = Regex::new(
-        r"^info move \S+ visits \d+ winrate (0|1)\.\d+ prior [01]\.\d+ lcb [01]\.\d+ order 0 pv",
+        r"^info move \S+ visits \d+ winrate (0|1)\.\d+ scoreMean -?\d+\.\d+ scoreLead -?\d+\.\d+ prior [01]\.\d+ lcb [01]\.\d+ order 0 pv",
     )
     .unwrap();
     assert!(kata.is_match(&first), "{first}");
@@ -708,6 +708,7 @@ fn help_explains_the_operator_options() {
         "--rules",
         "--komi",
         "--log-level",
+        "--log-file",
         "--seed",
     ] {
         assert!(help.contains(option), "--help lacks {option}");

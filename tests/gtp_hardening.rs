@@ -493,3 +493,100 @@ fn pattern_file_errors_name_the_line_not_its_content() {
         assert!(err.contains(&format!("line {body_line}")), "{bad}: {err}");
     }
 }
+
+// ----- Item 12: scores in the analysis --------------------------------------------------------
+
+#[test]
+fn kata_analyze_reports_the_score_and_honours_maxmoves() {
+    let dir = TempDir::new("analyze");
+    let mut s = Session::start(&["--threads", "1", "--seed", "2"], &dir.0);
+    assert_eq!(s.ask("boardsize 9"), ["= "]);
+    assert_eq!(s.ask("komi 7.5"), ["= "]);
+    let score = regex::Regex::new(
+        r"^info move \S+ visits \d+ winrate [01]\.\d+ scoreMean (-?\d+\.\d+) scoreLead (-?\d+\.\d+) prior ",
+    )
+    .unwrap();
+    for (color, sign) in [("b", -1.0), ("w", 1.0)] {
+        s.send(&format!("kata-analyze {color} 30 maxmoves 3\n"));
+        assert_eq!(s.lines.recv_timeout(Duration::from_secs(30)).unwrap(), "=");
+        let mut report = String::new();
+        for _ in 0..4 {
+            report = s.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+            assert!(!report.is_empty());
+        }
+        s.send("\n");
+        s.response();
+        let blocks: Vec<&str> = report.split("info move").skip(1).collect();
+        assert!((1..=3).contains(&blocks.len()), "{report}");
+        for block in blocks {
+            let block = format!("info move{block}");
+            let caps = score.captures(&block).unwrap_or_else(|| panic!("{block}"));
+            let mean: f32 = caps[1].parse().unwrap();
+            let lead: f32 = caps[2].parse().unwrap();
+            assert_eq!(mean, lead);
+            // An empty 9x9 board with komi 7.5: black is about even (about 1 point behind in
+            // the playouts), white moving first leads by some 15 points.
+            assert!(mean * sign > -6.0 && mean.abs() < 30.0, "{color}: {block}");
+        }
+    }
+    s.send("lz-analyze b 10 maxmoves 1\n");
+    assert_eq!(s.lines.recv_timeout(Duration::from_secs(30)).unwrap(), "=");
+    let report = s.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+    s.send("\n");
+    s.response();
+    assert_eq!(report.matches("info move").count(), 1, "{report}");
+    assert!(!report.contains("score"), "{report}");
+}
+
+// ----- Item 13: the log file -----------------------------------------------------------------
+
+#[test]
+fn log_file_receives_the_settings_and_one_line_per_move() {
+    let dir = TempDir::new("logfile");
+    let log = dir.path("hane.log");
+    let mut args = vec!["--log-level", "info", "--log-file", log.to_str().unwrap()];
+    args.extend_from_slice(CHEAP);
+    let out = Command::new(HANE)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"boardsize 9\ngenmove b\ngenmove w\nquit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let settings: Vec<&&str> = lines.iter().filter(|l| l.contains("settings")).collect();
+    assert_eq!(settings.len(), 1, "{text}");
+    assert!(settings[0].contains("seed 1"), "{text}");
+    assert!(settings[0].contains("playouts=30"), "{text}");
+    let moves = regex::Regex::new(
+        r"^hane: move 1 black ([A-HJ]\d|pass): 30 playouts in \d+\.\d\d s, winrate \d+\.\d%, pv( [A-HJ]\d| pass)+",
+    )
+    .unwrap();
+    assert!(lines.iter().any(|l| moves.is_match(l)), "{text}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("hane: move 2 white ")),
+        "{text}"
+    );
+    // A log file that cannot be opened stops the engine before it starts.
+    let bad = Command::new(HANE)
+        .args([
+            "--log-file",
+            dir.path("missing/dir/hane.log").to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("log"));
+}

@@ -334,3 +334,50 @@ fn resigns_only_after_several_hopeless_moves() {
         assert!(!black_move(&mut never, &state).resign);
     }
 }
+
+#[test]
+fn scores_are_the_mean_final_score_as_the_analysed_sides_lead() {
+    // Komi 30 on an empty 7x7 board: the playouts' area scores are near 0, so black trails
+    // by about 30 points and white leads by as much, whoever moves.
+    for (komi, black_sign) in [(30.0, -1.0), (-30.0, 1.0)] {
+        let rules = Rules {
+            komi,
+            ..Rules::default()
+        };
+        let state = GameState::new(7, rules).unwrap();
+        for (color, sign) in [(Color::Black, black_sign), (Color::White, -black_sign)] {
+            let mut searcher = searcher_with(config(1));
+            let analysis = searcher.analyze(
+                &state,
+                color,
+                &playouts(3_000),
+                &SearchControl::default(),
+                &mut |_| {},
+            );
+            let lead = analysis.score_lead.expect("a mean score");
+            assert!(
+                (15.0..45.0).contains(&(sign * lead)),
+                "komi {komi}, {color}: {lead}"
+            );
+            let mut scored = 0;
+            for m in &analysis.moves {
+                if let Some(move_lead) = m.score_lead {
+                    scored += m.visits;
+                    let area = match color {
+                        Color::Black => move_lead + komi,
+                        Color::White => komi - move_lead,
+                    };
+                    assert!((-49.0..=49.0).contains(&area), "{color} {:?}: {area}", m.mv);
+                    if m.visits >= 50 {
+                        assert!(sign * move_lead > 0.0, "{color} {:?}: {move_lead}", m.mv);
+                    }
+                }
+            }
+            assert!(
+                scored * 10 >= analysis.playouts * 9,
+                "{scored} of {}",
+                analysis.playouts
+            );
+        }
+    }
+}

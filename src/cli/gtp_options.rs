@@ -1,18 +1,19 @@
 //! `hane gtp` (the default subcommand): the settings a bot operator gives as flags (derived
 //! from the one settings definition), and the server's start.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use super::settings_args::{EngineScopes, SettingsArgs};
-use crate::engine::{LogLevel, log, report, serve_stdio, set_log_level};
+use crate::engine::{LogLevel, log, report, serve_stdio, set_log_file, set_log_level};
 use crate::pattern::PatternTable;
 use crate::play::load_patterns;
 use crate::settings::{PlayoutKind, PriorsKind, Settings};
 
-/// Log verbosity on stderr (stdout carries GTP only).
+/// Log verbosity (stdout carries GTP only; the log goes to stderr or `--log-file`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LogLevelArg {
     Off,
@@ -22,14 +23,17 @@ pub enum LogLevelArg {
     Debug,
 }
 
-/// Options of the GTP engine: every engine setting, and the log level.
+/// Options of the GTP engine: every engine setting, the log level and the log file.
 #[derive(Args, Debug, Clone)]
 pub struct GtpArgs {
     #[command(flatten)]
     pub settings: SettingsArgs<EngineScopes>,
-    /// Stderr verbosity.
+    /// Log verbosity (info: the settings in use and a line per generated move).
     #[arg(long, value_enum, default_value = "warn")]
     pub log_level: LogLevelArg,
+    /// Write the log to this file (appended to) instead of stderr.
+    #[arg(long, value_name = "PATH")]
+    pub log_file: Option<PathBuf>,
 }
 
 /// The settings of `args` with the pattern table they name.
@@ -56,6 +60,15 @@ pub fn run(args: &GtpArgs) -> ExitCode {
         LogLevelArg::Info => LogLevel::Info,
         LogLevelArg::Debug => LogLevel::Debug,
     });
+    if let Some(path) = &args.log_file
+        && let Err(e) = set_log_file(path)
+    {
+        report(format_args!(
+            "cannot open the log file {}: {e}",
+            path.display()
+        ));
+        return ExitCode::from(2);
+    }
     let settings = args.settings.settings.clone();
     let patterns = match engine_setup(&settings) {
         Ok(patterns) => patterns,

@@ -81,9 +81,11 @@ fn fraction(value: f32, dialect: Dialect) -> String {
     }
 }
 
-/// One report: every candidate as `info move V visits N winrate W prior P lcb L order K pv
-/// ...` on a single line (best first), then `ownership` values when asked for. Empty when
-/// the search has no candidate yet.
+/// One report: every candidate (at most `maxmoves`) as `info move V visits N winrate W
+/// prior P lcb L order K pv ...` on a single line (best first), with `scoreMean S scoreLead
+/// S` after the winrate in the Kata dialect (the candidate's mean final score in the
+/// playouts, as the analysed side's lead), then `ownership` values when asked for. Empty
+/// when the search has no candidate yet.
 pub fn info_line(
     analysis: &Analysis,
     geometry: Geometry,
@@ -108,13 +110,23 @@ pub fn info_line(
         }
         let _ = write!(
             line,
-            "info move {} visits {} winrate {} prior {} lcb {} order {} pv",
+            "info move {} visits {} winrate {}",
             info.mv.to_gtp(geometry),
             info.visits,
             fraction(info.winrate, dialect),
+        );
+        if dialect == Dialect::Kata
+            && let Some(score) = info.score_lead.or(analysis.score_lead)
+        {
+            // hane's one score estimate, the playouts' mean final score, stands for both
+            // of KataGo's.
+            let _ = write!(line, " scoreMean {score:.2} scoreLead {score:.2}");
+        }
+        let _ = write!(
+            line,
+            " prior {} lcb {} order {order} pv",
             fraction(info.prior, dialect),
             fraction(info.lcb, dialect),
-            order
         );
         let pv: &[Move] = if info.pv.is_empty() {
             std::slice::from_ref(&info.mv)

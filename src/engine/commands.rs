@@ -441,9 +441,11 @@ impl Engine {
             cleanup: self.tournament_cleanup,
         };
         let control = Arc::clone(&self.input.control);
+        let start = Instant::now();
         let chosen = self
             .player
             .choose(&self.state, color, &request, &control, report);
+        let used = start.elapsed();
         let result = chosen.result;
         let g = self.state.geometry();
         self.last_explanation = format!(
@@ -461,10 +463,31 @@ impl Engine {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        log(
-            LogLevel::Info,
-            format_args!("{color} {}: {}", chosen.mv.to_gtp(g), self.last_explanation),
-        );
+        if crate::log::enabled(LogLevel::Info) {
+            // The chosen move's statistics (the pass and resign rules may choose another
+            // than the most visited).
+            let analysis = &result.analysis;
+            let info = analysis.moves.iter().find(|m| m.mv == chosen.mv);
+            let winrate = info.map_or(analysis.winrate, |m| m.winrate);
+            let pv = info.map_or_else(|| vec![chosen.mv], |m| m.pv.clone());
+            let pv: Vec<String> = pv.iter().map(|m| m.to_gtp(g)).collect();
+            let reply = if chosen.resign {
+                "resign".to_string()
+            } else {
+                chosen.mv.to_gtp(g)
+            };
+            log(
+                LogLevel::Info,
+                format_args!(
+                    "move {} {color} {reply}: {} playouts in {:.2} s, winrate {:.1}%, pv {}",
+                    self.state.moves().len() + 1,
+                    analysis.playouts,
+                    used.as_secs_f64(),
+                    winrate * 100.0,
+                    pv.join(" "),
+                ),
+            );
+        }
         (chosen.mv, chosen.resign, result)
     }
 

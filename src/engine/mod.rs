@@ -22,7 +22,7 @@ use crate::play::clock::{Clock, TimeSystem};
 use crate::search::SearchControl;
 use crate::settings::Settings;
 
-pub use crate::log::{LogLevel, log, report, set_log_level};
+pub use crate::log::{LogLevel, log, report, set_log_file, set_log_level};
 
 /// What the reader thread tells the engine, shared between the two threads.
 #[derive(Debug)]
@@ -352,12 +352,14 @@ pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Resul
             reader_input.end_of_input(&sender);
         })?;
     let mut engine = Engine::with_input(settings, patterns, Arc::clone(&input));
+    let threads = engine.settings.thread_count();
     log(
         LogLevel::Info,
         format_args!(
-            "settings: seed={} {}",
+            "settings: seed {}, {threads} search thread{}; {}",
             engine.player.seed(),
-            engine.settings.describe()
+            if threads == 1 { "" } else { "s" },
+            engine.settings.log_line()
         ),
     );
     let stdout = io::stdout();

@@ -297,6 +297,7 @@ mod tests {
             prior: 0.1,
             lcb: 0.4,
             pv: vec![mv],
+            score_lead: None,
         };
         SearchResult {
             best: choices[0],
@@ -305,6 +306,7 @@ mod tests {
                 playouts: 10,
                 elapsed: std::time::Duration::ZERO,
                 winrate: 0.5,
+                score_lead: None,
                 moves: choices.iter().map(|&m| info(m)).collect(),
                 ownership: Vec::new(),
             },

@@ -31,7 +31,9 @@ mod tree;
 mod worker;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent, Rules};
@@ -142,6 +144,11 @@ pub struct MoveInfo {
     pub lcb: f32,
     /// Principal variation, starting with `mv`.
     pub pv: Vec<Move>,
+    /// The mean final score of this search's playouts through the move that reached the end
+    /// of the game, as `color`'s lead (area score less komi and handicap compensation,
+    /// negated for white); `None` without such playouts (a move searched only in an earlier
+    /// search whose tree was kept).
+    pub score_lead: Option<f32>,
 }
 
 /// A snapshot of a search.
@@ -154,6 +161,9 @@ pub struct Analysis {
     pub elapsed: Duration,
     /// Winrate of the best move, for `color`.
     pub winrate: f32,
+    /// The mean final score of all of this search's playouts that reached the end of the
+    /// game, as `color`'s lead (see [`MoveInfo::score_lead`]).
+    pub score_lead: Option<f32>,
     /// Candidates, best first (most visited).
     pub moves: Vec<MoveInfo>,
     /// Ownership per point in `Geometry::points()` order (bottom row first): +1 black owns
@@ -393,6 +403,8 @@ impl Searcher {
             running: AtomicUsize::new(threads),
             ownership: (0..MAX_CELLS).map(|_| AtomicI32::new(0)).collect(),
             ownership_samples: AtomicU32::new(0),
+            root_scores: (0..MAX_CELLS).map(|_| AtomicI64::new(0)).collect(),
+            root_score_counts: (0..MAX_CELLS).map(|_| AtomicU32::new(0)).collect(),
             seed,
         };
         let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);
@@ -579,9 +591,20 @@ fn snapshot(
 ) -> Analysis {
     let root = shared.root;
     let mut moves = Vec::new();
+    // Scores as `color`'s lead.
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    let lead = |sum: i64, count: u64| {
+        (count > 0).then(|| sign * ((sum as f64 / count as f64) as f32 - shared.komi))
+    };
+    let (mut score_sum, mut score_count) = (0i64, 0u64);
     if let Some(edges) = root.edges() {
         let prior_sum: f32 = edges.iter().map(|e| e.prior().mean()).sum();
         for edge in edges {
+            let i = edge.point_index();
+            let sum = shared.root_scores[i].load(Ordering::Relaxed);
+            let count = shared.root_score_counts[i].load(Ordering::Relaxed) as u64;
+            score_sum += sum;
+            score_count += count;
             let stats = edge.stats();
             if stats.visits == 0 {
                 continue;
@@ -612,6 +635,7 @@ fn snapshot(
                 },
                 lcb,
                 pv,
+                score_lead: lead(sum, count),
             });
         }
     }
@@ -632,6 +656,7 @@ fn snapshot(
         playouts: shared.playouts.load(Ordering::Relaxed),
         elapsed,
         winrate,
+        score_lead: lead(score_sum, score_count),
         moves,
         ownership,
     }

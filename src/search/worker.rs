@@ -20,7 +20,9 @@
 //! same when `n = K` real visits, and RAVE fades out as real visits accumulate. `K = 0`
 //! turns RAVE off.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Recent};
 use crate::playout::{
@@ -78,6 +80,12 @@ pub struct SharedSearch<'a> {
     /// Sum over sampled playouts of +1 (black owns) / -1 (white owns), per board index.
     pub ownership: Box<[AtomicI32]>,
     pub ownership_samples: AtomicU32,
+    /// Sum of the final area scores (black's minus white's, no komi) of the playouts that
+    /// reached the end of the game, by the root move they went through (its board index:
+    /// 0 for a pass).
+    pub root_scores: Box<[AtomicI64]>,
+    /// How many playouts each sum of `root_scores` adds up.
+    pub root_score_counts: Box<[AtomicU32]>,
     /// Seed for this search's generators.
     pub seed: u64,
 }
@@ -153,8 +161,13 @@ struct Worker<'a, P> {
     /// AMAF results for the root's edges not yet added to them, by point index, summed as
     /// `result_increment` words.
     root_amaf: [u64; MAX_CELLS],
-    /// Playouts whose root AMAF results wait in `root_amaf`.
+    /// Playouts whose root AMAF results wait in `root_amaf` (and whose scores wait in
+    /// `root_scores`).
     root_amaf_pending: u32,
+    /// Final area scores not yet added to [`SharedSearch::root_scores`], by root move
+    /// (flushed with the root AMAF results), and how many playouts each sums up.
+    root_scores: [i32; MAX_CELLS],
+    root_score_counts: [u32; MAX_CELLS],
     /// This worker's share of the tree's memory budget.
     memory: LocalMemory<'a>,
     cap: usize,
@@ -246,6 +259,8 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             ownership_samples: 0,
             root_amaf: [0; MAX_CELLS],
             root_amaf_pending: 0,
+            root_scores: [0; MAX_CELLS],
+            root_score_counts: [0; MAX_CELLS],
             memory: LocalMemory::new(&shared.memory),
             cap: default_move_cap(shared.root_board.size()),
             done: 0,
@@ -291,18 +306,28 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         self.memory.give_back();
     }
 
-    /// Adds the buffered root AMAF results to the root's edges.
+    /// Adds the buffered root AMAF results to the root's edges, and the buffered scores to
+    /// the shared sums. (A playout with a score went through a root edge: its backup counted
+    /// it as pending.)
     fn flush_root_amaf(&mut self) {
         if self.root_amaf_pending == 0 {
             return;
         }
-        if let Some(edges) = self.shared.root.edges() {
+        let shared = self.shared;
+        if let Some(edges) = shared.root.edges() {
             for edge in edges {
                 let i = edge.point_index();
                 let sum = self.root_amaf[i];
                 if sum != 0 {
                     edge.add_amaf_sum(sum);
                     self.root_amaf[i] = 0;
+                }
+                let count = self.root_score_counts[i];
+                if count != 0 {
+                    shared.root_scores[i].fetch_add(self.root_scores[i] as i64, Ordering::Relaxed);
+                    shared.root_score_counts[i].fetch_add(count, Ordering::Relaxed);
+                    self.root_scores[i] = 0;
+                    self.root_score_counts[i] = 0;
                 }
             }
         }
@@ -346,6 +371,8 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         let mut recent = shared.root_recent;
         // Black's half-wins when the descent itself decides the result.
         let mut decided: Option<u32> = None;
+        // The final area score, when the game reached its end.
+        let mut score: Option<i32> = None;
 
         loop {
             let edges = match node.edges() {
@@ -390,7 +417,9 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             node = child;
             color = color.opponent();
             if passes >= 2 {
-                decided = Some(black_half_wins(self.board.area_score(), shared.komi));
+                let area = self.board.area_score();
+                score = Some(area);
+                decided = Some(black_half_wins(area, shared.komi));
                 break;
             }
             let hash = self.board.hash();
@@ -420,6 +449,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                 if self.done.is_multiple_of(OWNERSHIP_SAMPLE_EVERY) {
                     self.sample_ownership();
                 }
+                score = Some(outcome.score);
                 let black = black_half_wins(outcome.score, shared.komi);
                 self.policy.learn(match black {
                     0 => Some(Color::White),
@@ -429,6 +459,11 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                 black
             }
         };
+        if let (Some(score), Some(edge)) = (score, self.taken.first()) {
+            let i = edge.point_index();
+            self.root_scores[i] += score;
+            self.root_score_counts[i] += 1;
+        }
         self.backup(black);
         // Dropping the guards removes the virtual loss.
         self.guards.clear();

@@ -454,8 +454,33 @@ impl Settings {
             .collect()
     }
 
-    /// `key=value` for every setting, in the order of the definition (the log line of the
-    /// settings in use).
+    /// The settings in use for a log line: `given: ` the settings that differ from the
+    /// default, then `defaults: ` the others, each `key=value` in the order of the
+    /// definition.
+    pub fn log_line(&self) -> String {
+        let defaults = Settings::default();
+        let (mut given, mut default) = (Vec::new(), Vec::new());
+        for setting in SETTINGS {
+            let value = (setting.get)(self);
+            let pair = format!("{}={value}", setting.meta.key);
+            if value == (setting.get)(&defaults) {
+                default.push(pair);
+            } else {
+                given.push(pair);
+            }
+        }
+        let list = |pairs: Vec<String>| {
+            if pairs.is_empty() {
+                "none".to_string()
+            } else {
+                pairs.join(", ")
+            }
+        };
+        format!("given: {}; defaults: {}", list(given), list(default))
+    }
+
+    /// `key=value` for every setting, in the order of the definition (GTP
+    /// `gomill-describe_engine`).
     pub fn describe(&self) -> String {
         SETTINGS
             .iter()
@@ -568,6 +593,23 @@ mod tests {
         assert!(s.apply_pairs("rave=10,komi=6.5", &[Scope::Search]).is_err());
         assert!(s.apply_pairs("rave=10,threads", &[Scope::Search]).is_err());
         assert_eq!(s, before);
+    }
+
+    #[test]
+    fn the_log_line_puts_the_given_settings_first() {
+        let mut s = Settings::default();
+        assert!(
+            s.log_line()
+                .starts_with("given: none; defaults: threads=auto, ")
+        );
+        s.apply_pairs("rave=1500,threads=2", &[Scope::Search, Scope::Game])
+            .unwrap();
+        let line = s.log_line();
+        assert!(
+            line.starts_with("given: threads=2, rave=1500; defaults: playouts=none, "),
+            "{line}"
+        );
+        assert_eq!(line.matches('=').count(), SETTINGS.len());
     }
 
     #[test]
