@@ -159,7 +159,7 @@ impl Default for ReaderLimits {
 /// Counters over a reader's life.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReaderStats {
-    /// Reads answered (`attack` and `defend` calls; a `defend` that first reads the attack
+    /// Reads answered: `attack` and `defend` calls (a `defend`, which reads the attack first,
     /// counts once).
     pub reads: u64,
     /// Nodes visited.
@@ -506,6 +506,12 @@ impl Reader {
     /// Whether the chain through the stone at `target` can be captured with its opponent to
     /// move, and the capturing move. An empty `target` fails.
     pub fn attack(&mut self, board: &Board, target: Point) -> Reading {
+        self.stats.reads += 1;
+        self.read_attack(board, target)
+    }
+
+    /// [`Reader::attack`] without counting a read.
+    fn read_attack(&mut self, board: &Board, target: Point) -> Reading {
         let Some(defender) = board.cell(target).color() else {
             return Reading {
                 verdict: Verdict::Fails,
@@ -513,7 +519,6 @@ impl Reader {
                 exact: true,
             };
         };
-        self.stats.reads += 1;
         self.begin(board, target, defender.opponent());
         if liberties_capped(board, target, SAFE_LIBERTIES) >= SAFE_LIBERTIES {
             return Reading {
@@ -529,6 +534,7 @@ impl Reader {
     /// and the saving move: `Works` without a move (a pass) when the attack fails anyway.
     /// An empty `target` fails.
     pub fn defend(&mut self, board: &Board, target: Point) -> Reading {
+        self.stats.reads += 1;
         if board.cell(target).color().is_none() {
             return Reading {
                 verdict: Verdict::Fails,
@@ -536,7 +542,7 @@ impl Reader {
                 exact: true,
             };
         }
-        let attack = self.attack(board, target);
+        let attack = self.read_attack(board, target);
         if !attack.verdict.succeeds() {
             return Reading {
                 verdict: Verdict::Works,
