@@ -14,7 +14,8 @@
 //!   own chains next to the target that are in atari (their liberty, or capturing a stone
 //!   that ataris them);
 //! - for the defender: the target's liberties, capturing the attacker's chains next to it
-//!   that are in atari, ataris on those with two liberties; and with two liberties, making
+//!   that are in atari, ataris on those with two liberties (for a lone stone in atari too:
+//!   its capture may become a ko); and with two liberties, making
 //!   room: the liberties of the liberties, the liberties of the friendly chains an extension
 //!   would join, and capturing what ataris those chains.
 //!
@@ -976,13 +977,16 @@ fn defence_candidates(
                     l.index() as u16,
                     2000 + 100 * board.chain_len(np).min(10) as i32,
                 );
-            } else if libs >= 2 {
+            } else if libs >= 2 || board.chain_len(target) == 1 {
+                // In atari, a counter-atari can still turn the capture of a lone stone into
+                // a ko.
                 let mut two = [0u16; 3];
                 if liberties_into(board, np, &mut two) == 2 {
                     for &x in &two[..2] {
                         let gained =
                             liberties_after_move(board, Point::from_index(x as usize), defender, 3);
-                        list.add(x, 400 + 100 * gained as i32);
+                        let base = if libs >= 2 { 400 } else { 0 };
+                        list.add(x, base + 100 * gained as i32);
                     }
                 }
             }
@@ -1129,34 +1133,32 @@ mod tests {
         assert_eq!(answer(&b, r), "1 C2");
     }
 
-    /// A throw-in, from a random game: black J4 is a self-atari that takes white J3's
-    /// liberty; white's capture at H4 or extension at J2 both fail.
+    /// A throw-in, from a random game: white J8 is a self-atari that puts black J7 in atari;
+    /// black's capture at J9 leaves J7-J8-J9-H8 short of liberties (white J6 works too).
     const THROW_IN: &str = "
-        . O . . X . O . O
-        X X O O . X . . .
-        . X X X O X . . .
-        O X . O . . . . .
-        O . . X . X O . O
-        . . . . X . X . .
-        O . . . O . . X O
-        . . O . X . . . .
-        . . . . . . . . .";
+        . O . . X . . . .
+        O . . X . O . X .
+        . . O . . . . O X
+        . . . . . . . O .
+        . . O . X . X . .
+        . O O . . X . X .
+        O . . O . . X X X
+        . O . . O . O . .
+        X X X . . O . . X";
 
     #[test]
     fn a_throw_in_captures() {
         let b = board(THROW_IN);
-        assert!(is_self_atari(&b, point(&b, "J4"), Color::Black, 1));
-        expect(attack(THROW_IN, "J3"), 1, &["J4"]);
-        for reply in ["H4", "J2"] {
-            let mut after = b.clone();
-            after.play(point(&b, "J4"), Color::Black).unwrap();
-            after.play(point(&b, reply), Color::White).unwrap();
-            let r = Reader::new().attack(&after, point(&b, "J3"));
-            assert!(
-                r.verdict == Verdict::Works && r.exact,
-                "after {reply}: {r:?}"
-            );
-        }
+        let j7 = point(&b, "J7");
+        assert!(is_self_atari(&b, point(&b, "J8"), Color::White, 1));
+        expect(attack(THROW_IN, "J7"), 1, &["J8", "J6"]);
+        let mut after = b.clone();
+        after.play(point(&b, "J8"), Color::White).unwrap();
+        let r = Reader::new().defend(&after, j7);
+        assert_eq!((r.verdict, r.exact), (Verdict::Fails, true), "{r:?}");
+        after.play(point(&b, "J9"), Color::Black).unwrap();
+        let r = Reader::new().attack(&after, j7);
+        assert_eq!((r.verdict, r.exact), (Verdict::Works, true), "{r:?}");
     }
 
     #[test]
