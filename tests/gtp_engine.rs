@@ -232,6 +232,8 @@ const NAMES: &[&str] = &[
     "showboard",
     "printsgf",
     "cputime",
+    "attack",
+    "defend",
     "gomill-cpu_time",
     "gomill-describe_engine",
     "gomill-explain_last_move",

@@ -2,7 +2,8 @@
 //! with `LightPolicy` (with and without an AMAF record), `Board::play_unchecked`,
 //! `Board::play`, `Board::is_legal`, `Board::copy_from` and `area_score`, and the search's
 //! `PatternPriors`, over many
-//! playouts on 9x9 and 19x19 once the board and the generator exist.
+//! playouts on 9x9 and 19x19 once the board and the generator exist; and the tactical
+//! reader's `attack` and `defend` once the `Reader` exists.
 //!
 //! The counter is per thread, so tests running in parallel do not disturb each other. The
 //! counting allocator comes from the `allocation-counter` crate, so this repository needs no
@@ -183,4 +184,56 @@ fn pattern_priors_allocate_nothing() {
     });
     assert_eq!(n, 0, "pattern priors allocated {n} times");
     assert!(out.iter().any(|p| p.visits > 0.0));
+}
+
+#[test]
+fn the_tactical_reader_allocates_nothing() {
+    use hane::tactics::liberties::liberties_capped;
+    use hane::tactics::reader::Reader;
+    let mut reader = Reader::new();
+    // Middle-game positions of random light moves, and their chains of few liberties.
+    let mut positions = Vec::new();
+    for (k, size) in [9, 19, 9, 19].into_iter().enumerate() {
+        let mut board = Board::new(size).unwrap();
+        let mut rng = playout_rng(23, k as u64);
+        for m in 0..size * size / 2 {
+            let color = if m % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            match hane::playout::PlayoutPolicy::choose(
+                &mut LightPolicy,
+                &mut board,
+                color,
+                &mut rng,
+            ) {
+                Some(p) => {
+                    board.play_unchecked(p, color);
+                }
+                None => board.pass(),
+            }
+        }
+        let targets: Vec<Point> = board
+            .geometry()
+            .points()
+            .filter(|&p| board.cell(p).color().is_some() && liberties_capped(&board, p, 5) <= 3)
+            .collect();
+        positions.push((board, targets));
+    }
+    let n = allocations_during(|| {
+        for (board, targets) in &positions {
+            for &p in targets {
+                std::hint::black_box(reader.attack(board, p));
+                std::hint::black_box(reader.defend(board, p));
+            }
+        }
+    });
+    assert_eq!(n, 0, "the tactical reader allocated {n} times");
+    let reads: usize = positions.iter().map(|(_, t)| 2 * t.len()).sum();
+    assert!(
+        reads > 200 && reader.stats().nodes > 10_000,
+        "{reads} reads, {:?}",
+        reader.stats()
+    );
 }

@@ -14,6 +14,8 @@ use crate::playout::{
 };
 use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
 use crate::settings::{Auto, Scope, Settings};
+use crate::tactics::liberties::liberties_capped;
+use crate::tactics::reader::Reader;
 
 /// `hane bench`: its own flags for what to measure, and the engine's search and playout
 /// settings (the default engine unless told otherwise).
@@ -36,7 +38,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Cases to run, comma separated (`light`: light playouts, `pattern`: the pattern
-    /// playouts of the settings, `search`: the engine's search with the settings).
+    /// playouts of the settings, `search`: the engine's search with the settings, `tactics`:
+    /// the tactical reader's `attack` and `defend` on the chains of at most four liberties
+    /// of 200 seeded middle-game positions).
     #[arg(long, default_value = "light", value_delimiter = ',')]
     case: Vec<String>,
     /// Seconds per search case (each position and thread count).
@@ -76,8 +80,15 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
             continue;
         }
+        if case == "tactics" {
+            if let Err(e) = run_tactics_cases(args) {
+                eprintln!("hane bench: {e}");
+                return ExitCode::FAILURE;
+            }
+            continue;
+        }
         if case != "light" && case != "pattern" {
-            eprintln!("hane bench: unknown case {case:?} (known: light, pattern, search)");
+            eprintln!("hane bench: unknown case {case:?} (known: light, pattern, search, tactics)");
             return ExitCode::FAILURE;
         }
         for &size in &args.size {
@@ -234,6 +245,61 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                 );
             }
         }
+    }
+    Ok(())
+}
+
+/// Middle-game positions the `tactics` case reads, per board size.
+const TACTICS_POSITIONS: u64 = 200;
+
+/// `case=tactics`: the tactical reader's `attack` then `defend` on every chain of at most
+/// four liberties in [`TACTICS_POSITIONS`] seeded middle-game positions ([`middle_game`]),
+/// one reader kept across the reads: reads per second, nodes per read, the transposition
+/// table's hit rate, and how many reads were exact and successful.
+fn run_tactics_cases(args: &BenchArgs) -> Result<(), String> {
+    for &size in &args.size {
+        let mut positions = Vec::new();
+        for k in 0..TACTICS_POSITIONS {
+            let state = middle_game(size, args.seed.wrapping_add(k))
+                .ok_or_else(|| format!("unsupported board size {size}"))?;
+            let board = state.board().clone();
+            let mut targets = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for p in board.geometry().points() {
+                if board.cell(p).color().is_some()
+                    && seen.insert(board.chain_id(p))
+                    && liberties_capped(&board, p, 5) <= 4
+                {
+                    targets.push(p);
+                }
+            }
+            positions.push((board, targets));
+        }
+        let mut reader = Reader::new();
+        let (mut exact, mut captures, mut saves) = (0u64, 0u64, 0u64);
+        let clock = Instant::now();
+        for (board, targets) in &positions {
+            for &p in targets {
+                let attack = reader.attack(board, p);
+                let defence = reader.defend(board, p);
+                exact += u64::from(attack.exact) + u64::from(defence.exact);
+                captures += u64::from(attack.verdict.succeeds());
+                saves += u64::from(defence.verdict.succeeds());
+            }
+        }
+        let seconds = clock.elapsed().as_secs_f64();
+        let stats = reader.stats();
+        let chains: usize = positions.iter().map(|(_, t)| t.len()).sum();
+        println!(
+            "case=tactics size={size} positions={TACTICS_POSITIONS} chains={chains} reads={} \
+             seconds={seconds:.3} reads_per_s={:.0} nodes_per_read={:.1} tt_hit_rate={:.3} \
+             exact={:.3} attack_works={captures} defend_works={saves}",
+            stats.reads,
+            stats.reads as f64 / seconds,
+            stats.nodes as f64 / stats.reads as f64,
+            stats.hits as f64 / stats.probes.max(1) as f64,
+            exact as f64 / (2 * chains).max(1) as f64,
+        );
     }
     Ok(())
 }

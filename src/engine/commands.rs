@@ -20,6 +20,7 @@ use crate::play::judge::Judgement;
 use crate::play::{MoveKind, MoveRequest, Report};
 use crate::search::{Analysis, SearchLimits, SearchResult};
 use crate::sgf::{GameInfo, read_first_game, write_game};
+use crate::tactics::reader::Reader;
 
 /// What a handler returns: the response text, or the error message.
 pub type Outcome = Result<String, String>;
@@ -65,6 +66,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("showboard", cmd_showboard),
     spec("printsgf", cmd_printsgf),
     spec("cputime", cmd_cputime),
+    spec("attack", |e, a, _| cmd_read_chain(e, a, true)),
+    spec("defend", |e, a, _| cmd_read_chain(e, a, false)),
     // gomill.
     spec("gomill-cpu_time", cmd_cputime),
     spec("gomill-describe_engine", cmd_describe_engine),
@@ -687,6 +690,37 @@ fn process_cpu_seconds() -> f64 {
 fn cmd_cputime(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     no_args(args)?;
     Ok(format!("{:.3}", process_cpu_seconds()))
+}
+
+/// `attack VERTEX` and `defend VERTEX`: the tactical reader on the chain at VERTEX (a
+/// fresh [`Reader`] each time, so answers do not depend on earlier commands), answered as
+/// GNU Go answers: `0` when it fails, else its code and the move, `PASS` for a `defend` that
+/// needs none. GNU Go's errors for a bad or empty vertex; a wrong argument count is a syntax
+/// error.
+fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
+    let [vertex] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let board = engine.state.board();
+    let p = parse_point(board.geometry(), vertex).ok_or("invalid coordinate")?;
+    if board.cell(p).color().is_none() {
+        return Err("vertex must not be empty".into());
+    }
+    let mut reader = Reader::new();
+    let reading = if attack {
+        reader.attack(board, p)
+    } else {
+        reader.defend(board, p)
+    };
+    Ok(match (reading.verdict.succeeds(), reading.point) {
+        (false, _) => "0".into(),
+        (true, None) => format!("{} PASS", reading.verdict.gtp_code()),
+        (true, Some(p)) => format!(
+            "{} {}",
+            reading.verdict.gtp_code(),
+            board.geometry().format_point(p)
+        ),
+    })
 }
 
 fn cmd_describe_engine(engine: &mut Engine, _: &[&str], _: &mut Call<'_>) -> Outcome {
