@@ -13,11 +13,12 @@
 //!   the one liberty a self-atari liberty would be left with, played first; and saving its
 //!   own chains next to the target that are in atari (their liberty, or capturing a stone
 //!   that ataris them);
-//! - for the defender: the target's liberties, capturing the attacker's chains next to it
-//!   that are in atari, ataris on those with two liberties (for a lone stone in atari too:
-//!   its capture may become a ko); and with two liberties, making
-//!   room: the liberties of the liberties, the liberties of the friendly chains an extension
-//!   would join, and capturing what ataris those chains.
+//! - for the defender: the target's liberties; capturing the attacker's chains next to it
+//!   that are in atari, and ataris on those with two liberties (for a lone stone in atari
+//!   too: its capture may become a ko); capturing or ataring the attacker's chains short of
+//!   liberties that touch a liberty; and with two liberties (three near the root,
+//!   [`ROOM_PLIES`]), making room: the liberties of the liberties, the liberties of the
+//!   friendly chains an extension would join, and capturing what ataris those chains.
 //!
 //! A chain with [`SAFE_LIBERTIES`] liberties counts as safe with the attacker to move, and
 //! so does one with four deeper than [`FOUR_LIBERTY_PLIES`]; with the defender to move, one
@@ -73,6 +74,10 @@ pub const SAFE_LIBERTIES: usize = 5;
 pub const FOUR_LIBERTY_PLIES: usize = 7;
 /// Liberties at which a chain is safe with the defender to move (below the root).
 pub const DEFENDED_LIBERTIES: usize = 4;
+/// Plies up to which a defender with three liberties also tries to make room (the
+/// liberties of its liberties and of the chains an extension joins); with two liberties it
+/// always does.
+pub const ROOM_PLIES: usize = 2;
 /// The longest line read, in plies (free ones included).
 pub const MAX_PLY: usize = 100;
 /// Candidate moves kept per node.
@@ -795,7 +800,7 @@ impl Reader {
         if attacker_to_move {
             attack_candidates(board, self.target, self.attacker, libs, list);
         } else {
-            defence_candidates(board, self.target, self.attacker, libs, list);
+            defence_candidates(board, self.target, self.attacker, libs, ply, list);
         }
         let killers = self.killers[ply];
         let history = &self.history[mover.index() * SLOTS..(mover.index() + 1) * SLOTS];
@@ -906,6 +911,7 @@ fn defence_candidates(
     target: Point,
     attacker: Color,
     libs: usize,
+    ply: usize,
     list: &mut Candidates,
 ) {
     let defender = attacker.opponent();
@@ -922,7 +928,7 @@ fn defence_candidates(
         }
         list.add(x, score);
     }
-    if libs == 2 {
+    if libs == 2 || (libs == 3 && ply <= ROOM_PLIES) {
         // Making room: the liberties of the liberties, and the liberties of the chains an
         // extension would join.
         let target_id = board.chain_id(target);
@@ -952,6 +958,28 @@ fn defence_candidates(
                                 list.add(c.index() as u16, 900);
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+    if libs >= 2 {
+        // Counter-attacks next to the liberties: capturing or ataring the attacker's chains
+        // that touch a liberty and are short of liberties themselves.
+        for &x in liberties {
+            for y in geometry.neighbors(Point::from_index(x as usize)) {
+                if !board.cell_at(y).is(attacker) {
+                    continue;
+                }
+                let yp = Point::from_index(y);
+                if let Some(c) = board.atari_liberty(yp) {
+                    list.add(c.index() as u16, 900);
+                    continue;
+                }
+                let mut two = [0u16; 3];
+                if liberties_into(board, yp, &mut two) == 2 {
+                    for &z in &two[..2] {
+                        list.add(z, 250);
                     }
                 }
             }
