@@ -70,7 +70,8 @@ use super::liberties::{is_self_atari, liberties_after, liberties_capped};
 
 /// Liberties at which a chain is safe with the attacker to move.
 pub const SAFE_LIBERTIES: usize = 5;
-/// Plies below which a chain of four liberties with the attacker to move is safe.
+/// Plies from the root beyond which a chain of four liberties with the attacker to move
+/// counts as safe.
 pub const FOUR_LIBERTY_PLIES: usize = 7;
 /// Liberties at which a chain is safe with the defender to move (below the root).
 pub const DEFENDED_LIBERTIES: usize = 4;
