@@ -130,19 +130,7 @@ pub fn status_line(status: &Status) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn record(number: usize, winner_engine: u8) -> GameRecord {
-        serde_json::from_value(serde_json::json!({
-            "number": number, "seed": 1, "black_engine": 2 - (number % 2) as u8,
-            "black": "x", "white": "y", "opening": null, "result": "B+R",
-            "winner_engine": winner_engine, "end": "resignation", "fault": null,
-            "score": null, "moves": 10, "think_seconds": [1.0, 1.0],
-            "generated_moves": [5, 5], "dead_black_says": null, "dead_white_says": null,
-            "dead_agreed": null, "dead_removed": null, "sgf": "games/x.sgf",
-            "date": "2026-01-01"
-        }))
-        .unwrap()
-    }
+    use crate::arena::stats::tests::record;
 
     #[test]
     fn the_line_shows_moves_clocks_and_an_eta_and_no_rate_before_a_result() {

@@ -415,7 +415,7 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn settings(names: [&str; 2]) -> MatchSettings {
@@ -438,7 +438,8 @@ mod tests {
         }
     }
 
-    fn record(number: usize, winner_engine: u8) -> GameRecord {
+    /// A finished game's record for tests: game `number`, won by `winner_engine`.
+    pub(crate) fn record(number: usize, winner_engine: u8) -> GameRecord {
         serde_json::from_value(serde_json::json!({
             "number": number, "seed": 1, "black_engine": 2 - (number % 2) as u8,
             "black": "x", "white": "y", "opening": null, "result": "B+R",
