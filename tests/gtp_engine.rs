@@ -2,18 +2,20 @@
 //! binary, a randomized robustness test through the in-process engine, and the stdin
 //! reader's behaviour (analysis intervals, stopping on input, `# interrupt`, pipelining).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use regex::Regex;
 
+use common::Session;
 use hane::engine::{Engine, Flow};
 use hane::settings::{Auto, PlayoutKind, PriorsKind, Settings};
+
+mod common;
 
 const HANE: &str = env!("CARGO_BIN_EXE_hane");
 
@@ -511,68 +513,9 @@ fn random_valid_sequences_keep_state_consistent() {
 
 // ----- The stdin reader ---------------------------------------------------------------------
 
-struct Session {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Session {
-    fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(HANE)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start hane");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Session { child, lines }
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn line(&self) -> String {
-        self.lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("hane answered within 30 s")
-    }
-
-    /// Reads one whole response (up to its blank line).
-    fn response(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.line();
-            if line.is_empty() {
-                return lines;
-            }
-            lines.push(line);
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn analysis_streams_at_the_interval_and_stops_on_input() {
-    let mut s = Session::start(&["--threads", "1", "--seed", "5"]);
+    let mut s = Session::start_in(&["--threads", "1", "--seed", "5"], None);
     s.send("boardsize 9\nclear_board\nplay b e5\n");
     for _ in 0..3 {
         assert_eq!(s.response(), vec!["= "]);
@@ -641,7 +584,7 @@ fn analysis_streams_at_the_interval_and_stops_on_input() {
 
 #[test]
 fn interrupt_cuts_a_search_short_and_pipelined_commands_answer_in_order() {
-    let mut s = Session::start(&["--threads", "1", "--time", "20"]);
+    let mut s = Session::start_in(&["--threads", "1", "--time", "20"], None);
     s.send("boardsize 9\n");
     assert_eq!(s.response(), vec!["= "]);
     let start = Instant::now();
@@ -669,7 +612,7 @@ fn interrupt_cuts_a_search_short_and_pipelined_commands_answer_in_order() {
 #[test]
 fn clock_is_respected() {
     // 3 seconds of absolute time for the whole game: every move must be quick.
-    let mut s = Session::start(&["--threads", "1"]);
+    let mut s = Session::start_in(&["--threads", "1"], None);
     s.send("boardsize 9\ntime_settings 3 0 0\n");
     s.response();
     s.response();
@@ -770,7 +713,7 @@ fn a_second_game_in_one_process_differs_from_the_first() {
 
 #[test]
 fn pondering_stops_for_the_next_command() {
-    let mut s = Session::start(&["--threads", "1", "--ponder", "--playouts", "50"]);
+    let mut s = Session::start_in(&["--threads", "1", "--ponder", "--playouts", "50"], None);
     s.send("boardsize 9\ngenmove b\n");
     s.response();
     s.response();

@@ -2,15 +2,17 @@
 //! and size, special files given to `loadsgf`, absurd komi in records, a closed stderr,
 //! the end of input during a search, and the log file.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::Session;
 use hane::engine::Engine;
 use hane::settings::{Auto, PlayoutKind, PriorsKind, Settings};
 use hane::sgf::{SgfError, parse_collection, parse_game};
+
+mod common;
 
 const HANE: &str = env!("CARGO_BIN_EXE_hane");
 
@@ -40,76 +42,6 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A running `hane gtp` with its stdout read line by line on a thread.
-struct Session {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Session {
-    fn start(args: &[&str], cwd: &Path) -> Session {
-        let mut child = Command::new(HANE)
-            .args(args)
-            .current_dir(cwd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start hane");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Session { child, lines }
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Reads one whole response (up to its blank line), waiting at most `limit` for it.
-    fn response_within(&self, limit: Duration) -> Vec<String> {
-        let deadline = Instant::now() + limit;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no complete response within {limit:?}: {lines:?}"));
-            if line.is_empty() {
-                return lines;
-            }
-            lines.push(line);
-        }
-    }
-
-    fn response(&self) -> Vec<String> {
-        self.response_within(Duration::from_secs(30))
-    }
-
-    /// Sends one command and returns its response.
-    fn ask(&mut self, command: &str) -> Vec<String> {
-        self.send(&format!("{command}\n"));
-        self.response()
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -178,7 +110,7 @@ fn records_of_any_depth_are_read_without_overflowing_the_stack() {
 fn loadsgf_of_a_deep_record_answers() {
     let dir = TempDir::new("deep");
     dir.write("deep.sgf", deep_main_line(100_000));
-    let mut s = Session::start(CHEAP, &dir.0);
+    let mut s = Session::start_in(CHEAP, Some(&dir.0));
     assert_eq!(s.ask("loadsgf deep.sgf"), ["= "]);
     assert_eq!(s.ask("name"), ["= hane"]);
     assert_eq!(s.ask("quit"), ["= "]);
@@ -226,7 +158,7 @@ fn loadsgf_refuses_what_is_not_a_regular_file() {
     let dir = TempDir::new("special");
     let fifo = dir.path("fifo.sgf");
     let made = Command::new("mkfifo").arg(&fifo).status();
-    let mut s = Session::start(CHEAP, &dir.0);
+    let mut s = Session::start_in(CHEAP, Some(&dir.0));
     let quick = Duration::from_secs(10);
     let mut names = vec!["/dev/stdin", "/dev/zero", "."];
     if made.is_ok_and(|status| status.success()) {
@@ -252,7 +184,7 @@ fn loadsgf_refuses_files_with_no_game() {
     dir.write("empty.sgf", "");
     dir.write("unclosed.sgf", "(;SZ[9];B[ee];W[cc]");
     dir.write("text.sgf", "Just some notes (; about a game\n");
-    let mut s = Session::start(CHEAP, &dir.0);
+    let mut s = Session::start_in(CHEAP, Some(&dir.0));
     assert_eq!(s.ask("boardsize 7"), ["= "]);
     assert_eq!(s.ask("play b d4"), ["= "]);
     for name in ["noise.sgf", "empty.sgf", "unclosed.sgf", "text.sgf"] {
@@ -290,7 +222,7 @@ fn loadsgf_reads_at_most_max_sgf_bytes_and_only_the_first_game() {
     dir.write("collection.sgf", &collection);
     let mut args = CHEAP.to_vec();
     args.extend_from_slice(&["--max-sgf-bytes", "2K"]);
-    let mut s = Session::start(&args, &dir.0);
+    let mut s = Session::start_in(&args, Some(&dir.0));
     assert_eq!(s.ask("loadsgf long.sgf"), ["? cannot load file"]);
     let start = Instant::now();
     assert_eq!(s.ask("loadsgf collection.sgf"), ["= "]);
@@ -302,7 +234,7 @@ fn loadsgf_reads_at_most_max_sgf_bytes_and_only_the_first_game() {
     let board = s.ask("showboard").join("\n");
     assert!(board.contains("komi 0.5"), "{board}");
     // The default limit (a few MB) takes the long game.
-    let mut s = Session::start(CHEAP, &dir.0);
+    let mut s = Session::start_in(CHEAP, Some(&dir.0));
     assert_eq!(s.ask("loadsgf long.sgf"), ["= "]);
 }
 
@@ -499,7 +431,7 @@ fn pattern_file_errors_name_the_line_not_its_content() {
 #[test]
 fn kata_analyze_reports_the_score_and_honours_maxmoves() {
     let dir = TempDir::new("analyze");
-    let mut s = Session::start(&["--threads", "1", "--seed", "2"], &dir.0);
+    let mut s = Session::start_in(&["--threads", "1", "--seed", "2"], Some(&dir.0));
     assert_eq!(s.ask("boardsize 9"), ["= "]);
     assert_eq!(s.ask("komi 7.5"), ["= "]);
     let score = regex::Regex::new(
@@ -508,10 +440,10 @@ fn kata_analyze_reports_the_score_and_honours_maxmoves() {
     .unwrap();
     for (color, sign) in [("b", -1.0), ("w", 1.0)] {
         s.send(&format!("kata-analyze {color} 30 maxmoves 3\n"));
-        assert_eq!(s.lines.recv_timeout(Duration::from_secs(30)).unwrap(), "=");
+        assert_eq!(s.line(), "=");
         let mut report = String::new();
         for _ in 0..4 {
-            report = s.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+            report = s.line();
             assert!(!report.is_empty());
         }
         s.send("\n");
@@ -530,8 +462,8 @@ fn kata_analyze_reports_the_score_and_honours_maxmoves() {
         }
     }
     s.send("lz-analyze b 10 maxmoves 1\n");
-    assert_eq!(s.lines.recv_timeout(Duration::from_secs(30)).unwrap(), "=");
-    let report = s.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+    assert_eq!(s.line(), "=");
+    let report = s.line();
     s.send("\n");
     s.response();
     assert_eq!(report.matches("info move").count(), 1, "{report}");

@@ -4,6 +4,12 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
 use hane::board::{Board, Color, Geometry, Move, Point};
 
 /// The point a GTP vertex names on a board of `size`; panics on a typo in a test table.
@@ -79,4 +85,91 @@ pub fn skip_unless_ci(what: &str, remedy: &str) {
         "{what} is missing, and under CI (CI is set) a test may not skip: {remedy}"
     );
     eprintln!("SKIPPED: {what} is missing ({remedy})");
+}
+
+/// A running `hane` with these arguments, its stdout read line by line on a thread (so that
+/// a test can wait for a response with a deadline); killed when dropped.
+pub struct Session {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Session {
+    /// Starts `hane ARGS`, in `cwd` when given.
+    pub fn start_in(args: &[&str], cwd: Option<&Path>) -> Session {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hane"));
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(cwd) = cwd {
+            command.current_dir(cwd);
+        }
+        let mut child = command.spawn().expect("start hane");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session { child, lines }
+    }
+
+    pub fn send(&mut self, text: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next output line, waiting at most 30 s.
+    pub fn line(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("hane answered within 30 s")
+    }
+
+    /// Reads one whole response (up to its blank line), waiting at most `limit` for it.
+    pub fn response_within(&self, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no complete response within {limit:?}: {lines:?}"));
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
+    /// Reads one whole response, waiting at most 30 s.
+    pub fn response(&self) -> Vec<String> {
+        self.response_within(Duration::from_secs(30))
+    }
+
+    /// Sends one command and returns its response.
+    pub fn ask(&mut self, command: &str) -> Vec<String> {
+        self.send(&format!("{command}\n"));
+        self.response()
+    }
+
+    /// The process itself (to wait for it or check how it ended).
+    pub fn child(&mut self) -> &mut Child {
+        &mut self.child
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
