@@ -33,8 +33,10 @@ use stats::{Sprt, SprtVerdict, engine_tallies};
 
 use crate::search::SearchControl;
 
-/// How one side of a match is played.
+/// How one side of a match is played. (Two per match: the size of the settings variant
+/// does not matter.)
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum EngineSpec {
     /// A GTP engine's command line.
     Command(String),

@@ -232,7 +232,8 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                      position={name} threads={threads} playouts={} \
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
-                     nodes={} tree_mib={:.1} best={} winrate={:.3}",
+                     nodes={} tree_mib={:.1} best={} winrate={:.3} \
+                     reading_expansions={} reads={} reading_share={:.3}",
                     settings_field(&settings),
                     a.playouts,
                     a.playouts as f64 / seconds,
@@ -242,6 +243,9 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     tree.bytes as f64 / (1 << 20) as f64,
                     result.best.to_gtp(state.geometry()),
                     a.winrate,
+                    a.reading.expansions,
+                    a.reading.reads,
+                    a.reading.nanos as f64 * 1e-9 / (seconds * threads as f64),
                 );
             }
         }

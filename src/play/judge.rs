@@ -309,6 +309,7 @@ mod tests {
                 score_lead: None,
                 moves: choices.iter().map(|&m| info(m)).collect(),
                 ownership: Vec::new(),
+                reading: Default::default(),
             },
         }
     }

@@ -27,6 +27,7 @@
 
 pub mod hand_shapes;
 pub mod priors;
+pub mod reading;
 mod tree;
 mod worker;
 
@@ -41,7 +42,9 @@ use crate::pattern::PatternTable;
 use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
 use crate::settings::{PlayoutKind, Settings};
 
+use parking_lot::Mutex;
 use priors::MovePriors;
+use reading::{ExpansionReader, ReadingShare};
 use tree::{Edge, MemoryBudget, Node, Prior};
 use worker::{SharedSearch, run_worker};
 
@@ -169,6 +172,9 @@ pub struct Analysis {
     /// Ownership per point in `Geometry::points()` order (bottom row first): +1 black owns
     /// it in every simulation, -1 white does.
     pub ownership: Vec<f32>,
+    /// What the tactical reading at expansion cost, summed over the threads (counted when
+    /// a thread finishes: zero in the reports of a running search).
+    pub reading: ReadingShare,
 }
 
 /// The outcome of one search.
@@ -206,6 +212,8 @@ pub struct Searcher {
     memory_warned: bool,
     /// Searches run since the seed was set, in every game: mixed into each search's seed.
     searches: u64,
+    /// One tactical reader per search thread when the tree reads (`reading` setting).
+    readers: Vec<Mutex<ExpansionReader>>,
 }
 
 impl Searcher {
@@ -220,6 +228,7 @@ impl Searcher {
             kept: None,
             memory_warned: false,
             searches: 0,
+            readers: Vec::new(),
         }
     }
 
@@ -377,14 +386,31 @@ impl Searcher {
         let mut root = self.take_root(state, color);
         let board = state.board();
         let recent = Recent::of_game(state);
-        prepare_root(&mut root, state, color, recent, &*self.config.priors);
+        let threads = self.config.threads.max(1);
+        let reading = self.config.settings.reading;
+        if reading > 0.0 {
+            let nodes = self.config.settings.reading_nodes;
+            while self.readers.len() < threads {
+                self.readers
+                    .push(Mutex::new(ExpansionReader::new(reading, nodes)));
+            }
+        } else {
+            self.readers.clear();
+        }
+        prepare_root(
+            &mut root,
+            state,
+            color,
+            recent,
+            &*self.config.priors,
+            self.readers.first(),
+        );
         let used = root.subtree_bytes();
         self.searches += 1;
         let seed = self
             .config
             .seed
             .wrapping_add(self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let threads = self.config.threads.max(1);
         let shared = SharedSearch {
             root: &root,
             root_board: board,
@@ -406,6 +432,8 @@ impl Searcher {
             root_scores: (0..MAX_CELLS).map(|_| AtomicI64::new(0)).collect(),
             root_score_counts: (0..MAX_CELLS).map(|_| AtomicU32::new(0)).collect(),
             seed,
+            readers: &self.readers,
+            reading: Mutex::new(ReadingShare::default()),
         };
         let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);
         if !nothing_to_do && !control.is_stopped() {
@@ -467,6 +495,7 @@ fn prepare_root(
     color: Color,
     recent: Recent,
     priors: &dyn MovePriors,
+    reader: Option<&Mutex<ExpansionReader>>,
 ) {
     if root.edges().is_some() {
         let removed = root.retain_edges(|e| state.is_legal(color, e.mv()));
@@ -487,6 +516,11 @@ fn prepare_root(
     moves.push(Move::Pass);
     let mut out = vec![Prior::NONE; moves.len()];
     priors.priors(state.board(), color, recent, &moves, &mut out);
+    if let Some(reader) = reader {
+        reader
+            .lock()
+            .add_priors(state.board(), color, recent, &moves, &mut out);
+    }
     let edges: Box<[Edge]> = moves
         .iter()
         .zip(&out)
@@ -659,6 +693,7 @@ fn snapshot(
         score_lead: lead(score_sum, score_count),
         moves,
         ownership,
+        reading: *shared.reading.lock(),
     }
 }
 

@@ -32,8 +32,10 @@ use crate::playout::{
 
 use super::SearchConfig;
 use super::priors::MovePriors;
+use super::reading::{ExpansionReader, ReadingShare};
 use super::tree::{Edge, LocalMemory, MemoryBudget, Node, Prior, VirtualLoss, result_increment};
 use crate::settings::{PlayoutKind, Settings};
+use parking_lot::{Mutex, MutexGuard};
 
 /// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
 const PATH_CAPACITY: usize = 256;
@@ -88,6 +90,11 @@ pub struct SharedSearch<'a> {
     pub root_score_counts: Box<[AtomicU32]>,
     /// Seed for this search's generators.
     pub seed: u64,
+    /// The tactical readers of the expansions, one per thread (none: the tree does not
+    /// read).
+    pub readers: &'a [Mutex<ExpansionReader>],
+    /// Reading counts of the threads that finished.
+    pub reading: Mutex<ReadingShare>,
 }
 
 impl SharedSearch<'_> {
@@ -175,6 +182,8 @@ struct Worker<'a, P> {
     done: u64,
     /// Finished playouts not yet added to the shared count.
     unreported: u64,
+    /// This thread's tactical reader, when the tree reads.
+    reader: Option<MutexGuard<'a, ExpansionReader>>,
 }
 
 /// Runs one worker until the search stops.
@@ -265,6 +274,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             cap: default_move_cap(shared.root_board.size()),
             done: 0,
             unreported: 0,
+            reader: shared.readers.get(index).map(Mutex::lock),
         }
     }
 
@@ -304,6 +314,10 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         self.flush_ownership();
         self.flush_root_amaf();
         self.memory.give_back();
+        if let Some(reader) = self.reader.as_mut() {
+            let share = reader.take_share();
+            shared.reading.lock().add(share);
+        }
     }
 
     /// Adds the buffered root AMAF results to the root's edges, and the buffered scores to
@@ -526,6 +540,15 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             &self.candidates,
             &mut self.prior_buf,
         );
+        if let Some(reader) = self.reader.as_mut() {
+            reader.add_priors(
+                &self.board,
+                color,
+                recent,
+                &self.candidates,
+                &mut self.prior_buf,
+            );
+        }
         let edges: Box<[Edge]> = self
             .candidates
             .iter()

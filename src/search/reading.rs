@@ -1,0 +1,444 @@
+//! The tactical reader's part in the tree ([`ExpansionReader`]): when a node gets its edges,
+//! the chains in a fight are read and the moves that decide them get a prior on top of the
+//! [`super::priors::MovePriors`] ones.
+//!
+//! The chains read are those touching the last two moves with at most
+//! [`RECENT_LIBERTIES`] liberties and every chain of [`BIG_CHAIN`] stones or more with at
+//! most [`MAX_LIBERTIES`] (at most [`MAX_TARGETS`] of them, the recent ones first). For a chain of the side to move the
+//! reader answers `defend`: a chain the opponent can capture and a move can save gives that
+//! move the bonus; a chain no move saves gives the extensions at its liberties the penalty
+//! (an escape into a ladder, say), unless they capture something. For an opponent's chain it
+//! answers `attack`, and when the capture works, `defend` with the opponent to move: a
+//! chain that is lost whatever happens is left alone, and a chain that the side to move can
+//! capture but the opponent could still save gives the capturing move the bonus. Results
+//! that need a ko count half.
+//!
+//! Each search thread has its own reader ([`Reader`], with its transposition table kept
+//! from one search to the next), so reading takes no lock; the time it takes is counted so
+//! that its share of the search can be reported ([`ReadingShare`]).
+
+use std::time::Instant;
+
+use crate::board::{Board, Cell, Color, Move, Point, Recent};
+use crate::tactics::liberties::liberties_capped;
+use crate::tactics::reader::{Reader, ReaderLimits, Verdict};
+
+use super::tree::Prior;
+
+/// Chains of at least this many stones are read wherever they are.
+pub const BIG_CHAIN: usize = 5;
+
+/// Big chains are read when they have at most this many liberties.
+pub const MAX_LIBERTIES: usize = 3;
+
+/// Chains touching the last two moves are read when they have at most this many liberties.
+pub const RECENT_LIBERTIES: usize = 2;
+
+/// At most this many chains are read per expansion.
+pub const MAX_TARGETS: usize = 6;
+
+/// Depth limit of the reads at expansion, in the reader's units.
+const MAX_DEPTH: u32 = 12;
+
+/// What reading cost in one search, summed over its threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadingShare {
+    /// Expansions that read at least one chain.
+    pub expansions: u64,
+    /// Reads (attack and defend calls).
+    pub reads: u64,
+    /// Nanoseconds spent reading.
+    pub nanos: u64,
+}
+
+impl ReadingShare {
+    /// Adds another thread's counts.
+    pub fn add(&mut self, other: ReadingShare) {
+        self.expansions += other.expansions;
+        self.reads += other.reads;
+        self.nanos += other.nanos;
+    }
+}
+
+/// A search thread's tactical reader for new tree nodes (see the module documentation).
+pub struct ExpansionReader {
+    reader: Reader,
+    /// Virtual playouts of a decisive move's bonus (or of a failed escape's penalty).
+    weight: f32,
+    share: ReadingShare,
+}
+
+impl std::fmt::Debug for ExpansionReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExpansionReader")
+            .field("weight", &self.weight)
+            .field("limits", &self.reader.limits())
+            .field("share", &self.share)
+            .finish()
+    }
+}
+
+/// The chains one expansion reads: a stone of each, without duplicates.
+struct Targets {
+    stones: [Point; MAX_TARGETS],
+    ids: [usize; MAX_TARGETS],
+    len: usize,
+}
+
+impl Targets {
+    fn new() -> Targets {
+        Targets {
+            stones: [Point::from_index(0); MAX_TARGETS],
+            ids: [usize::MAX; MAX_TARGETS],
+            len: 0,
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.len == MAX_TARGETS
+    }
+
+    /// Adds the chain through the stone at `p` if it has at most `max_liberties` and is
+    /// new.
+    fn consider(&mut self, board: &Board, p: Point, max_liberties: usize) {
+        if self.is_full() || board.cell(p).color().is_none() {
+            return;
+        }
+        let id = board.chain_id(p);
+        if self.ids[..self.len].contains(&id)
+            || liberties_capped(board, p, max_liberties + 1) > max_liberties
+        {
+            return;
+        }
+        self.stones[self.len] = p;
+        self.ids[self.len] = id;
+        self.len += 1;
+    }
+
+    /// The chains touching the last two moves, then the big ones.
+    fn gather(&mut self, board: &Board, recent: Recent) {
+        let g = board.geometry();
+        for p in [recent.last, recent.second_last].into_iter().flatten() {
+            self.consider(board, p, RECENT_LIBERTIES);
+            for n in g.neighbors(p) {
+                if board.cell_at(n).color().is_some() {
+                    self.consider(board, Point::from_index(n), RECENT_LIBERTIES);
+                }
+            }
+        }
+        for p in g.points() {
+            if self.is_full() {
+                break;
+            }
+            // One stone per chain: its head.
+            if board.cell(p).color().is_some()
+                && board.chain_id(p) == p.index()
+                && board.chain_len(p) >= BIG_CHAIN
+            {
+                self.consider(board, p, MAX_LIBERTIES);
+            }
+        }
+    }
+}
+
+/// The share of the bonus a verdict earns: a ko counts half.
+fn verdict_share(verdict: Verdict) -> f32 {
+    match verdict {
+        Verdict::Works => 1.0,
+        Verdict::Ko | Verdict::KoNeedsThreat => 0.5,
+        Verdict::Fails => 0.0,
+    }
+}
+
+/// Whether `color` playing `p` captures something (an enemy neighbour in atari).
+fn captures(board: &Board, p: Point, color: Color) -> bool {
+    board
+        .geometry()
+        .neighbors(p)
+        .iter()
+        .any(|&n| board.cell_at(n).is(color.opponent()) && board.in_atari(Point::from_index(n)))
+}
+
+impl ExpansionReader {
+    /// A reader whose bonus is worth `weight` virtual playouts and whose reads visit at most
+    /// `nodes` nodes each.
+    pub fn new(weight: f32, nodes: u64) -> ExpansionReader {
+        let limits = ReaderLimits {
+            nodes,
+            max_depth: MAX_DEPTH,
+        };
+        ExpansionReader {
+            reader: Reader::with_limits(limits, Reader::DEFAULT_TABLE_BITS),
+            weight,
+            share: ReadingShare::default(),
+        }
+    }
+
+    /// Takes the counts since the last call.
+    pub fn take_share(&mut self) -> ReadingShare {
+        std::mem::take(&mut self.share)
+    }
+
+    /// Adds the reader's priors for `color` to move on `board` after `recent` to `out`
+    /// (`out[k]` for `moves[k]`, the candidates in any order).
+    pub fn add_priors(
+        &mut self,
+        board: &Board,
+        color: Color,
+        recent: Recent,
+        moves: &[Move],
+        out: &mut [Prior],
+    ) {
+        let mut targets = Targets::new();
+        targets.gather(board, recent);
+        if targets.len == 0 {
+            return;
+        }
+        let start = Instant::now();
+        let reads_before = self.reader.stats().reads;
+        let bonus = |out: &mut [Prior], point: Point, weight: f32, value: f32| {
+            if let Some(k) = moves.iter().position(|&m| m == Move::Play(point)) {
+                out[k].add(weight, value);
+            }
+        };
+        for &target in &targets.stones[..targets.len] {
+            let Some(owner) = board.cell(target).color() else {
+                continue;
+            };
+            if owner == color {
+                let reading = self.reader.defend(board, target);
+                match (reading.verdict, reading.point) {
+                    // Threatened, and this move saves it.
+                    (verdict, Some(save)) if verdict.succeeds() => {
+                        bonus(out, save, self.weight * verdict_share(verdict), 1.0);
+                    }
+                    // Lost: running at its liberties only adds stones to the capture.
+                    (Verdict::Fails, _) => {
+                        for n in liberties_of(board, target) {
+                            if !captures(board, n, color) {
+                                bonus(out, n, self.weight, 0.0);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            } else {
+                let attack = self.reader.attack(board, target);
+                let Some(capture) = attack.point else {
+                    continue;
+                };
+                if !attack.verdict.succeeds() {
+                    continue;
+                }
+                let defence = self.reader.defend(board, target);
+                if defence.verdict.succeeds() {
+                    bonus(
+                        out,
+                        capture,
+                        self.weight * verdict_share(attack.verdict),
+                        1.0,
+                    );
+                }
+            }
+        }
+        self.share.expansions += 1;
+        self.share.reads += self.reader.stats().reads - reads_before;
+        self.share.nanos += start.elapsed().as_nanos() as u64;
+    }
+}
+
+/// The liberties of the chain through the stone at `p`, up to [`MAX_LIBERTIES`] + 1 of them
+/// (the targets have at most [`MAX_LIBERTIES`]); allocates nothing.
+fn liberties_of(board: &Board, p: Point) -> impl Iterator<Item = Point> {
+    let mut found = [Point::from_index(0); MAX_LIBERTIES + 1];
+    let mut len = 0;
+    let g = board.geometry();
+    'walk: for s in board.chain_stones(p) {
+        for n in g.neighbors(s) {
+            if board.cell_at(n) == Cell::Empty {
+                let q = Point::from_index(n);
+                if !found[..len].contains(&q) {
+                    if len == found.len() {
+                        break 'walk;
+                    }
+                    found[len] = q;
+                    len += 1;
+                }
+            }
+        }
+    }
+    found.into_iter().take(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WEIGHT: f32 = 10.0;
+
+    /// The reading priors of every empty point and a pass for `color` on `board`, with the
+    /// last move at `last`.
+    fn priors(board: &Board, color: Color, last: &str) -> Vec<(Move, Prior)> {
+        let g = board.geometry();
+        let mut moves: Vec<Move> = g
+            .points()
+            .filter(|&p| board.cell(p) == Cell::Empty)
+            .map(Move::Play)
+            .collect();
+        moves.push(Move::Pass);
+        let mut out = vec![Prior::NONE; moves.len()];
+        let recent = Recent::new(g.parse_point(last), None);
+        let mut reader = ExpansionReader::new(WEIGHT, 5_000);
+        reader.add_priors(board, color, recent, &moves, &mut out);
+        moves.into_iter().zip(out).collect()
+    }
+
+    /// The moves that got a prior, as GTP vertices with their virtual visits and wins.
+    fn touched(board: &Board, color: Color, last: &str) -> Vec<(String, f32, f32)> {
+        let g = board.geometry();
+        priors(board, color, last)
+            .into_iter()
+            .filter(|(_, p)| p.visits != 0.0)
+            .map(|(m, p)| (m.to_gtp(g), p.visits, p.wins))
+            .collect()
+    }
+
+    /// White C2 is in atari on the second line and C1 only leads it into a capture.
+    fn white_in_a_ladder() -> Board {
+        Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             .........
+             .........
+             ..X......
+             .XOX.....
+             .........",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn running_with_a_chain_that_cannot_be_saved_is_discouraged() {
+        let board = white_in_a_ladder();
+        assert_eq!(
+            touched(&board, Color::White, "D2"),
+            vec![("C1".to_string(), WEIGHT, 0.0)]
+        );
+    }
+
+    #[test]
+    fn a_chain_that_is_lost_whatever_happens_is_not_worth_a_bonus() {
+        // Black can take C2 at C1, but White could not save it either: no urgency.
+        let board = white_in_a_ladder();
+        assert_eq!(touched(&board, Color::Black, "D2"), vec![]);
+    }
+
+    /// White D4 has two liberties, D3 and E4; Black D3 would drive it into a ladder
+    /// towards the lower right, while White at D3 or E4 first gets out.
+    fn white_in_a_fight() -> Board {
+        Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             ...XX....
+             ..XO.....
+             .........
+             .........
+             .........",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_capture_of_a_chain_that_could_still_run_gets_the_bonus() {
+        let board = white_in_a_fight();
+        assert_eq!(
+            touched(&board, Color::Black, "D5"),
+            vec![("D3".to_string(), WEIGHT, WEIGHT)]
+        );
+    }
+
+    #[test]
+    fn the_move_that_saves_a_threatened_chain_gets_the_bonus() {
+        let board = white_in_a_fight();
+        let got = touched(&board, Color::White, "D5");
+        assert_eq!(got.len(), 1, "{got:?}");
+        let (vertex, visits, wins) = &got[0];
+        assert!(["D3", "E4"].contains(&vertex.as_str()), "{got:?}");
+        assert_eq!((*visits, *wins), (WEIGHT, WEIGHT));
+    }
+
+    #[test]
+    fn quiet_positions_get_nothing_and_read_nothing() {
+        // Every chain has four liberties or more.
+        let board = Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             ...X.....
+             .....O...
+             .........
+             .........
+             .........",
+        )
+        .unwrap();
+        let g = board.geometry();
+        let mut moves: Vec<Move> = g
+            .points()
+            .filter(|&p| board.cell(p) == Cell::Empty)
+            .map(Move::Play)
+            .collect();
+        moves.push(Move::Pass);
+        let mut out = vec![Prior::NONE; moves.len()];
+        let mut reader = ExpansionReader::new(WEIGHT, 5_000);
+        reader.add_priors(
+            &board,
+            Color::Black,
+            Recent::new(g.parse_point("F4"), g.parse_point("D5")),
+            &moves,
+            &mut out,
+        );
+        assert!(out.iter().all(|p| *p == Prior::NONE));
+        assert_eq!(reader.take_share(), ReadingShare::default());
+    }
+
+    #[test]
+    fn big_chains_short_of_liberties_are_read_anywhere() {
+        // Five white stones on the first line with one liberty, far from the last move:
+        // F1 runs into G1 and a capture at H1 after Black F2 (G2 blocks), so it is
+        // discouraged. Four such stones are not big enough to be read.
+        let big = Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             .........
+             .........
+             .........
+             XXXXX.X..
+             OOOOO....",
+        )
+        .unwrap();
+        assert_eq!(
+            touched(&big, Color::White, "J9"),
+            vec![("F1".to_string(), WEIGHT, 0.0)]
+        );
+        let small = Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             .........
+             .........
+             .........
+             XXXX..X..
+             OOOO.....",
+        )
+        .unwrap();
+        assert_eq!(touched(&small, Color::White, "J9"), vec![]);
+    }
+}
