@@ -20,7 +20,8 @@ use crate::play::judge::Judgement;
 use crate::play::{MoveKind, MoveRequest, Report};
 use crate::search::{Analysis, SearchLimits, SearchResult};
 use crate::sgf::{GameInfo, read_first_game, write_game};
-use crate::tactics::reader::Reader;
+use crate::tactics::liberties::liberties_capped;
+use crate::tactics::reader::{ChainStatus, Reader, Verdict};
 
 /// What a handler returns: the response text, or the error message.
 pub type Outcome = Result<String, String>;
@@ -90,6 +91,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("hane-principal_variation", cmd_principal_variation),
     spec("hane-ownership", cmd_ownership),
     spec("hane-dead_stones", cmd_dead_stones),
+    spec("hane-tactical_status", cmd_tactical_status),
     // Sabaki and Lizzie analysis.
     spec("lz-analyze", |e, a, c| cmd_analyze(e, a, c, Dialect::Leela)),
     spec("kata-analyze", |e, a, c| {
@@ -118,7 +120,8 @@ gfx/Visit heat map/hane-heat_map %m
 dboard/Winrate map/hane-winrate_board %m
 var/Principal variation/hane-principal_variation %m
 dboard/Ownership/hane-ownership
-gfx/Dead stones/hane-dead_stones";
+gfx/Dead stones/hane-dead_stones
+gfx/Tactical status/hane-tactical_status";
 
 fn no_args(args: &[&str]) -> Result<(), String> {
     if args.is_empty() {
@@ -721,6 +724,72 @@ fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
             board.geometry().format_point(p)
         ),
     })
+}
+
+/// `hane-tactical_status` (GoGui `gfx`): every chain of at most four liberties read both
+/// ways by a fresh [`Reader`]. Chains whose fate depends on who moves first get a triangle,
+/// with the capturing move labelled `a` and the saving move `d` (`a2`/`d2`, `a3`/`d3` when
+/// the move only works through a ko, in GNU Go's codes; `ad` for the point both sides
+/// want); chains captured whoever moves first get a square.
+fn cmd_tactical_status(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    no_args(args)?;
+    let board = engine.state.board();
+    let g = board.geometry();
+    let mut reader = Reader::new();
+    let (mut unsettled, mut lost) = (Vec::new(), Vec::new());
+    let mut labels: Vec<(Point, String)> = Vec::new();
+    let mut label = |p: Option<Point>, letter: char, verdict: Verdict| {
+        let Some(p) = p else {
+            return;
+        };
+        let text = match verdict.gtp_code() {
+            1 => letter.to_string(),
+            code => format!("{letter}{code}"),
+        };
+        match labels.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, old)) if !old.contains(&text) => old.push_str(&text),
+            Some(_) => {}
+            None => labels.push((p, text)),
+        }
+    };
+    for p in g.points() {
+        if board.cell(p).color().is_none()
+            || board.chain_id(p) != p.index()
+            || liberties_capped(board, p, 5) > 4
+        {
+            continue;
+        }
+        match reader.status(board, p) {
+            ChainStatus::Safe => {}
+            ChainStatus::Unsettled { attack, defence } => {
+                unsettled.extend(board.chain_stones(p));
+                label(attack.point, 'a', attack.verdict);
+                label(defence.point, 'd', defence.verdict);
+            }
+            ChainStatus::Lost { .. } => lost.extend(board.chain_stones(p)),
+        }
+    }
+    let mut out = String::new();
+    if !unsettled.is_empty() {
+        let _ = writeln!(out, "TRIANGLE {}", vertex_list(&unsettled, engine));
+    }
+    if !lost.is_empty() {
+        let _ = writeln!(out, "SQUARE {}", vertex_list(&lost, engine));
+    }
+    if !labels.is_empty() {
+        let pairs: Vec<String> = labels
+            .iter()
+            .map(|(p, text)| format!("{} {text}", g.format_point(*p)))
+            .collect();
+        let _ = writeln!(out, "LABEL {}", pairs.join(" "));
+    }
+    let _ = write!(
+        out,
+        "TEXT {} unsettled and {} lost stones",
+        unsettled.len(),
+        lost.len()
+    );
+    Ok(out)
 }
 
 fn cmd_describe_engine(engine: &mut Engine, _: &[&str], _: &mut Call<'_>) -> Outcome {

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use crate::board::{Board, Cell, Color, Move, Point, Recent};
 use crate::tactics::liberties::liberties_capped;
-use crate::tactics::reader::{Reader, ReaderLimits, Verdict};
+use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict};
 
 use super::tree::Prior;
 
@@ -222,23 +222,15 @@ impl ExpansionReader {
                     }
                     _ => {}
                 }
-            } else {
-                let attack = self.reader.attack(board, target);
-                let Some(capture) = attack.point else {
-                    continue;
-                };
-                if !attack.verdict.succeeds() {
-                    continue;
-                }
-                let defence = self.reader.defend(board, target);
-                if defence.verdict.succeeds() {
-                    bonus(
-                        out,
-                        capture,
-                        self.weight * verdict_share(attack.verdict),
-                        1.0,
-                    );
-                }
+            } else if let ChainStatus::Unsettled { attack, .. } = self.reader.status(board, target)
+                && let Some(capture) = attack.point
+            {
+                bonus(
+                    out,
+                    capture,
+                    self.weight * verdict_share(attack.verdict),
+                    1.0,
+                );
             }
         }
         self.share.expansions += 1;

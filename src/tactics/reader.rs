@@ -145,6 +145,17 @@ pub struct Reading {
     pub exact: bool,
 }
 
+/// A chain's tactical status ([`Reader::status`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainStatus {
+    /// Its opponent cannot capture it, even moving first (or the reader could not prove it).
+    Safe,
+    /// The side to move decides: `attack` captures it, `defence` saves it.
+    Unsettled { attack: Reading, defence: Reading },
+    /// Captured whoever moves first; `attack` is the capturing move.
+    Lost { attack: Reading },
+}
+
 /// How far one read may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReaderLimits {
@@ -560,6 +571,21 @@ impl Reader {
         let attacker = self.attacker;
         self.begin(board, target, attacker);
         self.deepen(false)
+    }
+
+    /// The chain through the stone at `target` read both ways: whether its opponent to move
+    /// captures it, and if so whether its owner to move saves it.
+    pub fn status(&mut self, board: &Board, target: Point) -> ChainStatus {
+        let attack = self.attack(board, target);
+        if !attack.verdict.succeeds() {
+            return ChainStatus::Safe;
+        }
+        let defence = self.defend(board, target);
+        if defence.verdict.succeeds() {
+            ChainStatus::Unsettled { attack, defence }
+        } else {
+            ChainStatus::Lost { attack }
+        }
     }
 
     /// Sets up a read: the root board, the target, the counters.
