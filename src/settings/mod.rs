@@ -311,9 +311,9 @@ settings! {
     /// the last two moves and the big chains short of liberties, a move that saves one of
     /// ours or captures one of theirs counts them as wins, an escape of a chain that cannot
     /// be saved as losses (0: no reading in the tree).
-    reading: f32 = 0.0, Meta::new("reading", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
+    reading: f32 = 20.0, Meta::new("reading", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
     /// Node budget of each tactical read at tree expansion.
-    reading_nodes: u64 = 300, Meta::new("reading-nodes", Scope::Search).range(1.0, 1e7);
+    reading_nodes: u64 = 100, Meta::new("reading-nodes", Scope::Search).range(1.0, 1e7);
     /// Stop a move's search early when the runner-up cannot overtake the best move in
     /// the playouts or time left.
     early_stop: bool = true, Meta::new("early-stop", Scope::Search);
