@@ -11,103 +11,16 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use common::gnugo::{self, GNUGO_RULES, GnuGo, gtp_color};
 
-use hane::board::{Cell, Color, GameState, IllegalMove, KoRule, Move, Point, Rules};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use hane::board::{Cell, Color, GameState, IllegalMove, Move, Point};
 use hane::playout::{PlayoutRng, playout_rng, random_below};
 
-/// GNU Go's rules for `play`: simple ko, no suicide.
-const GNUGO_RULES: Rules = Rules {
-    ko: KoRule::Simple,
-    suicide_allowed: false,
-    komi: 7.5,
-    handicap_compensation: hane::board::HandicapCompensation::None,
-};
-
-/// A GNU Go process speaking GTP on a pipe.
-struct GnuGo {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl GnuGo {
-    fn start(path: &PathBuf) -> GnuGo {
-        let mut child = Command::new(path)
-            .args(["--mode", "gtp"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        GnuGo {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Sends one command; `Ok(body)` for a success response, `Err(body)` for a failure.
-    fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.stdin, "{command}").expect("write to gnugo");
-        self.stdin.flush().expect("flush gnugo");
-        let mut response = String::new();
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).expect("read from gnugo");
-            assert!(n > 0, "gnugo closed its output after {command:?}");
-            if line.trim().is_empty() {
-                if response.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            response.push_str(&line);
-        }
-        let response = response.trim_end().to_string();
-        if let Some(body) = response.strip_prefix('=') {
-            Ok(body.trim().to_string())
-        } else if let Some(body) = response.strip_prefix('?') {
-            Err(body.trim().to_string())
-        } else {
-            panic!("malformed GTP response to {command:?}: {response:?}")
-        }
-    }
-
-    fn ok(&mut self, command: &str) -> String {
-        self.send(command)
-            .unwrap_or_else(|e| panic!("gnugo refused {command:?}: {e}"))
-    }
-}
-
-impl Drop for GnuGo {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
-    }
-}
-
-/// Where GNU Go is: Debian's path, or `gnugo` on the PATH.
-fn find_gnugo() -> Option<PathBuf> {
-    let debian = PathBuf::from("/usr/games/gnugo");
-    if debian.is_file() {
-        return Some(debian);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnugo"))
-            .find(|candidate| candidate.is_file())
-    })
-}
-
 fn gnugo_or_skip() -> Option<PathBuf> {
-    match find_gnugo() {
+    match gnugo::find() {
         Some(path) => Some(path),
         None if common::in_ci() => panic!(
             "GNU Go not found at /usr/games/gnugo or on the PATH, and under CI (CI is set) \
@@ -123,13 +36,6 @@ fn gnugo_or_skip() -> Option<PathBuf> {
              (`apt-get install -y gnugo`, see .ci/install.d/10-gnugo.sh) or set \
              HANE_SKIP_GNUGO=1 to skip this test"
         ),
-    }
-}
-
-fn gtp_color(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
     }
 }
 
@@ -310,7 +216,7 @@ fn random_games_agree_with_gnugo() {
     let Some(path) = gnugo_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path);
+    let mut gnugo = GnuGo::start(&path, &[]);
     let version = gnugo.ok("version");
     let mut rng = playout_rng(0x676e7567, 0);
     let mut tally = Tally::default();
@@ -337,7 +243,7 @@ fn gnugo_and_hane_agree_on_a_scripted_ko_and_suicide() {
     let Some(path) = gnugo_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path);
+    let mut gnugo = GnuGo::start(&path, &[]);
     gnugo.ok("boardsize 5");
     gnugo.ok("clear_board");
     let mut game = GameState::new(5, GNUGO_RULES).unwrap();

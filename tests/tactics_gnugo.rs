@@ -14,108 +14,27 @@
 
 mod common;
 
+use common::gnugo::{self, GNUGO_RULES, GnuGo, gtp_color};
+
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use hane::board::{Board, Color, GameState, HandicapCompensation, KoRule, Move, Point, Rules};
+use hane::board::{Board, Color, GameState, Move, Point};
 use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
 use hane::sgf::parse_collection;
 use hane::tactics::liberties::liberties_capped;
 use hane::tactics::reader::{Reader, Reading};
 
-/// GNU Go's rules for `play`: simple ko, no suicide.
-const GNUGO_RULES: Rules = Rules {
-    ko: KoRule::Simple,
-    suicide_allowed: false,
-    komi: 7.5,
-    handicap_compensation: HandicapCompensation::None,
-};
-
-/// A GNU Go process speaking GTP on a pipe.
-struct GnuGo {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl GnuGo {
-    fn start(path: &PathBuf) -> GnuGo {
-        let mut child = Command::new(path)
-            .args(["--mode", "gtp", "--chinese-rules"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        GnuGo {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Sends one command and returns the body of its success response; panics on a failure.
-    fn ok(&mut self, command: &str) -> String {
-        writeln!(self.stdin, "{command}").expect("write to gnugo");
-        self.stdin.flush().expect("flush gnugo");
-        let mut response = String::new();
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).expect("read from gnugo");
-            assert!(n > 0, "gnugo closed its output after {command:?}");
-            if line.trim().is_empty() {
-                if response.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            response.push_str(&line);
-        }
-        let response = response.trim_end();
-        match response.strip_prefix('=') {
-            Some(body) => body.trim().to_string(),
-            None => panic!("gnugo refused {command:?}: {response:?}"),
-        }
-    }
-}
-
-impl Drop for GnuGo {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
-    }
-}
-
 fn gnugo_or_skip() -> Option<PathBuf> {
-    let path = PathBuf::from("/usr/games/gnugo");
-    if path.is_file() {
-        return Some(path);
-    }
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnugo"))
-            .find(|candidate| candidate.is_file())
-    });
-    if on_path.is_none() {
+    let found = gnugo::find();
+    if found.is_none() {
         common::skip_unless_ci(
             "GNU Go (/usr/games/gnugo or gnugo on the PATH)",
             "apt-get install -y gnugo, see .ci/install.d/10-gnugo.sh",
         );
     }
-    on_path
-}
-
-fn gtp_color(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
+    found
 }
 
 /// hane's answer in GNU Go's format: `0`, or the code and the move (`PASS` for none).
@@ -334,7 +253,7 @@ fn reader_agrees_with_gnugo_on_most_chains() {
     let Some(path) = gnugo_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path);
+    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut agreement = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[30, 50], 11, 300, &mut agreement);
     compare_random_games(&mut gnugo, 19, &[120], 12, 300, &mut agreement);
@@ -359,7 +278,7 @@ fn reader_agrees_with_gnugo_on_thousands_of_chains() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(2000)
         .max(2000);
-    let mut gnugo = GnuGo::start(&path);
+    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut random = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[20, 35, 50], 101, wanted / 2, &mut random);
     compare_random_games(

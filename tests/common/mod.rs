@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod gnugo;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
