@@ -347,7 +347,7 @@ impl Spsa {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng as _, SeedableRng};
+    use rand::{RngExt as _, SeedableRng};
     use rand_pcg::Pcg32;
 
     fn param(key: &str, min: f64, max: f64, step: f64) -> Param {
