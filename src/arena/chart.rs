@@ -122,7 +122,9 @@ const PANEL_GAP: f64 = 34.0;
 /// 0), one panel per parameter spanning its tuning range, with the start value dashed.
 pub fn parameter_paths_svg(params: &[Param], state: &State) -> String {
     let iterations = state.history.len();
-    let height = TOP + params.len() as f64 * (PANEL + PANEL_GAP) + BOTTOM - PANEL_GAP;
+    // Below the title, with room for the first panel's label.
+    let first = TOP + 20.0;
+    let height = first + params.len() as f64 * (PANEL + PANEL_GAP) + BOTTOM - PANEL_GAP;
     let plot_w = WIDTH - LEFT - RIGHT;
     let x = |k: usize| LEFT + plot_w * k as f64 / iterations.max(1) as f64;
     let mut svg = String::new();
@@ -139,7 +141,7 @@ pub fn parameter_paths_svg(params: &[Param], state: &State) -> String {
         r#"<text x="{LEFT}" y="20" font-size="14">SPSA: each parameter after {iterations} iterations (start dashed)</text>"#
     );
     for (i, param) in params.iter().enumerate() {
-        let top = TOP + i as f64 * (PANEL + PANEL_GAP);
+        let top = first + i as f64 * (PANEL + PANEL_GAP);
         let span = (param.max - param.min).max(f64::MIN_POSITIVE);
         let y = |v: f64| top + PANEL * (1.0 - (param.clamp(v) - param.min) / span);
         let path: Vec<f64> = state
