@@ -147,9 +147,9 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_ends() {
     let whole = fresh_dir("whole");
     run_ok(tune_command(
         &whole,
-        &["--engine", engine, "-n", "6", "--verify-games", "0"],
+        &["--engine", engine, "-n", "12", "--verify-games", "0"],
     ));
-    // Stopped after 2 iterations, then asked for all 6.
+    // Stopped after 2 iterations, then asked for all 12.
     let grown = fresh_dir("grown");
     run_ok(tune_command(
         &grown,
@@ -164,7 +164,7 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_ends() {
     );
     run_ok(tune_command(
         &grown,
-        &["--engine", engine, "-n", "6", "--verify-games", "0"],
+        &["--engine", engine, "-n", "12", "--verify-games", "0"],
     ));
     same_state(&whole, &grown);
     // Killed (SIGTERM, as a scheduler does) after its first iteration, maybe in the middle
@@ -172,7 +172,7 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_ends() {
     let killed = fresh_dir("killed");
     let mut child = tune_command(
         &killed,
-        &["--engine", engine, "-n", "6", "--verify-games", "0"],
+        &["--engine", engine, "-n", "12", "--verify-games", "0"],
     )
     .stdout(Stdio::null())
     .stderr(Stdio::null())
@@ -196,7 +196,7 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_ends() {
     assert!(status.success() || status.code() == Some(130), "{status:?}");
     run_ok(tune_command(
         &killed,
-        &["--engine", engine, "-n", "6", "--verify-games", "0"],
+        &["--engine", engine, "-n", "12", "--verify-games", "0"],
     ));
     same_state(&whole, &killed);
     for dir in [whole, grown, killed] {
