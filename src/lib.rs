@@ -16,7 +16,7 @@
 //! | [`play`] | choosing a move under a budget: clocks, pass/resign/cleanup rules, dead stones |
 //! | [`sgf`] | reading and writing game records |
 //! | [`engine`] | the GTP server: one command table, handlers, framing, the input reader |
-//! | [`arena`] | the match runner: referee, players, results, Elo, SPRT |
+//! | [`arena`] | the match runner: referee, players, results, Elo, SPRT; the SPSA tuner |
 //! | [`cli`] | the `hane` subcommands, their flags derived from [`settings`] |
 //!
 //! # Example

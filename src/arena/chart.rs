@@ -1,9 +1,11 @@
-//! An SVG chart of the first engine's running score rate over the games of a match, with
-//! its 95% interval as a band and the 50% line, for people who would rather look than read.
+//! SVG charts, for people who would rather look than read: the first engine's running
+//! score rate over the games of a match, with its 95% interval as a band and the 50% line;
+//! and the path of each parameter of a tuning run over its iterations.
 
 use std::fmt::Write as _;
 
 use super::results::{GameRecord, MatchSettings};
+use super::spsa::{Param, State};
 use super::stats::running_rates;
 
 const WIDTH: f64 = 720.0;
@@ -110,4 +112,122 @@ pub fn winrate_svg(settings: &MatchSettings, records: &[GameRecord]) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// Height of one parameter's panel in the tuning chart.
+const PANEL: f64 = 150.0;
+const PANEL_GAP: f64 = 34.0;
+
+/// The path of each tuned parameter over the iterations (theta after each, the start at
+/// 0), one panel per parameter spanning its tuning range, with the start value dashed.
+pub fn parameter_paths_svg(params: &[Param], state: &State) -> String {
+    let iterations = state.history.len();
+    // Below the title, with room for the first panel's label.
+    let first = TOP + 20.0;
+    let height = first + params.len() as f64 * (PANEL + PANEL_GAP) + BOTTOM - PANEL_GAP;
+    let plot_w = WIDTH - LEFT - RIGHT;
+    let x = |k: usize| LEFT + plot_w * k as f64 / iterations.max(1) as f64;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(
+        svg,
+        r#"<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="white"/>"#
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{LEFT}" y="20" font-size="14">SPSA: each parameter after {iterations} iterations (start dashed)</text>"#
+    );
+    for (i, param) in params.iter().enumerate() {
+        let top = first + i as f64 * (PANEL + PANEL_GAP);
+        let span = (param.max - param.min).max(f64::MIN_POSITIVE);
+        let y = |v: f64| top + PANEL * (1.0 - (param.clamp(v) - param.min) / span);
+        let path: Vec<f64> = state
+            .history
+            .first()
+            .map(|s| s.theta[i])
+            .into_iter()
+            .chain(state.history.iter().map(|s| s.next[i]))
+            .collect();
+        let start = path.first().copied().unwrap_or(state.theta[i]);
+        let _ = writeln!(
+            svg,
+            r##"<rect x="{LEFT}" y="{top:.1}" width="{plot_w:.1}" height="{PANEL}" fill="none" stroke="#bbb"/>"##
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{LEFT}" y="{:.1}">{} (range {} to {}, step {}): now {}</text>"#,
+            top - 6.0,
+            escape(&param.key),
+            param.min,
+            param.max,
+            param.step,
+            param.text(state.theta[i])
+        );
+        for (value, shift) in [(param.max, 10.0), (param.min, 0.0)] {
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{value}</text>"#,
+                LEFT - 6.0,
+                y(value) + shift
+            );
+        }
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888" stroke-dasharray="4 3"/>"##,
+            y(start),
+            WIDTH - RIGHT
+        );
+        if path.len() > 1 {
+            let points: Vec<String> = path
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| format!("{:.1},{:.1}", x(k), y(v)))
+                .collect();
+            let _ = writeln!(
+                svg,
+                r##"<polyline points="{}" fill="none" stroke="#08519c" stroke-width="1.5"/>"##,
+                points.join(" ")
+            );
+        }
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">iterations</text>"#,
+        LEFT + plot_w / 2.0,
+        height - 8.0
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::spsa::{Gains, Spsa, parse_params};
+
+    #[test]
+    fn the_tuning_chart_has_a_panel_and_a_path_per_parameter() {
+        let spsa = Spsa {
+            params: parse_params(Some("exploration,rave")).unwrap(),
+            gains: Gains::new(10, None, None, None).unwrap(),
+            seed: 3,
+        };
+        let mut state = State::new(vec![0.2, 3000.0]);
+        let empty = parameter_paths_svg(&spsa.params, &state);
+        assert!(empty.contains("after 0 iterations") && !empty.contains("polyline"));
+        for k in 0..5 {
+            spsa.update(&mut state, if k % 2 == 0 { 1.0 } else { 0.25 }, 2);
+        }
+        let svg = parameter_paths_svg(&spsa.params, &state);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert!(svg.contains("exploration (range 0 to 1, step 0.05)"));
+        assert!(svg.contains("rave (range 100 to 20000, step 500)"));
+        // Six points per path: the start and five iterations.
+        let line = svg.lines().find(|l| l.starts_with("<polyline")).unwrap();
+        assert_eq!(line.matches(',').count(), 6);
+    }
 }

@@ -2,7 +2,8 @@
 //! subprocesses, or hane in-process), with the [`referee`] owning every game, on `--jobs`
 //! worker threads; writes one SGF and one JSON line per finished game into a result folder,
 //! resumes an interrupted match from that folder, plays only a shard of the game list when
-//! asked, stops early on an SPRT verdict, and reports (text and an SVG chart).
+//! asked, stops early on an SPRT verdict, and reports (text and an SVG chart). The tuner
+//! ([`tune`], with the algorithm in [`spsa`]) plays its games as matches of this runner.
 
 pub mod chart;
 pub mod engine_process;
@@ -11,7 +12,9 @@ pub mod player;
 pub mod progress;
 pub mod referee;
 pub mod results;
+pub mod spsa;
 pub mod stats;
+pub mod tune;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -227,6 +230,8 @@ pub struct MatchPlan {
     pub dead_playouts: u64,
     /// Print a line per finished game on stderr.
     pub log_games: bool,
+    /// Draw the progress bar on stderr (the tuner draws its own over many matches).
+    pub progress: bool,
     /// Stopped to interrupt the match (Ctrl-C): the games in progress are abandoned, not
     /// recorded, and the report covers the games finished.
     pub interrupt: Arc<SearchControl>,
@@ -328,7 +333,12 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
             dir.display()
         );
     }
-    let bar = ProgressBar::with_draw_target(Some(list.len() as u64), ProgressDrawTarget::stderr());
+    let target = if plan.progress {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(list.len() as u64), target);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:12}] {pos}/{len} games | {wide_msg}")
             .expect("a valid template")

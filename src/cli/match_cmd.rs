@@ -19,7 +19,7 @@ use crate::board::{GameState, Geometry, Rules};
 use crate::search::SearchControl;
 
 /// The exit status of an interrupted match (128 + SIGINT, as a shell reports it).
-const INTERRUPTED: u8 = 130;
+pub(super) const INTERRUPTED: u8 = 130;
 
 /// What a command leaves: the report for stdout, and for an interrupted match the word on
 /// how to resume, for stderr.
@@ -266,7 +266,7 @@ fn merge_report(args: &ReportArgs) -> Result<Finished, String> {
 /// its own takes them with sigwait; engines start with no signal blocked (the standard
 /// library clears the mask of the processes it spawns).
 #[cfg(unix)]
-fn stop_on_signals(interrupt: Arc<SearchControl>) {
+pub(super) fn stop_on_signals(interrupt: Arc<SearchControl>) {
     use nix::sys::signal::{SigSet, Signal};
     let mut signals = SigSet::empty();
     signals.add(Signal::SIGINT);
@@ -293,7 +293,7 @@ fn stop_on_signals(interrupt: Arc<SearchControl>) {
 }
 
 #[cfg(not(unix))]
-fn stop_on_signals(_interrupt: Arc<SearchControl>) {}
+pub(super) fn stop_on_signals(_interrupt: Arc<SearchControl>) {}
 
 fn run(
     engines: [EngineSpec; 2],
@@ -397,6 +397,7 @@ fn run(
         command_timeout,
         dead_playouts: options.dead_playouts.max(1),
         log_games: !options.quiet,
+        progress: true,
         interrupt,
     };
     let summary = run_match(&plan)?;

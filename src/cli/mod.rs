@@ -5,6 +5,7 @@ mod gtp_options;
 mod match_cmd;
 mod patterns_cmd;
 mod settings_args;
+mod tune_cmd;
 
 use std::process::ExitCode;
 
@@ -38,6 +39,9 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Play hane against hane with different settings, in-process.
     Selfplay(match_cmd::SelfplayArgs),
+    /// Tune the settings marked tunable by SPSA over self-play, ending with a verification
+    /// match of the tuned settings against the start.
+    Tune(tune_cmd::TuneArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -48,6 +52,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Match(args)) => match_cmd::run_match_command(&args),
         Some(Command::Selfplay(args)) => match_cmd::run_selfplay_command(&args),
+        Some(Command::Tune(args)) => tune_cmd::run(&args),
         Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
         Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
         None => gtp_options::run(&cli.gtp),

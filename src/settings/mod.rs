@@ -377,6 +377,22 @@ impl Settings {
         }
     }
 
+    /// The value of `setting` as a number, with an `auto` value resolved as the engine
+    /// resolves it on a board of `size` (the tuner's starting point); `None` for a setting
+    /// that is not a number. Every tunable `auto` setting must be resolved here (a test
+    /// checks it).
+    pub fn effective_number(&self, setting: &Setting, size: usize) -> Option<f64> {
+        match setting.meta.key {
+            "exploration" => Some(f64::from(self.exploration_constant())),
+            "expand" => Some(f64::from(self.expand_visits(size))),
+            "prior-weight" => Some(f64::from(match self.priors {
+                PriorsKind::Pattern => self.pattern_prior_weight(size),
+                PriorsKind::Heuristic => self.heuristic_shape_weight().unwrap_or(0.0),
+            })),
+            _ => self.number(setting),
+        }
+    }
+
     /// The rules of new games, with the komi setting.
     pub fn game_rules(&self) -> Rules {
         Rules {
@@ -617,6 +633,35 @@ mod tests {
             "{line}"
         );
         assert_eq!(line.matches('=').count(), SETTINGS.len());
+    }
+
+    #[test]
+    fn every_tunable_setting_has_a_number_at_its_default() {
+        let defaults = Settings::default();
+        for setting in SETTINGS.iter().filter(|s| s.meta.tune.is_some()) {
+            for size in [9, 19] {
+                assert!(
+                    defaults.effective_number(setting, size).is_some(),
+                    "{} has no number on {size}x{size}",
+                    setting.meta.key
+                );
+            }
+        }
+        let find = |key| Settings::find(key).unwrap();
+        assert_eq!(defaults.effective_number(find("expand"), 7), Some(2.0));
+        assert_eq!(
+            defaults.effective_number(find("prior-weight"), 19),
+            Some(40.0)
+        );
+        let light = Settings {
+            playout: PlayoutKind::Light,
+            priors: PriorsKind::Heuristic,
+            ..Settings::default()
+        };
+        assert_eq!(light.effective_number(find("prior-weight"), 9), Some(0.0));
+        assert!((light.effective_number(find("exploration"), 9).unwrap() - 0.02).abs() < 1e-6);
+        assert_eq!(defaults.effective_number(find("rave"), 9), Some(3000.0));
+        assert_eq!(defaults.effective_number(find("playouts"), 9), None);
     }
 
     #[test]

@@ -1,0 +1,252 @@
+//! `hane tune`: tunes engine settings marked tunable in the settings definition by SPSA
+//! over self-play ([`crate::arena::tune`]). The result goes to stdout; progress and a line
+//! per iteration to stderr.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::match_cmd::{INTERRUPTED, stop_on_signals};
+use crate::arena::spsa::{Gains, parse_params, start_values, tunable};
+use crate::arena::stats::Sprt;
+use crate::arena::tune::{
+    EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, read_config, run_tune, values_text,
+};
+use crate::arena::{check_out_dir, parse_shard, time_control};
+use crate::board::{Geometry, Rules};
+use crate::search::SearchControl;
+
+/// `hane tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Output folder (state, games, chart, result); rerun with the same folder to resume.
+    #[arg(short, long, value_name = "DIR")]
+    out: PathBuf,
+    /// Settings to tune, `key,key,...` (default: every tunable one; see the long help).
+    #[arg(long, value_name = "KEYS", long_help = params_help())]
+    params: Option<String>,
+    /// Starting values, `key=value,...` (default: the engine's values on this board size).
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    start: Option<String>,
+    /// The engine: `hane[:key=value,...]` in-process with these fixed settings, or a GTP
+    /// command line, which gets `--key value` per tuned setting appended (or, where it
+    /// has `{key}` placeholders, the values put in their place).
+    #[arg(
+        long,
+        value_name = "ENGINE",
+        default_value = "hane:threads=1,playouts=200"
+    )]
+    engine: String,
+    /// SPSA iterations (may grow when a run resumes).
+    #[arg(short = 'n', long, default_value_t = 100)]
+    iterations: usize,
+    /// Colour-swapped pairs of games per iteration, all at one perturbation.
+    #[arg(long, default_value_t = 1)]
+    pairs: usize,
+    /// Games played at the same time (at most 2 x --pairs are useful).
+    #[arg(short, long, default_value_t = 1)]
+    jobs: usize,
+    /// Board size.
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    komi: f32,
+    /// Rules (as `hane match --rules`).
+    #[arg(long, default_value = "cgos")]
+    rules: String,
+    /// A fixed limit per move in seconds, given by the referee (default: none; the engine's
+    /// playout limit decides).
+    #[arg(long, value_name = "SECONDS")]
+    move_time: Option<f64>,
+    /// Without --move-time: a move that takes longer than this counts as a hang.
+    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
+    max_move_time: f64,
+    /// Grace the referee allows beyond the time limit before a move is late.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    margin: f64,
+    /// Time allowed for any command other than genmove.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    command_timeout: f64,
+    /// Moves after which a game is stopped and counted (default: 3 x size x size).
+    #[arg(long)]
+    move_cap: Option<usize>,
+    /// Seed of the perturbations and of every game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play only shard K of N of every match, in a folder shared with the other shards.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// SPSA step gain a (default: 2 c (A + 1)^0.602, a first iteration won outright moves
+    /// one step).
+    #[arg(long, value_name = "A")]
+    spsa_a: Option<f64>,
+    /// SPSA stability constant A (default: a tenth of the iterations).
+    #[arg(long, value_name = "A")]
+    spsa_big_a: Option<f64>,
+    /// SPSA perturbation c at the first iteration, in steps of each setting (default 1).
+    #[arg(long, value_name = "C")]
+    spsa_c: Option<f64>,
+    /// Games of the verification match, tuned against start (0: none).
+    #[arg(long, default_value_t = 200)]
+    verify_games: usize,
+    /// The verification's SPRT (elo0,elo1,alpha,beta) on the tuned settings' Elo; an
+    /// unsharded run stops on its verdict.
+    #[arg(
+        long,
+        default_value = "0,20,0.05,0.05",
+        value_name = "ELO0,ELO1,ALPHA,BETA"
+    )]
+    verify_sprt: String,
+    /// Playouts used to settle dead stones when the engines disagree.
+    #[arg(long, default_value_t = 1000)]
+    dead_playouts: u64,
+    /// No line per iteration and no progress bar on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+fn params_help() -> String {
+    let list: Vec<String> = tunable()
+        .iter()
+        .map(|p| format!("  {} (from {} to {}, step {})", p.key, p.min, p.max, p.step))
+        .collect();
+    format!(
+        "Settings to tune, `key,key,...`; default: every tunable setting of the settings \
+         definition:\n{}",
+        list.join("\n")
+    )
+}
+
+pub fn run(args: &TuneArgs) -> ExitCode {
+    let interrupt = SearchControl::new();
+    stop_on_signals(Arc::clone(&interrupt));
+    match tune(args, interrupt) {
+        Ok((text, None)) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Ok((text, Some(note))) => {
+            print!("{text}");
+            eprintln!("hane: {note}");
+            ExitCode::from(INTERRUPTED)
+        }
+        Err(e) => {
+            eprintln!("hane: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the tuning; returns what to print and, when interrupted, the word on resuming.
+fn tune(
+    args: &TuneArgs,
+    interrupt: Arc<SearchControl>,
+) -> Result<(String, Option<String>), String> {
+    check_out_dir(&args.out)?;
+    if Geometry::new(args.size).is_none() {
+        return Err(format!("unsupported board size {}", args.size));
+    }
+    if !args.komi.is_finite() {
+        return Err("--komi must be a number".to_string());
+    }
+    let rules: Rules = args.rules.parse()?;
+    for (value, what) in [
+        (args.iterations, "--iterations"),
+        (args.pairs, "--pairs"),
+        (args.jobs, "--jobs"),
+    ] {
+        if value == 0 {
+            return Err(format!("{what} must be at least 1"));
+        }
+    }
+    if !(args.margin.is_finite() && args.margin >= 0.0) {
+        return Err("--margin must be a non-negative number of seconds".to_string());
+    }
+    if !(args.command_timeout.is_finite() && args.command_timeout > 0.0) {
+        return Err("--command-timeout must be positive".to_string());
+    }
+    let time = time_control(None, 0.0, 1, args.move_time, args.max_move_time)?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let verify_sprt = Sprt::parse(&args.verify_sprt)?;
+    let params = parse_params(args.params.as_deref())?;
+    let template = EngineTemplate::parse(&args.engine, &params)?;
+    let start = start_values(
+        &params,
+        &template.base_settings(),
+        args.size,
+        args.start.as_deref(),
+    )?;
+    // A resumed run keeps its stability constant, which defaults from the iterations
+    // planned when it began.
+    let existing = read_config(&args.out)?;
+    let big_a = args.spsa_big_a.or(existing.as_ref().map(|e| e.gains.big_a));
+    let gains = Gains::new(args.iterations, args.spsa_a, big_a, args.spsa_c)?;
+    let config = TuneConfig {
+        params,
+        start,
+        gains,
+        seed: args.seed,
+        iterations: args.iterations,
+        pairs: args.pairs,
+        engine: args.engine.trim().to_string(),
+        size: args.size,
+        komi: args.komi,
+        rules: rules.name().to_string(),
+        time_control: time,
+        margin_seconds: args.margin,
+        move_cap: args.move_cap.unwrap_or(3 * args.size * args.size).max(1),
+    };
+    if args.jobs > 2 * args.pairs && !args.quiet {
+        eprintln!(
+            "hane: an iteration has {} games: give --pairs {} to keep {} jobs busy",
+            2 * args.pairs,
+            args.jobs.div_ceil(2),
+            args.jobs
+        );
+    }
+    let plan = TunePlan {
+        config,
+        template,
+        rules,
+        out_dir: args.out.clone(),
+        jobs: args.jobs,
+        shard,
+        verify_games: args.verify_games,
+        verify_sprt: Some(verify_sprt),
+        command_timeout: Duration::from_secs_f64(args.command_timeout),
+        dead_playouts: args.dead_playouts.max(1),
+        log: !args.quiet,
+        progress: !args.quiet,
+        interrupt,
+    };
+    let summary = run_tune(&plan)?;
+    let config = &plan.config;
+    let done = summary.state.iteration();
+    let theta = values_text(&config.params, &summary.state.theta);
+    if summary.interrupted {
+        let note = format!(
+            "interrupted after {done} of {} iterations; rerun the same command to resume",
+            config.iterations
+        );
+        return Ok((
+            format!("theta after {done} iterations: {theta}\n"),
+            Some(note),
+        ));
+    }
+    let result = args.out.join(RESULT_FILE);
+    let text = if summary.verification.is_some() || plan.verify_games == 0 {
+        std::fs::read_to_string(&result)
+            .map_err(|e| format!("cannot read {}: {e}", result.display()))?
+    } else {
+        format!(
+            "theta after {done} iterations: {theta}\nThe verification match waits for the \
+             other shards' games: `hane match report {}/verify/*` merges them.\n",
+            args.out.display()
+        )
+    };
+    Ok((text, None))
+}
