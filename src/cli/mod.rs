@@ -1,6 +1,7 @@
 //! The command line: `clap` subcommands and their dispatch. `gtp` is the default.
 
 mod bench;
+mod book_cmd;
 mod gtp_options;
 mod match_cmd;
 mod patterns_cmd;
@@ -38,6 +39,9 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Play hane against hane with different settings, in-process.
     Selfplay(match_cmd::SelfplayArgs),
+    /// Opening books: `book build19` (professional records), `book build9` (hane's own
+    /// searches), `book merge`, `book eval`.
+    Book(book_cmd::BookArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -50,6 +54,7 @@ pub fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => match_cmd::run_selfplay_command(&args),
         Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
         Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
+        Some(Command::Book(args)) => book_cmd::run(&args),
         None => gtp_options::run(&cli.gtp),
     }
 }
