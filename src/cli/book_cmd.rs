@@ -563,6 +563,7 @@ fn build9(args: &Build9Args) -> Result<(), String> {
 
 fn merge(args: &MergeArgs) -> Result<(), String> {
     let mut merged = Book::default();
+    let mut comments = vec![format!("merged from: {}", file_list(&args.inputs))];
     for input in &args.inputs {
         let path = if input.is_dir() {
             input.join("book.txt")
@@ -570,8 +571,16 @@ fn merge(args: &MergeArgs) -> Result<(), String> {
             input.clone()
         };
         merged.merge(&Book::load(&path)?);
+        // The inputs' own comments (how each was built), after their name.
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let name = file_list(std::slice::from_ref(input));
+        comments.extend(
+            text.lines()
+                .filter_map(|l| l.strip_prefix("# "))
+                .filter(|l| !l.starts_with("merged from: "))
+                .map(|l| format!("{name}: {l}")),
+        );
     }
-    let comments = vec![format!("merged from: {}", file_list(&args.inputs))];
     write_book(&args.out, &merged, &comments)?;
     eprintln!("wrote {} ({} positions)", args.out.display(), merged.len());
     Ok(())

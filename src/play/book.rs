@@ -664,7 +664,8 @@ fn symmetric_hashes(board: &Board, color: Color) -> [u64; 8] {
 }
 
 /// The canonical hash of `board` with `color` to move: the smallest of its 8 symmetric
-/// hashes (see [`symmetric_hashes`]), and the first symmetry that gives it.
+/// hashes (over the stones, the simple-ko point and the side to move), and the first
+/// symmetry that gives it.
 pub fn canonical(board: &Board, color: Color) -> Canonical {
     let hashes = symmetric_hashes(board, color);
     let (sym, &key) = hashes
