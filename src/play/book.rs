@@ -803,7 +803,8 @@ mod tests {
         let mut merged = a.clone();
         merged.merge(&b);
         assert_eq!(merged.len(), 2);
-        let state = replay(9, &[]).unwrap();
+        let mut state = replay(9, &[]).unwrap();
+        state.set_komi(7.0);
         let hit = merged.lookup(&state, Color::Black).unwrap();
         assert_eq!(hit.moves[0].count, 300);
     }
