@@ -13,7 +13,7 @@
 //! | [`pattern`] | the pattern format of `patterns/`, 3x3 and larger shapes, learned weights, the trainer |
 //! | [`playout`] | light and pattern-guided playout policies, the playout loop |
 //! | [`search`] | the shared UCT tree (RAVE, priors, virtual loss), worker threads, analysis snapshots |
-//! | [`play`] | choosing a move under a budget: clocks, pass/resign/cleanup rules, dead stones |
+//! | [`play`] | choosing a move under a budget: clocks, pass/resign/cleanup rules, dead stones, the opening book |
 //! | [`sgf`] | reading and writing game records |
 //! | [`engine`] | the GTP server: one command table, handlers, framing, the input reader |
 //! | [`arena`] | the match runner: referee, players, results, Elo, SPRT; the SPSA tuner |

@@ -8,7 +8,8 @@
 //! games changed.
 //!
 //! Every setting that shapes the games is given explicitly, also where it is the default
-//! today: the defaults of `hane gtp` and of `hane:` players differ (tree memory, dead-stone
+//! today (the opening book is off: these games check the search, and rebuilt books must
+//! not change them): the defaults of `hane gtp` and of `hane:` players differ (tree memory, dead-stone
 //! playouts, threads, playouts) and may be unified or changed, and these games keep today's
 //! values of each path.
 
@@ -38,6 +39,8 @@ const GTP_COMMON: &[&str] = &[
     "cgos",
     "--komi",
     "7.5",
+    "--book",
+    "off",
 ];
 
 /// The playout and prior settings of the default engine, spelled out.
@@ -61,7 +64,7 @@ const GTP_DEFAULT_POLICY: &[&str] = &[
 /// The settings of a `hane:` player that every self-play game here gives (the memory and
 /// dead-stone playouts `hane:` players had before the engine's defaults became theirs);
 /// `playouts=N` is added per game.
-const HANE_COMMON: &str = "threads=1,max-memory=256M,dead-playouts=400,resign=0.1";
+const HANE_COMMON: &str = "threads=1,max-memory=256M,dead-playouts=400,resign=0.1,book=off";
 
 /// The default playout and prior settings of a `hane:` player, spelled out.
 const HANE_DEFAULT_POLICY: &str =

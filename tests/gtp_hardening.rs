@@ -476,7 +476,15 @@ fn kata_analyze_reports_the_score_and_honours_maxmoves() {
 fn log_file_receives_the_settings_and_one_line_per_move() {
     let dir = TempDir::new("logfile");
     let log = dir.path("hane.log");
-    let mut args = vec!["--log-level", "info", "--log-file", log.to_str().unwrap()];
+    // The book off: a searched move's line is checked (a book move's says "(book)").
+    let mut args = vec![
+        "--log-level",
+        "info",
+        "--log-file",
+        log.to_str().unwrap(),
+        "--book",
+        "off",
+    ];
     args.extend_from_slice(CHEAP);
     let out = Command::new(HANE)
         .args(&args)

@@ -51,6 +51,7 @@ impl HaneSettings {
             .apply_pairs(text, PLAYER_SCOPES)
             .map_err(|e| format!("hane setting {e}"))?;
         let patterns = load_patterns(&settings)?;
+        play::load_book(&settings)?;
         Ok(HaneSettings { settings, patterns })
     }
 

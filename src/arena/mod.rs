@@ -36,15 +36,13 @@ use stats::{Sprt, SprtVerdict, engine_tallies};
 
 use crate::search::SearchControl;
 
-/// How one side of a match is played. (Two per match: the size of the settings variant
-/// does not matter.)
+/// How one side of a match is played.
 #[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum EngineSpec {
     /// A GTP engine's command line.
     Command(String),
-    /// hane in-process with these settings.
-    Hane(HaneSettings),
+    /// hane in-process with these settings (boxed: they are large).
+    Hane(Box<HaneSettings>),
 }
 
 impl EngineSpec {
@@ -52,10 +50,10 @@ impl EngineSpec {
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let trimmed = text.trim();
         if trimmed == "hane" {
-            return Ok(EngineSpec::Hane(HaneSettings::default()));
+            return Ok(EngineSpec::Hane(Box::default()));
         }
         if let Some(settings) = trimmed.strip_prefix("hane:") {
-            return HaneSettings::parse(settings).map(EngineSpec::Hane);
+            return HaneSettings::parse(settings).map(|s| EngineSpec::Hane(Box::new(s)));
         }
         engine_process::split_command_line(trimmed)?;
         Ok(EngineSpec::Command(trimmed.to_string()))
@@ -85,7 +83,7 @@ impl EngineSpec {
         let interrupt = Arc::clone(interrupt);
         match self {
             EngineSpec::Hane(settings) => {
-                Box::new(HanePlayer::new(name.to_string(), settings.clone()).watch(interrupt))
+                Box::new(HanePlayer::new(name.to_string(), (**settings).clone()).watch(interrupt))
             }
             EngineSpec::Command(line) => {
                 Box::new(EngineProcess::idle(line, name, command_timeout).watch(interrupt))

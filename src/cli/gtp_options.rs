@@ -39,6 +39,7 @@ pub struct GtpArgs {
 /// The settings of `args` with the pattern table they name.
 pub fn engine_setup(settings: &Settings) -> Result<Arc<PatternTable>, String> {
     let patterns = load_patterns(settings).map_err(|e| format!("--patterns: {e}"))?;
+    crate::play::load_book(settings).map_err(|e| format!("--book: {e}"))?;
     if settings.patterns.is_some()
         && settings.playout != PlayoutKind::Pattern
         && settings.priors != PriorsKind::Pattern

@@ -1,6 +1,7 @@
 //! The command line: `clap` subcommands and their dispatch. `gtp` is the default.
 
 mod bench;
+mod book_cmd;
 mod gtp_options;
 mod match_cmd;
 mod patterns_cmd;
@@ -42,6 +43,9 @@ enum Command {
     /// Tune the settings marked tunable by SPSA over self-play, ending with a verification
     /// match of the tuned settings against the start.
     Tune(tune_cmd::TuneArgs),
+    /// Opening books: `book build19` (professional records), `book build9` (hane's own
+    /// searches), `book merge`, `book eval`.
+    Book(book_cmd::BookArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -55,6 +59,7 @@ pub fn main() -> ExitCode {
         Some(Command::Tune(args)) => tune_cmd::run(&args),
         Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
         Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
+        Some(Command::Book(args)) => book_cmd::run(&args),
         None => gtp_options::run(&cli.gtp),
     }
 }

@@ -88,15 +88,15 @@ struct EvalArgs {
 
 /// Games read from files, with counts of what was skipped.
 #[derive(Default)]
-struct GameSource {
-    games: Vec<SgfGame>,
-    unreadable_files: usize,
-    broken_games: usize,
-    other_size: usize,
+pub(super) struct GameSource {
+    pub(super) games: Vec<SgfGame>,
+    pub(super) unreadable_files: usize,
+    pub(super) broken_games: usize,
+    pub(super) other_size: usize,
     /// Games whose size, setup and moves repeat an earlier game (collections overlap).
-    duplicates: usize,
+    pub(super) duplicates: usize,
     /// Games left out because they are in the exclusion set.
-    excluded: usize,
+    pub(super) excluded: usize,
 }
 
 /// The files named on the command line, with every `*.sgf` file under a named directory
@@ -131,7 +131,7 @@ fn expand_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// A key that is equal for two records of the same game: size, setup stones and moves.
-fn game_key(game: &SgfGame) -> u64 {
+pub(super) fn game_key(game: &SgfGame) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     game.size.hash(&mut hasher);
@@ -147,7 +147,12 @@ fn game_key(game: &SgfGame) -> u64 {
 /// Reads every game of the given size (0: any) from `paths` (files, or directories searched
 /// for `*.sgf` files), dropping repeated games and games whose [`game_key`] is in
 /// `exclude`, up to `limit` games (0: all).
-fn read_games(paths: &[PathBuf], size: usize, limit: usize, exclude: &HashSet<u64>) -> GameSource {
+pub(super) fn read_games(
+    paths: &[PathBuf],
+    size: usize,
+    limit: usize,
+    exclude: &HashSet<u64>,
+) -> GameSource {
     let mut source = GameSource::default();
     let mut seen = HashSet::new();
     for path in expand_paths(paths) {
@@ -193,7 +198,7 @@ fn read_games(paths: &[PathBuf], size: usize, limit: usize, exclude: &HashSet<u6
     source
 }
 
-fn progress_bar(len: u64, what: &str) -> ProgressBar {
+pub(super) fn progress_bar(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(

@@ -92,6 +92,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("hane-ownership", cmd_ownership),
     spec("hane-dead_stones", cmd_dead_stones),
     spec("hane-tactical_status", cmd_tactical_status),
+    spec("hane-book", cmd_book),
     // Sabaki and Lizzie analysis.
     spec("lz-analyze", |e, a, c| cmd_analyze(e, a, c, Dialect::Leela)),
     spec("kata-analyze", |e, a, c| {
@@ -121,7 +122,8 @@ dboard/Winrate map/hane-winrate_board %m
 var/Principal variation/hane-principal_variation %m
 dboard/Ownership/hane-ownership
 gfx/Dead stones/hane-dead_stones
-gfx/Tactical status/hane-tactical_status";
+gfx/Tactical status/hane-tactical_status
+string/Book moves/hane-book %m";
 
 fn no_args(args: &[&str]) -> Result<(), String> {
     if args.is_empty() {
@@ -454,21 +456,35 @@ impl Engine {
         let used = start.elapsed();
         let result = chosen.result;
         let g = self.state.geometry();
-        self.last_explanation = format!(
-            "{} playouts in {:.2} s; winrate {:.1}% for {}; best {}",
-            result.analysis.playouts,
-            result.analysis.elapsed.as_secs_f64(),
-            result.analysis.winrate * 100.0,
-            color,
-            result
-                .analysis
-                .moves
-                .iter()
-                .take(3)
-                .map(|m| format!("{} ({} visits)", m.mv.to_gtp(g), m.visits))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        self.last_explanation = match &chosen.book {
+            Some(note) if note.played => format!(
+                "book move {} for {color}; book: {}",
+                chosen.mv.to_gtp(g),
+                book_moves_text(&note.hit.moves, g, 3)
+            ),
+            _ => format!(
+                "{} playouts in {:.2} s; winrate {:.1}% for {}; best {}",
+                result.analysis.playouts,
+                result.analysis.elapsed.as_secs_f64(),
+                result.analysis.winrate * 100.0,
+                color,
+                result
+                    .analysis
+                    .moves
+                    .iter()
+                    .take(3)
+                    .map(|m| format!("{} ({} visits)", m.mv.to_gtp(g), m.visits))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        if let Some(note) = chosen.book.as_ref().filter(|n| !n.played) {
+            let _ = write!(
+                self.last_explanation,
+                "; book prior on {}",
+                book_moves_text(&note.hit.moves, g, 3)
+            );
+        }
         if crate::log::enabled(LogLevel::Info) {
             // The chosen move's statistics (the pass and resign rules may choose another
             // than the most visited).
@@ -485,8 +501,13 @@ impl Engine {
             log(
                 LogLevel::Info,
                 format_args!(
-                    "move {} {color} {reply}: {} playouts in {:.2} s, winrate {:.1}%, pv {}",
+                    "move {} {color} {reply}{}: {} playouts in {:.2} s, winrate {:.1}%, pv {}",
                     self.state.moves().len() + 1,
+                    match &chosen.book {
+                        Some(n) if n.played => " (book)",
+                        Some(_) => " (book prior)",
+                        None => "",
+                    },
                     analysis.playouts,
                     used.as_secs_f64(),
                     winrate * 100.0,
@@ -839,6 +860,52 @@ fn cmd_kgs_chat(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
 }
 
 // ----- GoGui analyze commands ----------------------------------------------------------------
+
+/// `MOVE (COUNT, WINRATE%)` for the first `limit` book moves.
+fn book_moves_text(
+    moves: &[crate::play::book::BookMove],
+    g: crate::board::Geometry,
+    limit: usize,
+) -> String {
+    moves
+        .iter()
+        .take(limit)
+        .map(|m| {
+            format!(
+                "{} ({}, {:.1}%)",
+                m.mv.to_gtp(g),
+                m.count,
+                m.winrate * 100.0
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `hane-book [COLOR]`: the book moves of the position for `COLOR` (default: the side to
+/// move), one `MOVE COUNT WINRATE USE` line each, most frequent first; empty when the book
+/// does not hold the position (or there is no book).
+fn cmd_book(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let color = match args {
+        [] => engine.state.to_move(),
+        [c] => parse_color(c).ok_or(ERR_SYNTAX)?,
+        _ => return Err(ERR_SYNTAX.into()),
+    };
+    let g = engine.state.geometry();
+    let Some(hit) = engine.player.book_hit(&engine.state, color) else {
+        return Ok(String::new());
+    };
+    let use_ = match hit.use_ {
+        crate::play::book::BookUse::Play => "play",
+        crate::play::book::BookUse::Prior => "prior",
+    };
+    Ok(hit
+        .moves
+        .iter()
+        .map(|m| format!("{} {} {:.3} {use_}", m.mv.to_gtp(g), m.count, m.winrate))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
 
 fn cmd_gogui_analyze_commands(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     no_args(args)?;

@@ -1,9 +1,12 @@
 //! Playing a game: choosing a move in a game under a budget. [`Player`] owns the searcher,
 //! turns the settings and the clock into the search's limits (one budget rule), applies the
 //! pass, resign and cleanup rules to the search's choice ([`judge`]) and judges dead stones
-//! and the final score. The GTP engine and the match runner's in-process player are thin
-//! adapters over it; the clock arithmetic both they and the referee use is [`clock`].
+//! and the final score. It consults the opening book ([`book`]) first: a 9x9 book move is
+//! played at once, a 19x19 book gives the search's root moves a prior. The GTP engine and
+//! the match runner's in-process player are thin adapters over it; the clock arithmetic
+//! both they and the referee use is [`clock`].
 
+pub mod book;
 pub mod clock;
 pub mod judge;
 
@@ -12,9 +15,13 @@ use std::time::Duration;
 
 use crate::board::{Color, GameState, Move};
 use crate::pattern::{self, PatternTable};
-use crate::search::{Analysis, SearchConfig, SearchControl, SearchLimits, SearchResult, Searcher};
-use crate::settings::Settings;
+use crate::search::{
+    Analysis, MoveInfo, RootPrior, SearchConfig, SearchControl, SearchLimits, SearchResult,
+    Searcher,
+};
+use crate::settings::{BookSource, Settings};
 
+use book::{Book, BookHit, BookMove, BookUse};
 use clock::MoveTime;
 use judge::{EndRules, Judgement};
 
@@ -32,6 +39,18 @@ pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
                 path.display()
             )
         }),
+    }
+}
+
+/// The opening book `settings` name: the compiled-in books, none (`book=off`) or the file
+/// of their `book` setting. The error names the setting, the file and the line.
+pub fn load_book(settings: &Settings) -> Result<Option<Arc<Book>>, String> {
+    match &settings.book {
+        BookSource::Builtin => Ok(Some(Book::builtin())),
+        BookSource::Off => Ok(None),
+        BookSource::File(path) => Book::load(path)
+            .map(|b| Some(Arc::new(b)))
+            .map_err(|e| format!("cannot use the opening book (setting book): {e}")),
     }
 }
 
@@ -79,14 +98,27 @@ pub struct ChosenMove {
     pub mv: Move,
     /// Whether to resign instead of playing `mv`.
     pub resign: bool,
-    /// The search behind it.
+    /// The search behind it (for a book move: the book moves as the candidates, with
+    /// their counts as visits, and no playouts).
     pub result: SearchResult,
+    /// What the book said about the position, if it holds it.
+    pub book: Option<BookNote>,
+}
+
+/// How the book took part in a move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookNote {
+    /// Whether the move was played from the book without a search (otherwise the book
+    /// moves were a prior of the search).
+    pub played: bool,
+    pub hit: BookHit,
 }
 
 /// hane playing one game at a time (see the module documentation).
 pub struct Player {
     settings: Settings,
     patterns: Arc<PatternTable>,
+    book: Option<Arc<Book>>,
     searcher: Searcher,
     seed: u64,
     judge_seed: u64,
@@ -95,13 +127,19 @@ pub struct Player {
 }
 
 impl Player {
-    /// A player with `settings`, the pattern table they name (see [`load_patterns`]) and
-    /// `seed` for its searches and judgements.
+    /// A player with `settings`, the pattern table they name (see [`load_patterns`]), the
+    /// book they name (see [`load_book`]; a book file that cannot be read is logged and no
+    /// book used: callers check it at start-up) and `seed` for its searches and judgements.
     pub fn new(settings: Settings, patterns: Arc<PatternTable>, seed: u64) -> Player {
         let config = SearchConfig::new(settings.clone(), Arc::clone(&patterns), seed);
+        let book = load_book(&settings).unwrap_or_else(|e| {
+            crate::log::log(crate::log::LogLevel::Error, format_args!("{e}"));
+            None
+        });
         Player {
             settings,
             patterns,
+            book,
             searcher: Searcher::new(config),
             seed,
             judge_seed: seed,
@@ -116,6 +154,21 @@ impl Player {
     /// The seed of the searches.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The opening book in use.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+
+    /// Replaces the opening book.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// What the book says about `color` to move in `state`.
+    pub fn book_hit(&self, state: &GameState, color: Color) -> Option<BookHit> {
+        self.book.as_ref()?.lookup(state, color)
     }
 
     /// The searcher, for analysis and pondering.
@@ -183,6 +236,35 @@ impl Player {
         control: &SearchControl,
         report: Option<Report<'_>>,
     ) -> ChosenMove {
+        let hit = match request.kind {
+            MoveKind::Regression => None,
+            _ => self.book_hit(state, color),
+        };
+        if let Some(hit) = hit.clone()
+            && let Some(choice) = hit.play_choice()
+        {
+            self.low_winrate_streak = 0;
+            let result = book_result(state, color, &hit.moves);
+            if let Some((_, callback)) = report {
+                // One report, so that analysis streams show the book moves.
+                callback(&result.analysis);
+            }
+            return ChosenMove {
+                mv: choice.mv,
+                resign: false,
+                result,
+                book: Some(BookNote { played: true, hit }),
+            };
+        }
+        let book = hit.filter(|h| h.use_ == BookUse::Prior);
+        if let Some(hit) = &book {
+            let priors = hit
+                .root_priors()
+                .into_iter()
+                .map(|(mv, visits, value)| RootPrior { mv, visits, value })
+                .collect();
+            self.searcher.set_root_priors(priors);
+        }
         let mut limits = self.limits(request.clock);
         if request.kind == MoveKind::Regression {
             self.searcher.clear();
@@ -225,7 +307,12 @@ impl Player {
         };
         let mv = judge::move_to_play(state, color, &result, rules, || self.judge(state));
         let resign = request.kind == MoveKind::Normal && low && mv != Move::Pass;
-        ChosenMove { mv, resign, result }
+        ChosenMove {
+            mv,
+            resign,
+            result,
+            book: book.map(|hit| BookNote { played: false, hit }),
+        }
     }
 
     /// Counts a move whose win rate is under the resign threshold (not a winning pass);
@@ -262,6 +349,37 @@ impl Player {
             self.settings.judge_playouts.max(1),
             self.judge_seed,
         )
+    }
+}
+
+/// The search result that stands for a book move: the book moves as candidates (counts as
+/// visits), no playouts.
+fn book_result(state: &GameState, color: Color, moves: &[BookMove]) -> SearchResult {
+    let total: u64 = moves.iter().map(|m| m.count).sum::<u64>().max(1);
+    let infos: Vec<MoveInfo> = moves
+        .iter()
+        .map(|m| MoveInfo {
+            mv: m.mv,
+            visits: m.count,
+            winrate: m.winrate,
+            prior: m.count as f32 / total as f32,
+            lcb: m.winrate,
+            pv: vec![m.mv],
+            score_lead: None,
+        })
+        .collect();
+    SearchResult {
+        best: moves.first().map_or(Move::Pass, |m| m.mv),
+        analysis: Analysis {
+            color,
+            playouts: 0,
+            elapsed: Duration::ZERO,
+            winrate: moves.first().map_or(0.5, |m| m.winrate),
+            score_lead: None,
+            moves: infos,
+            ownership: vec![0.0; state.geometry().points().count()],
+            reading: Default::default(),
+        },
     }
 }
 

@@ -214,6 +214,17 @@ pub struct Searcher {
     searches: u64,
     /// One tactical reader per search thread when the tree reads (`reading` setting).
     readers: Vec<Mutex<ExpansionReader>>,
+    /// Extra priors of root moves for the next search (see [`Searcher::set_root_priors`]).
+    root_priors: Vec<RootPrior>,
+}
+
+/// An extra prior of one root move: `visits` virtual playouts won at rate `value`, on top
+/// of the priors of [`SearchConfig::priors`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootPrior {
+    pub mv: Move,
+    pub visits: f32,
+    pub value: f32,
 }
 
 impl Searcher {
@@ -229,7 +240,15 @@ impl Searcher {
             memory_warned: false,
             searches: 0,
             readers: Vec::new(),
+            root_priors: Vec::new(),
         }
+    }
+
+    /// Gives the root moves of the next search (only that one) extra priors: the play
+    /// layer's hook for an opening book. On a root kept from an earlier search, the
+    /// priors of those moves are computed again with the extra added (not added twice).
+    pub fn set_root_priors(&mut self, priors: Vec<RootPrior>) {
+        self.root_priors = priors;
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -397,6 +416,7 @@ impl Searcher {
         } else {
             self.readers.clear();
         }
+        let extra = std::mem::take(&mut self.root_priors);
         prepare_root(
             &mut root,
             state,
@@ -404,6 +424,7 @@ impl Searcher {
             recent,
             &*self.config.priors,
             self.readers.first(),
+            &extra,
         );
         let used = root.subtree_bytes();
         self.searches += 1;
@@ -488,7 +509,7 @@ fn free_in_background<T: Send + 'static>(garbage: T) {
 }
 
 /// Gives the root its edges (the game's legal moves, superko included) or removes edges a
-/// reused tree brought that the game's ko rule forbids.
+/// reused tree brought that the game's ko rule forbids; adds the `extra` priors.
 fn prepare_root(
     root: &mut Node,
     state: &GameState,
@@ -496,11 +517,30 @@ fn prepare_root(
     recent: Recent,
     priors: &dyn MovePriors,
     reader: Option<&Mutex<ExpansionReader>>,
+    extra: &[RootPrior],
 ) {
+    let add_extra = |moves: &[Move], out: &mut [Prior]| {
+        for x in extra {
+            if let Some(k) = moves.iter().position(|&m| m == x.mv) {
+                out[k].add(x.visits, x.value);
+            }
+        }
+    };
     if root.edges().is_some() {
         let removed = root.retain_edges(|e| state.is_legal(color, e.mv()));
         if !removed.is_empty() {
             free_in_background(removed);
+        }
+        if !extra.is_empty()
+            && let Some(edges) = root.edges_mut()
+        {
+            let moves: Vec<Move> = edges.iter().map(Edge::mv).collect();
+            let mut out = vec![Prior::NONE; moves.len()];
+            priors.priors(state.board(), color, recent, &moves, &mut out);
+            add_extra(&moves, &mut out);
+            for (edge, prior) in edges.iter_mut().zip(out) {
+                edge.set_prior(prior);
+            }
         }
         return;
     }
@@ -521,6 +561,7 @@ fn prepare_root(
             .lock()
             .add_priors(state.board(), color, recent, &moves, &mut out);
     }
+    add_extra(&moves, &mut out);
     let edges: Box<[Edge]> = moves
         .iter()
         .zip(&out)

@@ -137,6 +137,13 @@ impl Edge {
         }
     }
 
+    /// Replaces the prior (the play layer's root priors on a reused root).
+    pub fn set_prior(&mut self, prior: Prior) {
+        let fresh = Edge::new(self.mv(), prior);
+        self.prior_visits = fresh.prior_visits;
+        self.prior_wins = fresh.prior_wins;
+    }
+
     #[inline]
     pub fn mv(&self) -> Move {
         if self.mv == PASS_CODE {

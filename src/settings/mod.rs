@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use crate::board::Rules;
 
-pub use value::{Auto, Bytes, PlayoutKind, PriorsKind, SettingValue};
+pub use value::{Auto, BookSource, Bytes, PlayoutKind, PriorsKind, SettingValue};
 
 /// Where a setting applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -319,6 +319,10 @@ settings! {
     early_stop: bool = true, Meta::new("early-stop", Scope::Search);
     /// Keep the subtree of the moves played between searches.
     reuse: bool = true, Meta::new("reuse", Scope::Search).aliases(&["reuse-tree"]);
+    /// Opening book: builtin (the 9x9 book grown by hane's searches, played at once for
+    /// komi 7 and 7.5, and the 19x19 book of professional statistics, a prior of the
+    /// search), off, or a book file (the `patterns/` book format).
+    book: BookSource = BookSource::Builtin, Meta::new("book", Scope::Game);
     /// Seed of the random generators; with one thread and a playout limit the moves
     /// repeat. none: a fresh seed every run (logged at --log-level info).
     seed: Option<u64> = None, Meta::new("seed", Scope::Engine);

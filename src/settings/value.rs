@@ -195,6 +195,37 @@ impl SettingValue for Option<PathBuf> {
     }
 }
 
+/// Where the opening book comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum BookSource {
+    /// The books compiled in from `patterns/`.
+    #[default]
+    Builtin,
+    /// No book.
+    Off,
+    /// A book file in the `patterns/` book format.
+    File(PathBuf),
+}
+
+impl SettingValue for BookSource {
+    const SHAPE: &'static str = "FILE";
+    fn parse_setting(text: &str) -> Result<BookSource, String> {
+        match text.trim() {
+            "" => Err("no file name (or builtin, off)".into()),
+            "builtin" => Ok(BookSource::Builtin),
+            "off" | "none" => Ok(BookSource::Off),
+            path => Ok(BookSource::File(PathBuf::from(path))),
+        }
+    }
+    fn format_setting(&self) -> String {
+        match self {
+            BookSource::Builtin => "builtin".into(),
+            BookSource::Off => "off".into(),
+            BookSource::File(path) => path.display().to_string(),
+        }
+    }
+}
+
 /// The playout policy the search workers run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PlayoutKind {
@@ -289,6 +320,9 @@ mod tests {
         round_trip::<Rules>("tromp-taylor");
         round_trip::<Option<PathBuf>>("builtin");
         round_trip::<Option<PathBuf>>("patterns/default.txt");
+        round_trip::<BookSource>("builtin");
+        round_trip::<BookSource>("off");
+        round_trip::<BookSource>("patterns/book-9x9.txt");
         assert_eq!(Bytes::parse_setting("2g"), Ok(Bytes(2 << 30)));
         assert_eq!(Bytes(1 << 30).format_setting(), "1G");
     }
@@ -305,5 +339,6 @@ mod tests {
         assert!(PlayoutKind::parse_setting("heavy").is_err());
         assert!(PriorsKind::parse_setting("oracle").is_err());
         assert!(Option::<PathBuf>::parse_setting(" ").is_err());
+        assert!(BookSource::parse_setting("").is_err());
     }
 }
