@@ -121,6 +121,8 @@ struct GameReport {
     cleaned_up: bool,
     hane_score: String,
     gnugo_score: String,
+    /// The final position and each engine's dead stones, for the failure message.
+    ending: String,
 }
 
 /// Area scoring, no suicide, komi 7.5 and the simple ko rule: GNU Go's `--chinese-rules`.
@@ -199,6 +201,7 @@ fn play_game(hane_color: Color, seed: u64) -> GameReport {
                 cleaned_up,
                 hane_score: String::new(),
                 gnugo_score: String::new(),
+                ending: String::new(),
             };
         }
         let mv = Move::parse(g, &reply)
@@ -228,12 +231,25 @@ fn play_game(hane_color: Color, seed: u64) -> GameReport {
         }
         assert!(moves < 400, "game did not end in 400 moves");
     }
+    let ending = format!(
+        "{}\nhane's dead stones: {:?}\nGNU Go's dead stones: {:?}\nmoves: {:?}",
+        referee.board().to_diagram(),
+        dead_stones(&mut hane),
+        dead_stones(&mut gnugo),
+        referee
+            .moves()
+            .iter()
+            .map(|(_, mv)| mv.to_gtp(g))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     GameReport {
         moves,
         resigned: None,
         cleaned_up,
         hane_score: hane.ok("final_score"),
         gnugo_score: gnugo.ok("final_score"),
+        ending,
     }
 }
 
@@ -264,7 +280,8 @@ fn gnugo_plays_whole_games_against_hane() {
             // on the board is alive, and both engines must count the same area score.
             assert_eq!(
                 report.hane_score, report.gnugo_score,
-                "game {game}: hane and GNU Go disagree on the final score"
+                "game {game}: hane and GNU Go disagree on the final score\n{}",
+                report.ending
             );
             compared += 1;
         }

@@ -6,8 +6,9 @@
 //! sent (the pass rules), for the GTP engine and the match runner's in-process player
 //! alike.
 
-use crate::board::{Cell, Color, GameState, Move, Point};
+use crate::board::{Board, Cell, Color, GameState, Move, Point};
 use crate::search::{Analysis, SearchResult, estimate_ownership};
+use crate::tactics::reader::Reader;
 
 /// The status of every chain on the board and the resulting score.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,7 +37,8 @@ impl Judgement {
 
 /// Judges the position with `playouts` light playouts from a fixed `seed`: a chain is dead
 /// when, averaged over its stones, the opponent owns its points in more playouts than its
-/// owner does. The same state and seed always give the same judgement.
+/// owner does, unless it can connect to a living chain and cannot be captured
+/// ([`rescue_connected_chains`]). The same state and seed always give the same judgement.
 pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
     let board = state.board();
     let geometry = board.geometry();
@@ -70,6 +72,7 @@ pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
             alive.push((color, stones));
         }
     }
+    rescue_connected_chains(board, &mut dead, &mut alive);
     let unsettled = geometry
         .points()
         .filter(|p| board.cell(*p) == Cell::Empty)
@@ -83,6 +86,47 @@ pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
     };
     judgement.score = state.score_with_dead(&dead_points(&judgement));
     judgement
+}
+
+/// Corrects the playouts' verdict on chains that random play loses but that cannot be
+/// lost: a chain judged dead that shares a liberty with a living chain of its colour, and
+/// whose capture with the opponent to move the tactical reader proves impossible, is alive
+/// (its owner connects when it is threatened). Light playouts misjudge such chains: a
+/// random defender seldom answers the atari in time.
+fn rescue_connected_chains(
+    board: &Board,
+    dead: &mut Vec<(Color, Vec<Point>)>,
+    alive: &mut Vec<(Color, Vec<Point>)>,
+) {
+    if dead.is_empty() {
+        return;
+    }
+    let g = board.geometry();
+    let mut living = vec![false; g.cells()];
+    for (_, stones) in alive.iter() {
+        for p in stones {
+            living[p.index()] = true;
+        }
+    }
+    let mut reader = Reader::new();
+    let mut k = 0;
+    while k < dead.len() {
+        let (color, stones) = &dead[k];
+        let shares_a_liberty = board.chain_liberties(stones[0]).into_iter().any(|l| {
+            g.neighbors(l)
+                .iter()
+                .any(|&n| living[n] && board.cell_at(n).is(*color))
+        });
+        let rescued = shares_a_liberty && {
+            let reading = reader.attack(board, stones[0]);
+            !reading.verdict.succeeds() && reading.exact
+        };
+        if rescued {
+            alive.push(dead.remove(k));
+        } else {
+            k += 1;
+        }
+    }
 }
 
 /// The stones of the chains [`judge`] finds dead, sorted.
@@ -409,5 +453,40 @@ mod tests {
         // kgs-genmove_cleanup plays on.
         let mv = black_plays(&state, &[play_on], EndRules::CLEANUP);
         assert_eq!(mv, play_on);
+    }
+
+    /// The end of a game against GNU Go: white's five stones at A2-B2-B3-B4-C3 have three
+    /// liberties and connect at B5 to white's living left side (a black stone at B5 is
+    /// captured on the edge). Random playouts lose them more often than not; the judgement
+    /// keeps them alive, as GNU Go does.
+    #[test]
+    fn a_chain_that_can_connect_to_a_living_one_is_alive() {
+        let board = Board::from_diagram(
+            ". . O X X O O O .
+             . . O X X X O . .
+             . . O X O O O O .
+             . . O X X O . . O
+             . . O X X O . O .
+             . O X X X O O . O
+             . O O X X X O O .
+             O O X X . X X O .
+             X X X . X X O O .",
+        )
+        .unwrap();
+        let state = GameState::from_board(board, Color::Black, Rules::chinese(7.5));
+        let g = state.geometry();
+        let chain: Vec<Point> = ["A2", "B2", "B3", "B4", "C3"]
+            .iter()
+            .map(|v| g.parse_point(v).unwrap())
+            .collect();
+        let ownership = estimate_ownership(&state, 1000, 7);
+        let white_share: f32 = chain.iter().map(|p| -ownership[p.index()]).sum::<f32>() / 5.0;
+        assert!(
+            white_share < 0.0,
+            "the playouts alone call the chain dead: {white_share}"
+        );
+        let judgement = judge(&state, 1000, 7);
+        assert!(judgement.dead.is_empty(), "{:?}", judgement.dead);
+        assert_eq!(judgement.score, state.score_with_dead(&[]));
     }
 }
