@@ -37,8 +37,9 @@ impl Judgement {
 
 /// Judges the position with `playouts` light playouts from a fixed `seed`: a chain is dead
 /// when, averaged over its stones, the opponent owns its points in more playouts than its
-/// owner does, unless it can connect to a living chain and cannot be captured
-/// ([`rescue_connected_chains`]). The same state and seed always give the same judgement.
+/// owner does, unless it shares a liberty with a living chain of its colour and the
+/// tactical reader proves that it cannot be captured (random defenders seldom answer the
+/// atari in time). The same state and seed always give the same judgement.
 pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
     let board = state.board();
     let geometry = board.geometry();
