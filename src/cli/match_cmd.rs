@@ -28,6 +28,49 @@ struct Finished {
     interrupted: Option<String>,
 }
 
+/// The referee's limits, shared by `match`, `selfplay` and `tune`.
+#[derive(Args, Debug, Clone)]
+pub(super) struct RefereeArgs {
+    /// A fixed limit per move in seconds, instead of a clock.
+    #[arg(long, value_name = "SECONDS")]
+    pub move_time: Option<f64>,
+    /// Without a time control: a move that takes longer than this counts as a hang.
+    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
+    pub max_move_time: f64,
+    /// Grace the referee allows beyond the clock before a move is late.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    pub margin: f64,
+    /// Time allowed for any command other than genmove.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    command_timeout: f64,
+    /// Moves after which a game is stopped and counted (default: 3 x size x size).
+    #[arg(long)]
+    move_cap: Option<usize>,
+}
+
+impl RefereeArgs {
+    /// Checks the margin and the command timeout.
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.margin.is_finite() && self.margin >= 0.0) {
+            return Err("--margin must be a non-negative number of seconds".to_string());
+        }
+        if !(self.command_timeout.is_finite() && self.command_timeout > 0.0) {
+            return Err("--command-timeout must be positive".to_string());
+        }
+        Ok(())
+    }
+
+    /// The time allowed for commands other than genmove (after [`RefereeArgs::check`]).
+    pub fn command_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.command_timeout)
+    }
+
+    /// The move cap on a board of `size`.
+    pub fn move_cap(&self, size: usize) -> usize {
+        self.move_cap.unwrap_or(3 * size * size).max(1)
+    }
+}
+
 /// Options shared by `match` and `selfplay`.
 #[derive(Args, Debug, Clone)]
 pub struct GameOptions {
@@ -67,21 +110,8 @@ pub struct GameOptions {
     /// Moves to play in each byo-yomi period.
     #[arg(long, default_value_t = 1)]
     byo_yomi_stones: u32,
-    /// A fixed limit per move in seconds, instead of a clock.
-    #[arg(long, value_name = "SECONDS")]
-    move_time: Option<f64>,
-    /// Without a time control: a move that takes longer than this counts as a hang.
-    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
-    max_move_time: f64,
-    /// Grace the referee allows beyond the clock before a move is late.
-    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
-    margin: f64,
-    /// Time allowed for any command other than genmove.
-    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
-    command_timeout: f64,
-    /// Moves after which a game is stopped and counted (default: 3 x size x size).
-    #[arg(long)]
-    move_cap: Option<usize>,
+    #[command(flatten)]
+    referee: RefereeArgs,
     /// Match seed: fixes every game's seed (same seed, same game list).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -327,18 +357,14 @@ fn run(
     if options.jobs == 0 {
         return Err("--jobs must be at least 1".to_string());
     }
-    if !(options.margin.is_finite() && options.margin >= 0.0) {
-        return Err("--margin must be a non-negative number of seconds".to_string());
-    }
-    if !(options.command_timeout.is_finite() && options.command_timeout > 0.0) {
-        return Err("--command-timeout must be positive".to_string());
-    }
+    let referee = &options.referee;
+    referee.check()?;
     let time = time_control(
         options.time,
         options.byo_yomi,
         options.byo_yomi_stones,
-        options.move_time,
-        options.max_move_time,
+        referee.move_time,
+        referee.max_move_time,
     )?;
     let shard = options.shard.as_deref().map(parse_shard).transpose()?;
     let sprt = options.sprt.as_deref().map(Sprt::parse).transpose()?;
@@ -346,7 +372,7 @@ fn run(
     if !openings.is_empty() && options.handicap > 0 {
         return Err("--handicap and --openings cannot be combined".to_string());
     }
-    let command_timeout = Duration::from_secs_f64(options.command_timeout);
+    let command_timeout = referee.command_timeout();
     // Names: given, or remembered from an earlier run on this folder, or asked.
     let earlier = results::read_settings(&out)?;
     let mut resolved = Vec::new();
@@ -376,11 +402,8 @@ fn run(
             .collect(),
         opening_moves: options.opening_moves,
         time_control: time,
-        margin_seconds: options.margin,
-        move_cap: options
-            .move_cap
-            .unwrap_or(3 * options.size * options.size)
-            .max(1),
+        margin_seconds: referee.margin,
+        move_cap: referee.move_cap(options.size),
         seed: options.seed,
         games: options.games,
         shard,

@@ -5,11 +5,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use clap::Args;
 
-use super::match_cmd::{INTERRUPTED, stop_on_signals};
+use super::match_cmd::{INTERRUPTED, RefereeArgs, stop_on_signals};
 use crate::arena::spsa::{Gains, parse_params, start_values, tunable};
 use crate::arena::stats::Sprt;
 use crate::arena::tune::{
@@ -58,22 +57,8 @@ pub struct TuneArgs {
     /// Rules (as `hane match --rules`).
     #[arg(long, default_value = "cgos")]
     rules: String,
-    /// A fixed limit per move in seconds, given by the referee (default: none; the engine's
-    /// playout limit decides).
-    #[arg(long, value_name = "SECONDS")]
-    move_time: Option<f64>,
-    /// Without --move-time: a move that takes longer than this counts as a hang.
-    #[arg(long, default_value_t = 300.0, value_name = "SECONDS")]
-    max_move_time: f64,
-    /// Grace the referee allows beyond the time limit before a move is late.
-    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
-    margin: f64,
-    /// Time allowed for any command other than genmove.
-    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
-    command_timeout: f64,
-    /// Moves after which a game is stopped and counted (default: 3 x size x size).
-    #[arg(long)]
-    move_cap: Option<usize>,
+    #[command(flatten)]
+    referee: RefereeArgs,
     /// Seed of the perturbations and of every game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -163,13 +148,9 @@ fn tune(
             return Err(format!("{what} must be at least 1"));
         }
     }
-    if !(args.margin.is_finite() && args.margin >= 0.0) {
-        return Err("--margin must be a non-negative number of seconds".to_string());
-    }
-    if !(args.command_timeout.is_finite() && args.command_timeout > 0.0) {
-        return Err("--command-timeout must be positive".to_string());
-    }
-    let time = time_control(None, 0.0, 1, args.move_time, args.max_move_time)?;
+    let referee = &args.referee;
+    referee.check()?;
+    let time = time_control(None, 0.0, 1, referee.move_time, referee.max_move_time)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let verify_sprt = Sprt::parse(&args.verify_sprt)?;
     let params = parse_params(args.params.as_deref())?;
@@ -197,8 +178,8 @@ fn tune(
         komi: args.komi,
         rules: rules.name().to_string(),
         time_control: time,
-        margin_seconds: args.margin,
-        move_cap: args.move_cap.unwrap_or(3 * args.size * args.size).max(1),
+        margin_seconds: referee.margin,
+        move_cap: referee.move_cap(args.size),
     };
     if args.jobs > 2 * args.pairs && !args.quiet {
         eprintln!(
@@ -217,7 +198,7 @@ fn tune(
         shard,
         verify_games: args.verify_games,
         verify_sprt: Some(verify_sprt),
-        command_timeout: Duration::from_secs_f64(args.command_timeout),
+        command_timeout: referee.command_timeout(),
         dead_playouts: args.dead_playouts.max(1),
         log: !args.quiet,
         progress: !args.quiet,
