@@ -899,36 +899,48 @@ fn attack_candidates(
     }
     // The attacker's own chains next to the target in atari: extend, or capture a stone
     // that ataris them.
-    let mut seen = [0u16; 16];
-    let mut seen_len = 0;
-    for s in board.chain_stones(target) {
-        for n in geometry.neighbors(s) {
-            if !board.cell_at(n).is(attacker) {
-                continue;
-            }
-            let np = Point::from_index(n);
-            let id = board.chain_id(np) as u16;
-            if seen[..seen_len].contains(&id) || seen_len == seen.len() {
-                continue;
-            }
-            seen[seen_len] = id;
-            seen_len += 1;
-            let Some(l) = board.atari_liberty(np) else {
-                continue;
-            };
-            list.add(l.index() as u16, 700);
-            for t in board.chain_stones(np) {
-                for q in geometry.neighbors(t) {
-                    let qp = Point::from_index(q);
-                    if board.cell_at(q).is(defender)
-                        && let Some(c) = board.atari_liberty(qp)
-                    {
-                        list.add(c.index() as u16, 800);
-                    }
+    let (chains, count) = neighbour_chains(board, target, attacker);
+    for &np in &chains[..count] {
+        let Some(l) = board.atari_liberty(np) else {
+            continue;
+        };
+        list.add(l.index() as u16, 700);
+        for t in board.chain_stones(np) {
+            for q in geometry.neighbors(t) {
+                let qp = Point::from_index(q);
+                if board.cell_at(q).is(defender)
+                    && let Some(c) = board.atari_liberty(qp)
+                {
+                    list.add(c.index() as u16, 800);
                 }
             }
         }
     }
+}
+
+/// One stone of each distinct chain of `color` next to the chain through `target`, in the
+/// order the target's stones meet them, and how many (at most 16).
+fn neighbour_chains(board: &Board, target: Point, color: Color) -> ([Point; 16], usize) {
+    let geometry = board.geometry();
+    let mut chains = [target; 16];
+    let mut ids = [0usize; 16];
+    let mut count = 0;
+    for s in board.chain_stones(target) {
+        for n in geometry.neighbors(s) {
+            if !board.cell_at(n).is(color) {
+                continue;
+            }
+            let np = Point::from_index(n);
+            let id = board.chain_id(np);
+            if ids[..count].contains(&id) || count == chains.len() {
+                continue;
+            }
+            chains[count] = np;
+            ids[count] = id;
+            count += 1;
+        }
+    }
+    (chains, count)
 }
 
 /// The defender's candidates for the chain through `target`, which has `libs` liberties,
@@ -1013,36 +1025,23 @@ fn defence_candidates(
         }
     }
     // Capture the attacker's neighbouring chains in atari; atari those with two liberties.
-    let mut seen = [0u16; 16];
-    let mut seen_len = 0;
-    for s in board.chain_stones(target) {
-        for n in geometry.neighbors(s) {
-            if !board.cell_at(n).is(attacker) {
-                continue;
-            }
-            let np = Point::from_index(n);
-            let id = board.chain_id(np) as u16;
-            if seen[..seen_len].contains(&id) || seen_len == seen.len() {
-                continue;
-            }
-            seen[seen_len] = id;
-            seen_len += 1;
-            if let Some(l) = board.atari_liberty(np) {
-                list.add(
-                    l.index() as u16,
-                    2000 + 100 * board.chain_len(np).min(10) as i32,
-                );
-            } else if libs >= 2 || board.chain_len(target) == 1 {
-                // In atari, a counter-atari can still turn the capture of a lone stone into
-                // a ko.
-                let mut two = [0u16; 3];
-                if liberties_into(board, np, &mut two) == 2 {
-                    for &x in &two[..2] {
-                        let gained =
-                            liberties_after_move(board, Point::from_index(x as usize), defender, 3);
-                        let base = if libs >= 2 { 400 } else { 0 };
-                        list.add(x, base + 100 * gained as i32);
-                    }
+    let (chains, count) = neighbour_chains(board, target, attacker);
+    for &np in &chains[..count] {
+        if let Some(l) = board.atari_liberty(np) {
+            list.add(
+                l.index() as u16,
+                2000 + 100 * board.chain_len(np).min(10) as i32,
+            );
+        } else if libs >= 2 || board.chain_len(target) == 1 {
+            // In atari, a counter-atari can still turn the capture of a lone stone into
+            // a ko.
+            let mut two = [0u16; 3];
+            if liberties_into(board, np, &mut two) == 2 {
+                for &x in &two[..2] {
+                    let gained =
+                        liberties_after_move(board, Point::from_index(x as usize), defender, 3);
+                    let base = if libs >= 2 { 400 } else { 0 };
+                    list.add(x, base + 100 * gained as i32);
                 }
             }
         }
