@@ -271,18 +271,24 @@ mod tests {
     /// The reading priors of every empty point and a pass for `color` on `board`, with the
     /// last move at `last`.
     fn priors(board: &Board, color: Color, last: &str) -> Vec<(Move, Prior)> {
-        let g = board.geometry();
-        let mut moves: Vec<Move> = g
+        let recent = Recent::new(board.geometry().parse_point(last), None);
+        read(board, color, recent).0
+    }
+
+    /// Every empty point and a pass with the priors a fresh reader gives them for `color`
+    /// after `recent`, and what the reading cost.
+    fn read(board: &Board, color: Color, recent: Recent) -> (Vec<(Move, Prior)>, ReadingShare) {
+        let mut moves: Vec<Move> = board
+            .geometry()
             .points()
             .filter(|&p| board.cell(p) == Cell::Empty)
             .map(Move::Play)
             .collect();
         moves.push(Move::Pass);
         let mut out = vec![Prior::NONE; moves.len()];
-        let recent = Recent::new(g.parse_point(last), None);
         let mut reader = ExpansionReader::new(WEIGHT, 5_000);
         reader.add_priors(board, color, recent, &moves, &mut out);
-        moves.into_iter().zip(out).collect()
+        (moves.into_iter().zip(out).collect(), reader.take_share())
     }
 
     /// The moves that got a prior, as GTP vertices with their virtual visits and wins.
@@ -379,23 +385,10 @@ mod tests {
         )
         .unwrap();
         let g = board.geometry();
-        let mut moves: Vec<Move> = g
-            .points()
-            .filter(|&p| board.cell(p) == Cell::Empty)
-            .map(Move::Play)
-            .collect();
-        moves.push(Move::Pass);
-        let mut out = vec![Prior::NONE; moves.len()];
-        let mut reader = ExpansionReader::new(WEIGHT, 5_000);
-        reader.add_priors(
-            &board,
-            Color::Black,
-            Recent::new(g.parse_point("F4"), g.parse_point("D5")),
-            &moves,
-            &mut out,
-        );
-        assert!(out.iter().all(|p| *p == Prior::NONE));
-        assert_eq!(reader.take_share(), ReadingShare::default());
+        let recent = Recent::new(g.parse_point("F4"), g.parse_point("D5"));
+        let (priors, share) = read(&board, Color::Black, recent);
+        assert!(priors.iter().all(|(_, p)| *p == Prior::NONE));
+        assert_eq!(share, ReadingShare::default());
     }
 
     #[test]
