@@ -19,8 +19,8 @@
 
 use std::time::Instant;
 
-use crate::board::{Board, Cell, Color, Move, Point, Recent};
-use crate::tactics::liberties::liberties_capped;
+use crate::board::{Board, Color, Move, Point, Recent};
+use crate::tactics::liberties::{liberties_capped, liberties_into};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict};
 
 use super::tree::Prior;
@@ -214,7 +214,10 @@ impl ExpansionReader {
                     }
                     // Lost: running at its liberties only adds stones to the capture.
                     (Verdict::Fails, _) => {
-                        for n in liberties_of(board, target) {
+                        let mut liberties = [0u16; MAX_LIBERTIES + 1];
+                        let count = liberties_into(board, target, &mut liberties);
+                        for &n in &liberties[..count] {
+                            let n = Point::from_index(n as usize);
                             if !captures(board, n, color) {
                                 bonus(out, n, self.weight, 0.0);
                             }
@@ -239,32 +242,10 @@ impl ExpansionReader {
     }
 }
 
-/// The liberties of the chain through the stone at `p`, up to [`MAX_LIBERTIES`] + 1 of them
-/// (the targets have at most [`MAX_LIBERTIES`]); allocates nothing.
-fn liberties_of(board: &Board, p: Point) -> impl Iterator<Item = Point> {
-    let mut found = [Point::from_index(0); MAX_LIBERTIES + 1];
-    let mut len = 0;
-    let g = board.geometry();
-    'walk: for s in board.chain_stones(p) {
-        for n in g.neighbors(s) {
-            if board.cell_at(n) == Cell::Empty {
-                let q = Point::from_index(n);
-                if !found[..len].contains(&q) {
-                    if len == found.len() {
-                        break 'walk;
-                    }
-                    found[len] = q;
-                    len += 1;
-                }
-            }
-        }
-    }
-    found.into_iter().take(len)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Cell;
 
     const WEIGHT: f32 = 10.0;
 

@@ -41,6 +41,25 @@ impl<const N: usize> SmallSet<N> {
     }
 }
 
+/// The distinct liberties of the chain through `p`, up to `out`'s length; returns how many
+/// were found. Walks the chain;
+/// allocates nothing.
+pub fn liberties_into(board: &Board, p: Point, out: &mut [u16]) -> usize {
+    let mut len = 0;
+    for s in board.chain_stones(p) {
+        for n in board.geometry().neighbors(s) {
+            if board.cell_at(n) == Cell::Empty && !out[..len].contains(&(n as u16)) {
+                out[len] = n as u16;
+                len += 1;
+                if len == out.len() {
+                    return len;
+                }
+            }
+        }
+    }
+    len
+}
+
 /// Distinct liberties of the chain through the stone at `p`, counted up to `cap` (at most
 /// 8). Walks the chain; allocates nothing.
 pub fn liberties_capped(board: &Board, p: Point, cap: usize) -> usize {

@@ -66,7 +66,7 @@
 
 use crate::board::{Board, Cell, Color, MAX_SIZE, OtherLiberties, Point};
 
-use super::liberties::{is_self_atari, liberties_after, liberties_capped};
+use super::liberties::{is_self_atari, liberties_after, liberties_capped, liberties_into};
 
 /// Liberties at which a chain is safe with the attacker to move.
 pub const SAFE_LIBERTIES: usize = 5;
@@ -325,24 +325,6 @@ impl Candidates {
             self.items[j] = c;
         }
     }
-}
-
-/// The distinct liberties of the chain through `p`, up to `out`'s length; returns how many
-/// were found. Walks the chain.
-fn liberties_into(board: &Board, p: Point, out: &mut [u16]) -> usize {
-    let mut len = 0;
-    for s in board.chain_stones(p) {
-        for n in board.geometry().neighbors(s) {
-            if board.cell_at(n) == Cell::Empty && !out[..len].contains(&(n as u16)) {
-                out[len] = n as u16;
-                len += 1;
-                if len == out.len() {
-                    return len;
-                }
-            }
-        }
-    }
-    len
 }
 
 /// The liberties of the chain `color` would form by playing the empty point `p`, counted up
