@@ -46,6 +46,10 @@ pub struct BenchArgs {
     /// Seconds per search case (each position and thread count).
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
+    /// Middle-game positions the search case searches besides the empty board (seeded
+    /// games, seeds `--seed`, `--seed`+1, ...).
+    #[arg(long, default_value_t = 1)]
+    middle: u64,
     #[command(flatten)]
     settings: SettingsArgs<SearchScope>,
 }
@@ -198,8 +202,17 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
     for &size in &args.size {
         let empty = GameState::new(size, Rules::default())
             .ok_or_else(|| format!("unsupported board size {size}"))?;
-        let middle = middle_game(size, args.seed).ok_or("cannot build the middle game")?;
-        for (name, state) in [("empty", &empty), ("middle", &middle)] {
+        let mut positions = vec![("empty".to_string(), empty)];
+        for k in 0..args.middle {
+            let name = if k == 0 {
+                "middle".to_string()
+            } else {
+                format!("middle{}", k + 1)
+            };
+            let state = middle_game(size, args.seed + k).ok_or("cannot build the middle game")?;
+            positions.push((name, state));
+        }
+        for (name, state) in &positions {
             for spec in &args.threads {
                 let threads = thread_count(spec)?;
                 let settings = Settings {
@@ -233,7 +246,8 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3} \
-                     reading_expansions={} reads={} reading_share={:.3}",
+                     reading_expansions={} reads={} reading_share={:.3} \
+                     top1_share={:.3} top5_share={:.3}",
                     settings_field(&settings),
                     a.playouts,
                     a.playouts as f64 / seconds,
@@ -246,11 +260,23 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     a.reading.expansions,
                     a.reading.reads,
                     a.reading.nanos as f64 * 1e-9 / (seconds * threads as f64),
+                    top_share(&a.moves, 1),
+                    top_share(&a.moves, 5),
                 );
             }
         }
     }
     Ok(())
+}
+
+/// The share of the root's visits that went to its `k` most visited moves (how
+/// concentrated the search is).
+fn top_share(moves: &[crate::search::MoveInfo], k: usize) -> f64 {
+    let mut visits: Vec<u64> = moves.iter().map(|m| m.visits).collect();
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    let total: u64 = visits.iter().sum();
+    let top: u64 = visits.iter().take(k).sum();
+    top as f64 / total.max(1) as f64
 }
 
 /// Middle-game positions the `tactics` case reads, per board size.
