@@ -12,7 +12,7 @@
 
 use rand::Rng as _;
 
-use crate::board::{Board, Cell, Color, Point, Recent};
+use crate::board::{Board, Cell, Color, OtherLiberties, Point, Recent};
 use crate::pattern::PatternTable;
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
 use crate::pattern::table::PlayoutShapes;
@@ -64,6 +64,12 @@ pub struct PatternPolicy<'t> {
     /// Random points tried for an empty 3x3 area before the random move (0: none; see
     /// [`PatternPolicy::with_fill_board`]).
     fill_board: u32,
+    /// Whether random moves keep chains of one or two stones out of atari too (see
+    /// [`PatternPolicy::with_self_atari_fix`]).
+    self_atari_fix: bool,
+    /// Whether the policy ataris the last move's two-liberty chain when it cannot run (see
+    /// [`PatternPolicy::with_two_liberty_ataris`]).
+    two_liberty_ataris: bool,
 }
 
 impl<'t> PatternPolicy<'t> {
@@ -79,7 +85,9 @@ impl<'t> PatternPolicy<'t> {
             .with_tactics(settings.tactics)
             .with_ladders(settings.ladders)
             .with_global_captures(settings.captures)
-            .with_fill_board(settings.fill_board);
+            .with_fill_board(settings.fill_board)
+            .with_self_atari_fix(settings.self_atari_fix)
+            .with_two_liberty_ataris(settings.two_liberty_ataris);
         if settings.replies {
             policy.with_replies(cells)
         } else {
@@ -107,7 +115,29 @@ impl<'t> PatternPolicy<'t> {
             global_captures: false,
             watch: AtariWatch::default(),
             fill_board: 0,
+            self_atari_fix: false,
+            two_liberty_ataris: false,
         }
+    }
+
+    /// Turns the self-atari fix on or off (off by default): a random move that would leave
+    /// its own chain, of any size, with one liberty and capture nothing is replaced by that
+    /// last liberty when playing there leaves at least two and fills no own eye (the move
+    /// that approaches instead of throwing a stone away), else it is not played. Off, only
+    /// chains of three or more stones are kept out of atari.
+    pub fn with_self_atari_fix(mut self, fix: bool) -> PatternPolicy<'t> {
+        self.self_atari_fix = fix;
+        self
+    }
+
+    /// Turns the two-liberty ataris on or off (off by default): when the last move's chain
+    /// has two liberties and nothing more urgent was found, an atari on one of them is
+    /// played if our stone there keeps two liberties and the chain's extension at the other
+    /// would have at most two liberties and capture nothing (a chain that cannot simply
+    /// run). Off, such ataris are played only as ladders next to our previous move.
+    pub fn with_two_liberty_ataris(mut self, on: bool) -> PatternPolicy<'t> {
+        self.two_liberty_ataris = on;
+        self
     }
 
     /// Sets how many random points the policy tries, before its random move, for one whose
@@ -269,6 +299,19 @@ impl<'t> PatternPolicy<'t> {
                     {
                         found.push(m);
                     }
+                }
+            }
+        }
+        if found.len == 0
+            && self.two_liberty_ataris
+            && let Some((x, y)) = two_liberties(board, last)
+        {
+            for (m, other) in [(x, y), (y, x)] {
+                if liberties_after(board, m, color).liberties < 2 {
+                    continue;
+                }
+                if escape_liberties(board, other, m, enemy) <= 2 {
+                    found.push(m);
                 }
             }
         }
@@ -437,13 +480,102 @@ impl PlayoutPolicy for PatternPolicy<'_> {
             chosen = open_area_point(board, rng, self.fill_board);
         }
         if chosen.is_none() {
-            chosen = random_acceptable_move(board, color, rng, |b, p| {
-                !is_self_atari(b, p, color, BIG_CHAIN)
-            });
+            chosen = if self.self_atari_fix {
+                random_move_without_self_atari(board, color, rng)
+            } else {
+                random_acceptable_move(board, color, rng, |b, p| {
+                    !is_self_atari(b, p, color, BIG_CHAIN)
+                })
+            };
         }
         self.remember(chosen);
         chosen
     }
+}
+
+/// A random legal move that fills no own eye and leaves no own chain in atari: a drawn
+/// self-atari is replaced by the one liberty it would leave, when that point is a legal
+/// non-eye move that is no self-atari itself; otherwise the draw goes on.
+fn random_move_without_self_atari(
+    board: &mut Board,
+    color: Color,
+    rng: &mut PlayoutRng,
+) -> Option<Point> {
+    let mut replacement = None;
+    let chosen = random_acceptable_move(board, color, rng, |b, p| {
+        if !is_self_atari(b, p, color, 1) {
+            return true;
+        }
+        if let Some(q) = last_liberty_after(b, p, color)
+            && b.is_legal_non_eye(q, color)
+            && !is_self_atari(b, q, color, 1)
+        {
+            replacement = Some(q);
+            return true;
+        }
+        false
+    });
+    replacement.or(chosen)
+}
+
+/// The liberties (capped at 3) the chain of `owner` would have after our atari at `atari`
+/// and its extension at `escape`, the two liberties of a chain of its; 3 when the
+/// extension captures (the chain gets out). Read on the board before the atari: `atari`
+/// never counts.
+fn escape_liberties(board: &Board, escape: Point, atari: Point, owner: Color) -> usize {
+    const CAP: usize = 3;
+    let mut found = [0u16; CAP];
+    let mut len = 0;
+    let mut add = |q: usize, len: &mut usize| {
+        if q != atari.index() && q != escape.index() && !found[..*len].contains(&(q as u16)) {
+            found[*len] = q as u16;
+            *len += 1;
+        }
+    };
+    for n in board.geometry().neighbors(escape) {
+        match board.cell_at(n) {
+            Cell::Empty => add(n, &mut len),
+            Cell::Border => {}
+            cell if cell.is(owner) => {
+                'walk: for s in board.chain_stones(Point::from_index(n)) {
+                    for m in board.geometry().neighbors(s) {
+                        if board.cell_at(m) == Cell::Empty {
+                            add(m, &mut len);
+                            if len >= CAP {
+                                break 'walk;
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                if board.in_atari(Point::from_index(n)) {
+                    return CAP;
+                }
+            }
+        }
+        if len >= CAP {
+            return CAP;
+        }
+    }
+    len
+}
+
+/// The one liberty `color`'s chain would keep after playing the self-atari `p` (the empty
+/// neighbour of `p`, or the liberty besides `p` of an own neighbour chain).
+fn last_liberty_after(board: &Board, p: Point, color: Color) -> Option<Point> {
+    for n in board.geometry().neighbors(p) {
+        match board.cell_at(n) {
+            Cell::Empty => return Some(Point::from_index(n)),
+            cell if cell.is(color) => {
+                if let OtherLiberties::One(q) = board.liberties_besides(Point::from_index(n), p) {
+                    return Some(q);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The tactical answers found for one move: distinct points, at most [`Candidates::CAP`]
@@ -708,6 +840,119 @@ mod tests {
         policy.watch.push(at("C2").index() as u16);
         assert_eq!(policy.watch.capture(&escaped, Color::Black), None);
         assert_eq!(policy.watch.len, 0);
+    }
+
+    /// With the self-atari fix a random move never leaves its own chain, of any size, in
+    /// atari without capturing, on positions where the plain random move does so; a drawn
+    /// self-atari is sometimes replaced by its last liberty.
+    #[test]
+    fn the_self_atari_fix_keeps_small_chains_out_of_atari() {
+        let mut rng = playout_rng(5, 0);
+        let (mut plain_self_ataris, mut replaced, mut draws) = (0, 0, 0);
+        for seed in 0..40 {
+            // A crowded position: a seeded light game of 50 moves on 9x9.
+            let mut board = Board::new(9).unwrap();
+            let mut game_rng = playout_rng(seed, 7);
+            let mut color = Color::Black;
+            for _ in 0..50 {
+                if let Some(p) =
+                    random_acceptable_move(&mut board, color, &mut game_rng, |_, _| true)
+                {
+                    board.play_unchecked(p, color);
+                }
+                color = color.opponent();
+            }
+            for _ in 0..20 {
+                let mut b = board.clone();
+                if let Some(p) = random_acceptable_move(&mut b, color, &mut rng, |b, p| {
+                    !is_self_atari(b, p, color, BIG_CHAIN)
+                }) && is_self_atari(&board, p, color, 1)
+                {
+                    plain_self_ataris += 1;
+                }
+                let mut b = board.clone();
+                let self_ataris: Vec<Point> = board
+                    .empty_points()
+                    .iter()
+                    .map(|&i| Point::from_index(i as usize))
+                    .filter(|&p| {
+                        board.is_legal_non_eye(p, color) && is_self_atari(&board, p, color, 1)
+                    })
+                    .collect();
+                if let Some(p) = random_move_without_self_atari(&mut b, color, &mut rng) {
+                    draws += 1;
+                    assert!(
+                        board.is_legal_non_eye(p, color) && !is_self_atari(&board, p, color, 1),
+                        "{p:?} for {color:?} on\n{}",
+                        board.to_diagram()
+                    );
+                    replaced += self_ataris
+                        .iter()
+                        .any(|&q| last_liberty_after(&board, q, color) == Some(p))
+                        as usize;
+                }
+            }
+        }
+        assert!(
+            plain_self_ataris > 0,
+            "the positions hold no small self-atari"
+        );
+        assert!(draws > 700, "{draws} moves");
+        assert!(replaced > 0, "no self-atari was replaced by its liberty");
+    }
+
+    /// With two-liberty ataris the policy ataris a chain the last move left with two
+    /// liberties and no way to run (both escapes keep two liberties), and leaves one that
+    /// can run alone.
+    #[test]
+    fn a_two_liberty_chain_that_cannot_run_is_put_in_atari() {
+        let trapped = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . X X . . .
+             . . . X O . . . .
+             . . . X . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let open = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . X . . . .
+             . . . X O . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let g = trapped.geometry();
+        let at = |name: &str| g.parse_point(name).unwrap();
+        let last = at("E5");
+        let ataris = [at("E4"), at("F5")];
+        let table = crate::pattern::default_table();
+        let mut rng = playout_rng(9, 0);
+        for (board, on, expected) in [
+            (&trapped, true, true),
+            (&trapped, false, false),
+            (&open, true, false),
+        ] {
+            let mut policy = PatternPolicy::new(table).with_two_liberty_ataris(on);
+            let mut hits = 0;
+            for _ in 0..30 {
+                policy.start(Recent::new(Some(last), None));
+                let answer = policy.answer_last_move(board, Color::Black, last, &mut rng);
+                hits += answer.is_some_and(|p| ataris.contains(&p)) as usize;
+                if !on || !expected {
+                    assert_eq!(answer, None, "on={on}\n{}", board.to_diagram());
+                }
+            }
+            assert_eq!(hits == 30, expected, "on={on}: {hits} ataris of 30");
+        }
     }
 
     /// The fill-the-board step plays only points whose eight neighbours are empty, finds

@@ -292,6 +292,15 @@ settings! {
     /// Pattern playouts capture chains left in atari away from the last move, before a
     /// random move.
     captures: bool = false, Meta::new("captures", Scope::Search);
+    /// Pattern playouts keep chains of one or two stones out of atari too: a random move
+    /// that would leave its chain with one liberty (capturing nothing) is replaced by that
+    /// liberty when playing there is safe, else not played (off: only chains of three or
+    /// more stones are kept out of atari).
+    self_atari_fix: bool = false, Meta::new("self-atari-fix", Scope::Search);
+    /// Pattern playouts atari the chain the last move left with two liberties when its
+    /// escape from the atari would have at most two liberties and capture nothing (off:
+    /// only ladders next to our previous move are started).
+    two_liberty_ataris: bool = false, Meta::new("two-liberty-ataris", Scope::Search);
     /// Random points the pattern playouts try for one in an empty 3x3 area before their
     /// random move ("fill the board"); 0: none.
     fill_board: u32 = 0, Meta::new("fill-board", Scope::Search).range(0.0, 64.0).tune(0.0, 16.0, 1.0);
