@@ -79,6 +79,8 @@ pub const MAX_PLY: usize = 64;
 /// The most liberties of a target that the inner [`Reader`] is asked to capture outright
 /// (it reads ladders and nets well, and races with more liberties not at all).
 pub const OUTRIGHT_LIBERTIES: usize = 2;
+/// Nodes of one read of the inner tactical reader (they count against the race's budget).
+pub const READER_NODES: u64 = 1_000;
 /// No move (a padded index no point has).
 const NO_POINT: u16 = 0;
 /// The defender's pass in a candidate list and a table entry.
@@ -243,7 +245,13 @@ impl SemeaiReader {
             boards: vec![board; MAX_PLY + 1],
             candidates: vec![Candidates::EMPTY; MAX_PLY + 1],
             path: vec![0; MAX_PLY + 1],
-            reader: Reader::with_limits(ReaderLimits::default(), 12),
+            reader: Reader::with_limits(
+                ReaderLimits {
+                    nodes: READER_NODES,
+                    ..ReaderLimits::default()
+                },
+                12,
+            ),
             stats: SemeaiStats::default(),
             own: Point::from_index(0),
             target: Point::from_index(0),
@@ -455,6 +463,7 @@ impl SemeaiReader {
         {
             // The attacker's chain is out of the race: whether the target still falls is
             // the tactical reader's question.
+            let before = self.reader.stats().nodes;
             let (captured, exact) = if attacker_to_move {
                 let r = self.reader.attack(board, target);
                 (r.verdict == Verdict::Works, r.exact)
@@ -462,7 +471,9 @@ impl SemeaiReader {
                 let r = self.reader.defend(board, target);
                 (!r.verdict.succeeds(), r.exact)
             };
-            return for_attacker(captured, exact || !captured);
+            // The tactical reader's nodes count against this read's budget.
+            self.nodes += self.reader.stats().nodes - before;
+            return for_attacker(captured, captured || exact);
         }
         if depth < libs as i32 || ply + 1 >= MAX_PLY {
             return cut;
@@ -907,6 +918,50 @@ mod tests {
         expect(semeai(KO_RACE, "E1", "C1"), "1 1", &["B2", "B3"]);
         expect(semeai(KO_RACE_LAST, "C1", "E1"), "2 2", &["F1"]);
         expect(semeai(KO_RACE_LAST, "E1", "C1"), "1 1", &["B2"]);
+    }
+
+    /// White's liberties F1 and F3 are self-ataris for black (white's stones and the wall
+    /// surround them, and white's capture leaves no ko) until black has played the
+    /// approach moves G1 and G3, which are no liberties of white's. Black has four
+    /// outside liberties (B1-B4) and shares D1: it wins moving first, and only with an
+    /// approach move.
+    const APPROACH: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O X X X X .
+        O . X X O O X X .
+        O . X X O . . . X
+        O . X X O O X X .
+        O . X . O . . . X";
+
+    /// The same with B4 white: black is a move short.
+    const APPROACH_SHORT: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O X X X X .
+        O O X X O O X X .
+        O . X X O . . . X
+        O . X X O O X X .
+        O . X . O . . . X";
+
+    #[test]
+    fn approach_moves_cost_a_race_a_move() {
+        expect(semeai(APPROACH, "C1", "E1"), "1 1", &["D1", "G1", "G3"]);
+        expect(
+            semeai(APPROACH, "E1", "C1"),
+            "1 1",
+            &["B1", "B2", "B3", "B4"],
+        );
+        expect(semeai(APPROACH_SHORT, "C1", "E1"), "0 0", &["PASS"]);
+        expect(
+            semeai(APPROACH_SHORT, "E1", "C1"),
+            "1 1",
+            &["B1", "B2", "B3"],
+        );
     }
 
     #[test]
