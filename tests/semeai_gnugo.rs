@@ -8,9 +8,10 @@
 //!
 //! GNU Go reads *dragons* (chains it judges connected) with its life-and-death reader, hane
 //! reads the two chains alone, so they differ where a chain belongs to a bigger dragon or
-//! where life and death beyond the race decides: the comparison also counts the pairs whose
-//! dragons are the chains themselves (GNU Go's `dragon_stones`), where agreement should be
-//! higher. With `HANE_SEMEAI_REPORT=FILE` the long run writes every disagreement as a diagram
+//! where life and death beyond the race decides (GNU Go answers whether a dragon lives, hane
+//! whether a chain is captured): the comparison also counts the pairs whose dragons are the
+//! chains themselves (GNU Go's `dragon_stones`), the pairs of which neither dragon is alive
+//! (`dragon_status`: the pairs GNU Go itself reads as semeai), and hane's exact reads. With `HANE_SEMEAI_REPORT=FILE` the long run writes every disagreement as a diagram
 //! to FILE. GNU Go missing fails under CI (`CI` set) and skips elsewhere.
 
 mod common;
@@ -75,6 +76,12 @@ struct Agreement {
     /// Reads where both of GNU Go's dragons are the two chains alone, and how many agree.
     plain: usize,
     plain_agree: usize,
+    /// Reads where neither of GNU Go's dragons is alive (`dragon_status`: the pairs GNU Go
+    /// itself would read as a semeai), and how many agree.
+    racing: usize,
+    racing_agree: usize,
+    /// Reads hane finished without a cut-off, and how many agree.
+    exact_agree: usize,
     /// Seki outcomes found by hane and by GNU Go.
     hane_seki: usize,
     gnugo_seki: usize,
@@ -90,15 +97,19 @@ impl Agreement {
     fn summary(&self) -> String {
         format!(
             "{} reads: outcome agrees {:.1}%, codes agree {:.1}%; {} reads of single-chain \
-             dragons: outcome agrees {:.1}%; seki hane {} gnugo {}; {} inexact",
+             dragons: {:.1}%; {} reads of dragons neither alive: {:.1}%; {} exact reads: \
+             {:.1}%; seki hane {} gnugo {}",
             self.reads,
             Agreement::rate(self.agree, self.reads),
             Agreement::rate(self.codes_agree, self.reads),
             self.plain,
             Agreement::rate(self.plain_agree, self.plain),
+            self.racing,
+            Agreement::rate(self.racing_agree, self.racing),
+            self.reads - self.inexact,
+            Agreement::rate(self.exact_agree, self.reads - self.inexact),
             self.hane_seki,
             self.gnugo_seki,
-            self.inexact,
         )
     }
 }
@@ -247,6 +258,15 @@ fn dragon_is_chain(gnugo: &mut GnuGo, board: &Board, p: Point) -> bool {
     stones.split_whitespace().count() == board.chain_len(p)
 }
 
+/// Whether GNU Go's dragon through `p` is alive (`dragon_status`).
+fn dragon_alive(gnugo: &mut GnuGo, board: &Board, p: Point) -> bool {
+    let status = gnugo.ok(&format!(
+        "dragon_status {}",
+        board.geometry().format_point(p)
+    ));
+    status.split_whitespace().next() == Some("alive")
+}
+
 /// Compares the readers on every race pair of `board`, each side moving first.
 fn compare_position(
     gnugo: &mut GnuGo,
@@ -257,6 +277,7 @@ fn compare_position(
     let g = board.geometry();
     for (black, white) in race_pairs(board) {
         let plain = dragon_is_chain(gnugo, board, black) && dragon_is_chain(gnugo, board, white);
+        let racing = !dragon_alive(gnugo, board, black) && !dragon_alive(gnugo, board, white);
         for (a, b) in [(black, white), (white, black)] {
             let (va, vb) = (g.format_point(a), g.format_point(b));
             let ours = reader.analyze(board, a, b).expect("opposite colours");
@@ -269,17 +290,21 @@ fn compare_position(
             agreement.codes_agree += usize::from(codes(&hane) == codes(&theirs));
             agreement.plain += usize::from(plain);
             agreement.plain_agree += usize::from(plain && agrees);
+            agreement.racing += usize::from(racing);
+            agreement.racing_agree += usize::from(racing && agrees);
+            agreement.exact_agree += usize::from(ours.exact && agrees);
             agreement.hane_seki += usize::from(ours.outcome() == RaceOutcome::Seki);
             agreement.gnugo_seki += usize::from(gnugo_outcome(&theirs) == RaceOutcome::Seki);
             agreement.inexact += usize::from(!ours.exact);
             if !agrees {
                 let _ = writeln!(
                     agreement.report,
-                    "analyze_semeai {va} {vb} ({} and {} liberties{}): hane {hane:?}{}, \
+                    "analyze_semeai {va} {vb} ({} and {} liberties{}{}): hane {hane:?}{}, \
                      gnugo {theirs:?}\n{}",
                     liberties_capped(board, a, 8),
                     liberties_capped(board, b, 8),
                     if plain { "" } else { ", bigger dragons" },
+                    if racing { "" } else { ", a living dragon" },
                     if ours.exact { "" } else { " (inexact)" },
                     board.to_diagram()
                 );

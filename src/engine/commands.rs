@@ -766,8 +766,9 @@ fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
 /// vertices with A's owner to move, read by a fresh [`SemeaiReader`], answered in GNU Go's
 /// form `SURVIVES CAPTURES MOVE`: the code (0 to 3, as for `attack`) for A's chain
 /// surviving, the code for B's chain being captured, and A's owner's move (`PASS` when none
-/// is needed or nothing works). A seki is `1 0 PASS`. Unlike GNU Go, hane reads chains, not
-/// dragons. Errors for a bad or empty vertex, and for two stones of one colour.
+/// is needed or nothing works). `1 0` means that neither chain falls: a seki, or two chains
+/// that both get away. Unlike GNU Go, which reads dragons and their life, hane reads the two
+/// chains alone. Errors for a bad or empty vertex, and for two stones of one colour.
 fn cmd_analyze_semeai(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let [a, b] = args else {
         return Err(ERR_SYNTAX.into());

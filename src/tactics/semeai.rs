@@ -11,10 +11,12 @@
 //!
 //! One question is read at a time: can the *attacker*, whose chain is `own`, capture the
 //! *target* chain before `own` is captured? The attacker wins when the target is captured;
-//! it loses when `own` is captured, when the target escapes (it reaches
-//! [`ESCAPED_LIBERTIES`] liberties, or [`ESCAPE_GAIN`] more than it had at the root and at
-//! least [`ESCAPE_FLOOR`]: a chain that gains liberties in a race is out of a plain race,
-//! and reading on would chase it across the board), and when it has no legal candidate. The attacker never passes (a pass lets the
+//! it loses when `own` is captured, when the target reaches [`ESCAPED_LIBERTIES`]
+//! liberties, and when it has no legal candidate. A chain that gains liberties in a race is
+//! out of a plain race, and reading on would chase it across the board: when either chain
+//! has [`ESCAPE_GAIN`] more liberties than at the root and at least [`ESCAPE_FLOOR`] (or
+//! the attacker's chain [`ESCAPED_LIBERTIES`]), the inner [`Reader`] decides whether the
+//! target still falls (with [`READER_NODES`] nodes). The attacker never passes (a pass lets the
 //! defender pass too, and nothing is captured); the defender may pass, which is how a seki
 //! holds: every attacker move there is a self-atari that loses `own`. A position repeated in
 //! a line is a failure of the attacker.
@@ -67,12 +69,13 @@ use super::reader::{
 /// The most liberties a chain may have for a race that [`SemeaiReader::is_seki`] and the
 /// callers that look for races consider (the reader itself reads any pair).
 pub const MAX_RACE_LIBERTIES: usize = 6;
-/// Liberties at which the target of a capture question counts as escaped.
+/// Liberties at which the target of a capture question counts as escaped (and the attacker's
+/// chain as out of the race).
 pub const ESCAPED_LIBERTIES: usize = 8;
-/// Liberties gained since the root at which the target of a capture question counts as
-/// escaped, when it has at least [`ESCAPE_FLOOR`].
+/// Liberties gained since the root at which either chain counts as out of the race, when it
+/// has at least [`ESCAPE_FLOOR`].
 pub const ESCAPE_GAIN: usize = 2;
-/// The fewest liberties at which a target that gained [`ESCAPE_GAIN`] counts as escaped.
+/// The fewest liberties at which a chain that gained [`ESCAPE_GAIN`] is out of the race.
 pub const ESCAPE_FLOOR: usize = 4;
 /// The longest line read, in plies (passes included).
 pub const MAX_PLY: usize = 64;
@@ -452,17 +455,16 @@ impl SemeaiReader {
             return for_attacker(false, true);
         }
         let libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
-        if libs >= ESCAPED_LIBERTIES
-            || (libs >= ESCAPE_FLOOR && libs >= self.root_libs + ESCAPE_GAIN)
-        {
+        if libs >= ESCAPED_LIBERTIES {
             return for_attacker(false, true);
         }
         let own_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
-        if own_libs >= ESCAPED_LIBERTIES
+        if (libs >= ESCAPE_FLOOR && libs >= self.root_libs + ESCAPE_GAIN)
+            || own_libs >= ESCAPED_LIBERTIES
             || (own_libs >= ESCAPE_FLOOR && own_libs >= self.own_root_libs + ESCAPE_GAIN)
         {
-            // The attacker's chain is out of the race: whether the target still falls is
-            // the tactical reader's question.
+            // One chain is out of the race: whether the target still falls (in a ladder,
+            // a net) is the tactical reader's question.
             let before = self.reader.stats().nodes;
             let (captured, exact) = if attacker_to_move {
                 let r = self.reader.attack(board, target);
