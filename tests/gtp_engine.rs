@@ -236,6 +236,7 @@ const NAMES: &[&str] = &[
     "cputime",
     "attack",
     "defend",
+    "analyze_semeai",
     "gomill-cpu_time",
     "gomill-describe_engine",
     "gomill-explain_last_move",

@@ -3,7 +3,8 @@
 //! `Board::play`, `Board::is_legal`, `Board::copy_from` and `area_score`, and the search's
 //! `PatternPriors`, over many
 //! playouts on 9x9 and 19x19 once the board and the generator exist; and the tactical
-//! reader's `attack` and `defend` once the `Reader` exists.
+//! reader's `attack` and `defend` once the `Reader` exists, and the race reader's `analyze`
+//! and `is_seki` once the `SemeaiReader` exists.
 //!
 //! The counter is per thread, so tests running in parallel do not disturb each other. The
 //! counting allocator comes from the `allocation-counter` crate, so this repository needs no
@@ -233,6 +234,70 @@ fn the_tactical_reader_allocates_nothing() {
     let reads: usize = positions.iter().map(|(_, t)| 2 * t.len()).sum();
     assert!(
         reads > 200 && reader.stats().nodes > 10_000,
+        "{reads} reads, {:?}",
+        reader.stats()
+    );
+}
+
+#[test]
+fn the_race_reader_allocates_nothing() {
+    use hane::tactics::liberties::liberties_capped;
+    use hane::tactics::semeai::SemeaiReader;
+    let mut reader = SemeaiReader::new();
+    // Middle-game positions of random light moves, and their adjacent pairs of chains of
+    // opposite colours with few liberties.
+    let mut positions = Vec::new();
+    for (k, size) in [9, 13, 9, 13].into_iter().enumerate() {
+        let mut board = Board::new(size).unwrap();
+        let mut rng = playout_rng(29, k as u64);
+        for m in 0..size * size / 2 {
+            let color = if m % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            match hane::playout::PlayoutPolicy::choose(
+                &mut LightPolicy,
+                &mut board,
+                color,
+                &mut rng,
+            ) {
+                Some(p) => {
+                    board.play_unchecked(p, color);
+                }
+                None => board.pass(),
+            }
+        }
+        let g = board.geometry();
+        let mut pairs = Vec::new();
+        for p in g.points() {
+            if board.cell(p).color() != Some(Color::Black) || liberties_capped(&board, p, 5) > 4 {
+                continue;
+            }
+            for n in g.neighbors(p) {
+                let q = Point::from_index(n);
+                if board.cell(q).color() == Some(Color::White)
+                    && liberties_capped(&board, q, 5) <= 4
+                {
+                    pairs.push((p, q));
+                }
+            }
+        }
+        positions.push((board, pairs));
+    }
+    let n = allocations_during(|| {
+        for (board, pairs) in &positions {
+            for &(a, b) in pairs {
+                std::hint::black_box(reader.analyze(board, a, b));
+                std::hint::black_box(reader.analyze(board, b, a));
+                std::hint::black_box(reader.is_seki(board, a, b));
+            }
+        }
+    });
+    assert_eq!(n, 0, "the race reader allocated {n} times");
+    let reads: usize = positions.iter().map(|(_, p)| 2 * p.len()).sum();
+    assert!(
+        reads > 50 && reader.stats().nodes > 1_000,
         "{reads} reads, {:?}",
         reader.stats()
     );

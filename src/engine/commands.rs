@@ -16,12 +16,13 @@ use super::{
 };
 use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules, komi_is_sane};
 use crate::play::clock::{Clock, TimeLeft, TimeSystem};
-use crate::play::judge::Judgement;
+use crate::play::judge::{Judgement, seki_chains};
 use crate::play::{MoveKind, MoveRequest, Report};
 use crate::search::{Analysis, SearchLimits, SearchResult};
 use crate::sgf::{GameInfo, read_first_game, write_game};
 use crate::tactics::liberties::liberties_capped;
 use crate::tactics::reader::{ChainStatus, Reader, Verdict};
+use crate::tactics::semeai::SemeaiReader;
 
 /// What a handler returns: the response text, or the error message.
 pub type Outcome = Result<String, String>;
@@ -69,6 +70,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("cputime", cmd_cputime),
     spec("attack", |e, a, _| cmd_read_chain(e, a, true)),
     spec("defend", |e, a, _| cmd_read_chain(e, a, false)),
+    spec("analyze_semeai", cmd_analyze_semeai),
     // gomill.
     spec("gomill-cpu_time", cmd_cputime),
     spec("gomill-describe_engine", cmd_describe_engine),
@@ -587,13 +589,26 @@ fn cmd_final_status_list(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -
     let [status] = args else {
         return Err(ERR_SYNTAX.into());
     };
+    let status = status.to_ascii_lowercase();
+    if !matches!(status.as_str(), "dead" | "alive" | "seki") {
+        return Err(ERR_SYNTAX.into());
+    }
     let judgement = engine.judge();
-    let chains = match status.to_ascii_lowercase().as_str() {
-        "dead" => judgement.dead,
-        "alive" => judgement.alive,
-        // hane cannot tell seki from independent life: such chains are listed as alive.
-        "seki" => Vec::new(),
-        _ => return Err(ERR_SYNTAX.into()),
+    let chains = if status == "dead" {
+        judgement.dead
+    } else {
+        // Living chains in seki (read by the capturing-race reader) are listed as seki,
+        // the others as alive.
+        let seki = seki_chains(engine.state.board(), &judgement);
+        if status == "seki" {
+            seki
+        } else {
+            judgement
+                .alive
+                .into_iter()
+                .filter(|chain| !seki.contains(chain))
+                .collect()
+        }
     };
     Ok(chains
         .iter()
@@ -745,6 +760,37 @@ fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
             board.geometry().format_point(p)
         ),
     })
+}
+
+/// `analyze_semeai DRAGONA DRAGONB`: the capturing race between the chains at the two
+/// vertices with A's owner to move, read by a fresh [`SemeaiReader`], answered in GNU Go's
+/// form `SURVIVES CAPTURES MOVE`: the code (0 to 3, as for `attack`) for A's chain
+/// surviving, the code for B's chain being captured, and A's owner's move (`PASS` when none
+/// is needed or nothing works). `1 0` means that neither chain falls: a seki, or two chains
+/// that both get away. Unlike GNU Go, which reads dragons and their life, hane reads the two
+/// chains alone. Errors for a bad or empty vertex, and for two stones of one colour.
+fn cmd_analyze_semeai(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let [a, b] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let board = engine.state.board();
+    let g = board.geometry();
+    let pa = parse_point(g, a).ok_or("invalid coordinate")?;
+    let pb = parse_point(g, b).ok_or("invalid coordinate")?;
+    if board.cell(pa).color().is_none() || board.cell(pb).color().is_none() {
+        return Err("vertex must not be empty".into());
+    }
+    let result = SemeaiReader::new()
+        .analyze(board, pa, pb)
+        .ok_or("vertices must have different colors")?;
+    let point = result
+        .point
+        .map_or_else(|| "PASS".to_string(), |p| g.format_point(p));
+    Ok(format!(
+        "{} {} {point}",
+        result.survives.gtp_code(),
+        result.captures.gtp_code()
+    ))
 }
 
 /// `hane-tactical_status` (GoGui `gfx`): every chain of at most four liberties read both

@@ -8,7 +8,9 @@
 
 use crate::board::{Board, Cell, Color, GameState, Move, Point};
 use crate::search::{Analysis, SearchResult, estimate_ownership};
+use crate::tactics::liberties::liberties_capped;
 use crate::tactics::reader::Reader;
+use crate::tactics::semeai::{MAX_RACE_LIBERTIES, SemeaiReader};
 
 /// The status of every chain on the board and the resulting score.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,6 +130,54 @@ fn rescue_connected_chains(
             k += 1;
         }
     }
+}
+
+/// The living chains of `judgement` that are in seki: each one that has at most
+/// [`MAX_RACE_LIBERTIES`] liberties and a living neighbour of the other colour, also short
+/// of liberties, with which the capturing-race reader finds a seki
+/// ([`SemeaiReader::is_seki`]: neither side captures the other whoever moves first, and
+/// a shared liberty is poison to both). Chains that live on their own next to each other
+/// are not seki: filling the liberty they share costs neither of them anything. In
+/// `judgement.alive`'s order.
+pub fn seki_chains(board: &Board, judgement: &Judgement) -> Vec<(Color, Vec<Point>)> {
+    let short = |stones: &Vec<Point>| {
+        liberties_capped(board, stones[0], MAX_RACE_LIBERTIES + 1) <= MAX_RACE_LIBERTIES
+    };
+    let candidates: Vec<usize> = (0..judgement.alive.len())
+        .filter(|&i| short(&judgement.alive[i].1))
+        .collect();
+    if candidates.len() < 2 {
+        return Vec::new();
+    }
+    let g = board.geometry();
+    let mut in_seki = vec![false; judgement.alive.len()];
+    let mut reader = SemeaiReader::new();
+    for (k, &i) in candidates.iter().enumerate() {
+        let (color, stones) = &judgement.alive[i];
+        for &j in &candidates[k + 1..] {
+            let (other, others) = &judgement.alive[j];
+            if color == other || (in_seki[i] && in_seki[j]) {
+                continue;
+            }
+            let id = board.chain_id(others[0]);
+            let touches = stones.iter().any(|&p| {
+                g.neighbors(p).iter().any(|&n| {
+                    board.cell_at(n).is(*other) && board.chain_id(Point::from_index(n)) == id
+                })
+            });
+            if touches && reader.is_seki(board, stones[0], others[0]) {
+                in_seki[i] = true;
+                in_seki[j] = true;
+            }
+        }
+    }
+    judgement
+        .alive
+        .iter()
+        .zip(&in_seki)
+        .filter(|(_, seki)| **seki)
+        .map(|(chain, _)| chain.clone())
+        .collect()
 }
 
 /// The stones of the chains [`judge`] finds dead, sorted.
@@ -309,6 +359,71 @@ mod tests {
     fn state_from(diagram: &str) -> GameState {
         let board = Board::from_diagram(diagram).unwrap();
         GameState::from_board(board, Color::Black, Rules::chinese(0.5))
+    }
+
+    /// Every chain of `board` as living, in the order [`judge`] lists them.
+    fn all_alive(board: &Board) -> Judgement {
+        let mut alive: Vec<(Color, Vec<Point>)> = Vec::new();
+        for p in board.geometry().points() {
+            if let Some(color) = board.cell(p).color()
+                && board.chain_id(p) == p.index()
+            {
+                let mut stones: Vec<Point> = board.chain_stones(p).collect();
+                stones.sort();
+                alive.push((color, stones));
+            }
+        }
+        alive.sort();
+        Judgement {
+            dead: Vec::new(),
+            alive,
+            score: 0.0,
+            unsettled: 0,
+        }
+    }
+
+    #[test]
+    fn chains_sharing_two_liberties_and_nothing_else_are_in_seki() {
+        // Black C1-C3-D3 and white E1-E3 share D1 and D2; the walls live on their own.
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             O O O O X X X X .
+             O O O O X X X X .
+             O O X X O X X . .
+             O O X . O X X . .
+             O O X . O X X . .",
+        )
+        .unwrap();
+        let judgement = all_alive(&board);
+        let g = board.geometry();
+        let seki = seki_chains(&board, &judgement);
+        let vertices = |stones: &Vec<Point>| {
+            stones
+                .iter()
+                .map(|&p| g.format_point(p))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let listed: Vec<String> = seki.iter().map(|(_, s)| vertices(s)).collect();
+        assert_eq!(listed, ["C1 C2 C3 D3", "E1 E2 E3"], "{listed:?}");
+        // With black's outside liberties open and white's filled, black wins the race:
+        // no seki.
+        let race = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             O O O O X X X X .
+             O O O O X X X X .
+             O . X X O X X . .
+             O . X . O X X . .
+             O . X . O X X . .",
+        )
+        .unwrap();
+        assert!(seki_chains(&race, &all_alive(&race)).is_empty());
     }
 
     #[test]

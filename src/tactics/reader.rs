@@ -91,10 +91,10 @@ const MAX_TARGET_LIBERTIES: usize = 8;
 const NO_POINT: u16 = 0;
 
 /// Node values, from the side to move's point of view.
-const LOSS: u8 = 0;
-const KO_WITH_THREAT: u8 = 1;
-const KO_FIRST: u8 = 2;
-const WIN: u8 = 3;
+pub(super) const LOSS: u8 = 0;
+pub(super) const KO_WITH_THREAT: u8 = 1;
+pub(super) const KO_FIRST: u8 = 2;
+pub(super) const WIN: u8 = 3;
 
 /// The outcome of a read, in GNU Go's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,7 +125,7 @@ impl Verdict {
         self != Verdict::Fails
     }
 
-    fn from_value(value: u8) -> Verdict {
+    pub(super) fn from_value(value: u8) -> Verdict {
         match value {
             WIN => Verdict::Works,
             KO_FIRST => Verdict::Ko,
@@ -196,18 +196,18 @@ struct Node {
 }
 
 /// Flags of a table entry.
-const ENTRY_EXACT: u8 = 1;
-const ENTRY_USED: u8 = 2;
+pub(super) const ENTRY_EXACT: u8 = 1;
+pub(super) const ENTRY_USED: u8 = 2;
 
 /// One transposition-table entry.
 #[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u64,
-    point: u16,
-    value: u8,
-    depth: u8,
-    flags: u8,
-    age: u8,
+pub(super) struct Entry {
+    pub(super) key: u64,
+    pub(super) point: u16,
+    pub(super) value: u8,
+    pub(super) depth: u8,
+    pub(super) flags: u8,
+    pub(super) age: u8,
 }
 
 impl Entry {
@@ -222,13 +222,13 @@ impl Entry {
 }
 
 /// The transposition table: buckets of two entries at `key & mask` and its neighbour.
-struct Table {
+pub(super) struct Table {
     entries: Vec<Entry>,
     mask: usize,
 }
 
 impl Table {
-    fn new(bits: u32) -> Table {
+    pub(super) fn new(bits: u32) -> Table {
         let len = 1usize << bits.clamp(1, 28);
         Table {
             entries: vec![Entry::default(); len],
@@ -238,7 +238,7 @@ impl Table {
 
     /// A stored result usable for a node read to `depth`: an exact one, or one read at
     /// least as deep (a deeper read only tightens the bound its cut-offs leave).
-    fn probe(&self, key: u64, depth: u8) -> Option<Entry> {
+    pub(super) fn probe(&self, key: u64, depth: u8) -> Option<Entry> {
         let i = key as usize & self.mask;
         [i, i ^ 1].into_iter().map(|j| self.entries[j]).find(|e| {
             e.flags & ENTRY_USED != 0
@@ -249,7 +249,7 @@ impl Table {
 
     /// Stores `entry` in its bucket: over the same key, else over an empty slot, else over
     /// the entry of an older read, else over the shallower one.
-    fn store(&mut self, entry: Entry, age: u8) {
+    pub(super) fn store(&mut self, entry: Entry, age: u8) {
         let i = entry.key as usize & self.mask;
         let (a, b) = (self.entries[i], self.entries[i ^ 1]);
         let slot = if a.flags & ENTRY_USED == 0 || a.key == entry.key {
@@ -275,27 +275,27 @@ impl Table {
         self.entries[slot] = entry;
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.entries.fill(Entry::default());
     }
 }
 
 /// A candidate move and its ordering score.
 #[derive(Clone, Copy, Debug, Default)]
-struct Candidate {
-    point: u16,
-    score: i32,
+pub(super) struct Candidate {
+    pub(super) point: u16,
+    pub(super) score: i32,
 }
 
 /// The candidates of one node, at most [`MAX_CANDIDATES`], without duplicates.
 #[derive(Clone, Copy)]
-struct Candidates {
-    items: [Candidate; MAX_CANDIDATES],
-    len: usize,
+pub(super) struct Candidates {
+    pub(super) items: [Candidate; MAX_CANDIDATES],
+    pub(super) len: usize,
 }
 
 impl Candidates {
-    const EMPTY: Candidates = Candidates {
+    pub(super) const EMPTY: Candidates = Candidates {
         items: [Candidate {
             point: NO_POINT,
             score: 0,
@@ -304,7 +304,7 @@ impl Candidates {
     };
 
     /// Adds `point` with `score`, or raises the score of a point already there.
-    fn add(&mut self, point: u16, score: i32) {
+    pub(super) fn add(&mut self, point: u16, score: i32) {
         if let Some(c) = self.items[..self.len].iter_mut().find(|c| c.point == point) {
             c.score = c.score.max(score);
         } else if self.len < MAX_CANDIDATES {
@@ -314,7 +314,7 @@ impl Candidates {
     }
 
     /// Sorts by score, best first (insertion sort: the lists are short).
-    fn sort(&mut self) {
+    pub(super) fn sort(&mut self) {
         for i in 1..self.len {
             let c = self.items[i];
             let mut j = i;
@@ -331,7 +331,7 @@ impl Candidates {
 /// to `cap` (at most [`MAX_TARGET_LIBERTIES`]): its empty neighbours, the neighbouring
 /// enemy stones it would capture (each point one liberty, as [`liberties_after`] counts),
 /// and the other liberties of the friendly chains it joins. Walks those chains.
-fn liberties_after_move(board: &Board, p: Point, color: Color, cap: usize) -> usize {
+pub(super) fn liberties_after_move(board: &Board, p: Point, color: Color, cap: usize) -> usize {
     let mut libs = [0u16; MAX_TARGET_LIBERTIES];
     let cap = cap.min(MAX_TARGET_LIBERTIES);
     let mut len = 0;
@@ -372,7 +372,7 @@ fn liberties_after_move(board: &Board, p: Point, color: Color, cap: usize) -> us
 
 /// The one liberty `color` would be left with by playing the empty point `p`, when the move
 /// is a self-atari that captures nothing (see [`is_self_atari`]).
-fn self_atari_liberty(board: &Board, p: Point, color: Color) -> Option<Point> {
+pub(super) fn self_atari_liberty(board: &Board, p: Point, color: Color) -> Option<Point> {
     if !is_self_atari(board, p, color, 1) {
         return None;
     }
@@ -395,7 +395,7 @@ fn self_atari_liberty(board: &Board, p: Point, color: Color) -> Option<Point> {
 }
 
 /// A 64-bit mixer (splitmix64's finaliser) for the table keys' extra terms.
-fn mix(x: u64) -> u64 {
+pub(super) fn mix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -902,7 +902,7 @@ fn attack_candidates(
 
 /// One stone of each distinct chain of `color` next to the chain through `target`, in the
 /// order the target's stones meet them, and how many (at most 16).
-fn neighbour_chains(board: &Board, target: Point, color: Color) -> ([Point; 16], usize) {
+pub(super) fn neighbour_chains(board: &Board, target: Point, color: Color) -> ([Point; 16], usize) {
     let geometry = board.geometry();
     let mut chains = [target; 16];
     let mut ids = [0usize; 16];
