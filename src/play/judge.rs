@@ -9,7 +9,7 @@
 use crate::board::{Board, Cell, Color, GameState, Move, Point};
 use crate::search::{Analysis, SearchResult, estimate_ownership};
 use crate::tactics::liberties::liberties_capped;
-use crate::tactics::reader::Reader;
+use crate::tactics::reader::{Reader, Verdict};
 use crate::tactics::semeai::{MAX_RACE_LIBERTIES, SemeaiReader};
 
 /// The status of every chain on the board and the resulting score.
@@ -76,6 +76,7 @@ pub fn judge(state: &GameState, playouts: u64, seed: u64) -> Judgement {
         }
     }
     rescue_connected_chains(board, &mut dead, &mut alive);
+    settle_races(board, &mut dead, &mut alive);
     let unsettled = geometry
         .points()
         .filter(|p| board.cell(*p) == Cell::Empty)
@@ -178,6 +179,83 @@ pub fn seki_chains(board: &Board, judgement: &Judgement) -> Vec<(Color, Vec<Poin
         .filter(|(_, seki)| **seki)
         .map(|(chain, _)| chain.clone())
         .collect()
+}
+
+/// Corrects the playouts' verdict on capturing races: a chain judged dead next to a
+/// living chain of the other colour, both short of liberties (at most
+/// [`MAX_RACE_LIBERTIES`]), where the race reader proves exactly that the living chain's
+/// owner, moving first, can neither capture the dead one nor keep its own chain, has won
+/// the race: it is alive and the other chain dead. Where the living chain's owner cannot
+/// capture but keeps its chain (a seki), the chain judged dead is alive too. Light
+/// playouts misjudge races: a random player fills its own liberties as readily as the
+/// opponent's. A ko never flips a chain: one judged dead lives only when the opponent
+/// cannot capture it even through a ko, and the opponent's chain dies only when it cannot
+/// live even through one.
+fn settle_races(
+    board: &Board,
+    dead: &mut Vec<(Color, Vec<Point>)>,
+    alive: &mut Vec<(Color, Vec<Point>)>,
+) {
+    let short = |p: Point| liberties_capped(board, p, MAX_RACE_LIBERTIES + 1) <= MAX_RACE_LIBERTIES;
+    if !dead.iter().any(|(_, stones)| short(stones[0])) {
+        return;
+    }
+    let g = board.geometry();
+    let mut reader = SemeaiReader::new();
+    let mut revived = vec![false; dead.len()];
+    let mut killed = vec![false; alive.len()];
+    for (i, (color, stones)) in dead.iter().enumerate() {
+        if !short(stones[0]) {
+            continue;
+        }
+        for (j, (other, others)) in alive.iter().enumerate() {
+            if other == color || killed[j] || !short(others[0]) {
+                continue;
+            }
+            let id = board.chain_id(others[0]);
+            let touches = stones.iter().any(|&p| {
+                g.neighbors(p).iter().any(|&n| {
+                    board.cell_at(n).is(*other) && board.chain_id(Point::from_index(n)) == id
+                })
+            });
+            if !touches {
+                continue;
+            }
+            // The living chain's owner moves first.
+            let Some(race) = reader.analyze(board, others[0], stones[0]) else {
+                continue;
+            };
+            if !race.exact || race.captures != Verdict::Fails {
+                continue;
+            }
+            revived[i] = true;
+            if race.survives == Verdict::Fails {
+                killed[j] = true;
+            }
+        }
+    }
+    let mut newly_dead = Vec::new();
+    let mut k = 0;
+    alive.retain(|chain| {
+        let keep = !killed[k];
+        k += 1;
+        if !keep {
+            newly_dead.push(chain.clone());
+        }
+        keep
+    });
+    let mut k = 0;
+    dead.retain(|chain| {
+        let keep = !revived[k];
+        k += 1;
+        if !keep {
+            alive.push(chain.clone());
+        }
+        keep
+    });
+    dead.extend(newly_dead);
+    dead.sort();
+    alive.sort();
 }
 
 /// The stones of the chains [`judge`] finds dead, sorted.
@@ -604,5 +682,59 @@ mod tests {
         let judgement = judge(&state, 1000, 7);
         assert!(judgement.dead.is_empty(), "{:?}", judgement.dead);
         assert_eq!(judgement.score, state.score_with_dead(&[]));
+    }
+
+    /// The end of a game hane (black) lost to GNU Go on the count: black's big left group
+    /// (three liberties, a white stone inside its eye space) and white's centre group
+    /// (three liberties, one an eye) are in a capturing race that black wins whoever moves
+    /// first. Light playouts call black's group dead; the race reader settles it, as GNU Go
+    /// did: white's centre and the stones inside black's area are dead.
+    #[test]
+    fn a_capturing_race_is_settled_by_reading() {
+        let board = Board::from_diagram(
+            ". X X X O O . X .
+             O . X O O O X . X
+             . X X O . O O X .
+             X X X X O O X . X
+             O X O X O . X X .
+             O X O X O X . X X
+             O O O O X X . . .
+             O . O . O X X . .
+             . X O O O O X . .",
+        )
+        .unwrap();
+        let state = GameState::from_board(board, Color::White, Rules::chinese(7.5));
+        let g = state.geometry();
+        let points = |vertices: &str| -> Vec<Point> {
+            let mut v: Vec<Point> = vertices
+                .split_whitespace()
+                .map(|v| g.parse_point(v).unwrap())
+                .collect();
+            v.sort();
+            v
+        };
+        let black_group = points("B4 D4 B5 D5 A6 B6 C6 D6 B7 C7 C8 B9 C9 D9");
+        let white_centre = points("E4 E5 E6 F6 D7 F7 G7 D8 E8 F8 E9 F9");
+        let ownership = estimate_ownership(&state, 1000, 7);
+        let black_share: f32 = black_group
+            .iter()
+            .map(|p| ownership[p.index()])
+            .sum::<f32>()
+            / black_group.len() as f32;
+        assert!(
+            black_share < 0.0,
+            "the playouts alone call black's group dead: {black_share}"
+        );
+        let judgement = judge(&state, 1000, 7);
+        let dead = dead_points(&judgement);
+        assert!(
+            black_group.iter().all(|p| !dead.contains(p)),
+            "black's group is judged dead: {dead:?}"
+        );
+        assert!(
+            white_centre.iter().all(|p| dead.contains(p)),
+            "white's centre is judged alive: {dead:?}"
+        );
+        assert!(judgement.score > 0.0, "score {}", judgement.score);
     }
 }
