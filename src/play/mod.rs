@@ -375,6 +375,8 @@ fn book_result(state: &GameState, color: Color, moves: &[BookMove]) -> SearchRes
             playouts: 0,
             elapsed: Duration::ZERO,
             winrate: moves.first().map_or(0.5, |m| m.winrate),
+            search_winrate: moves.first().map_or(0.5, |m| m.winrate),
+            komi_offset: 0.0,
             score_lead: None,
             moves: infos,
             ownership: vec![0.0; state.geometry().points().count()],
