@@ -273,7 +273,7 @@ settings! {
     dynamic_komi: DynamicKomiMode = DynamicKomiMode::Auto, Meta::new("dynamic-komi", Scope::Game);
     /// Points of dynamic komi per handicap stone on 19x19 (scaled by the board's area on
     /// other sizes).
-    dynamic_komi_stone: f32 = 7.0, Meta::new("dynamic-komi-stone", Scope::Game).range(0.0, 100.0).tune(0.0, 15.0, 1.0);
+    dynamic_komi_stone: f32 = 7.0, Meta::new("dynamic-komi-stone", Scope::Game).range(0.0, 100.0);
     /// The move number on 19x19 (scaled by the board's area on other sizes) by which the
     /// linear dynamic komi has faded to nothing.
     dynamic_komi_moves: u32 = 200, Meta::new("dynamic-komi-moves", Scope::Game).range(1.0, 10_000.0);
