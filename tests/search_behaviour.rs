@@ -9,7 +9,7 @@ use hane::board::{Board, Color, GameState, Move, Rules};
 use hane::play::{MoveRequest, Player};
 use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
 use hane::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
-use hane::settings::{Auto, Bytes, PlayoutKind, PriorsKind, Settings};
+use hane::settings::{Auto, Bytes, DynamicKomiMode, PlayoutKind, PriorsKind, Settings};
 
 /// Light playouts and heuristic priors (cheap searches) on `threads` threads.
 fn config(threads: usize) -> Settings {
@@ -380,4 +380,99 @@ fn scores_are_the_mean_final_score_as_the_analysed_sides_lead() {
             );
         }
     }
+}
+
+#[test]
+fn a_komi_offset_scores_the_playouts_but_not_the_reports() {
+    // Komi 45 on an empty 7x7 board: black loses nearly every playout. Scored as if black
+    // received 90 points more (komi -45 in the playouts), it wins nearly every one; the
+    // reported win rates and leads stay those of komi 45, as a search without the offset
+    // reports them.
+    let rules = Rules {
+        komi: 45.0,
+        ..Rules::default()
+    };
+    let state = GameState::new(7, rules).unwrap();
+    let mut searcher = searcher_with(config(1));
+    searcher.set_komi_offset(-90.0);
+    let analysis = search(&mut searcher, &state, &playouts(3_000));
+    assert_eq!(analysis.komi_offset, -90.0);
+    // Light playouts on an empty 7x7 board often end with one side owning nearly all of
+    // it: the area scores spread over the whole board, and a komi of 45 still loses some.
+    let (shifted, reported) = (analysis.search_winrate, analysis.winrate);
+    assert!(shifted > 0.7 && reported < 0.3, "{shifted} {reported}");
+    let lead = analysis.score_lead.expect("a mean score");
+    assert!((-49.0..-30.0).contains(&lead), "{lead}");
+    for m in analysis.moves.iter().filter(|m| m.visits >= 50) {
+        assert!(m.winrate < 0.4, "{:?}: {}", m.mv, m.winrate);
+        assert!(m.lcb <= m.winrate);
+    }
+    let mut plain = searcher_with(config(1));
+    let real = search(&mut plain, &state, &playouts(3_000));
+    assert_eq!((real.komi_offset, real.winrate), (0.0, real.search_winrate));
+    assert!(
+        (real.winrate - reported).abs() < 0.1,
+        "{} {reported}",
+        real.winrate
+    );
+    let real_lead = real.score_lead.unwrap();
+    assert!((real_lead - lead).abs() < 5.0, "{real_lead} {lead}");
+}
+
+#[test]
+fn the_tree_is_kept_across_small_komi_offset_changes_only() {
+    let state = middle_game(9, 10);
+    let mut searcher = searcher_with(config(1));
+    searcher.set_komi_offset(3.0);
+    let first = search(&mut searcher, &state, &playouts(500));
+    // One point: the tree stays.
+    searcher.set_komi_offset(2.0);
+    let second = search(&mut searcher, &state, &playouts(500));
+    assert_eq!(
+        searcher.check_tree().unwrap().root_visits,
+        first.playouts + second.playouts
+    );
+    // Two points: a fresh tree.
+    searcher.set_komi_offset(4.0);
+    let third = search(&mut searcher, &state, &playouts(500));
+    assert_eq!(searcher.check_tree().unwrap().root_visits, third.playouts);
+}
+
+#[test]
+fn a_dynamic_komi_offset_never_makes_hane_resign() {
+    // hane is black with four handicap stones, and the linear dynamic komi makes it give
+    // 88 points on 9x9 at move 2 (100 a stone, scaled by area, faded by 1/45): every playout
+    // is lost under the offset, but the game is not.
+    let mut state = GameState::new(9, Rules::chinese(0.5)).unwrap();
+    state.place_fixed_handicap(4).unwrap();
+    state.play(Color::White, Move::Pass).unwrap();
+    let mut player = player_with(Settings {
+        resign_threshold: 0.1,
+        resign_moves: 1,
+        playouts: Some(1_000),
+        dynamic_komi: DynamicKomiMode::Linear,
+        dynamic_komi_stone: 100.0,
+        ..config(1)
+    });
+    let chosen = black_move(&mut player, &state);
+    let analysis = &chosen.result.analysis;
+    assert_eq!(analysis.komi_offset, 88.0);
+    assert!(analysis.search_winrate < 0.1, "{}", analysis.search_winrate);
+    assert!(analysis.winrate > 0.5, "{}", analysis.winrate);
+    assert!(!chosen.resign);
+    // A new game forgets it; in an even game (auto) there is none.
+    player.new_game();
+    let even = GameState::new(9, Rules::chinese(7.5)).unwrap();
+    let mut auto = player_with(Settings {
+        playouts: Some(200),
+        ..config(1)
+    });
+    assert_eq!(
+        black_move(&mut auto, &even).result.analysis.komi_offset,
+        0.0
+    );
+    assert_eq!(
+        black_move(&mut player, &even).result.analysis.komi_offset,
+        0.0
+    );
 }

@@ -544,6 +544,8 @@ mod tests {
                 playouts: 10,
                 elapsed: std::time::Duration::ZERO,
                 winrate: 0.5,
+                search_winrate: 0.5,
+                komi_offset: 0.0,
                 score_lead: None,
                 moves: choices.iter().map(|&m| info(m)).collect(),
                 ownership: Vec::new(),

@@ -2,12 +2,16 @@
 //! turns the settings and the clock into the search's limits (one budget rule), applies the
 //! pass, resign and cleanup rules to the search's choice ([`judge`]) and judges dead stones
 //! and the final score. It consults the opening book ([`book`]) first: a 9x9 book move is
-//! played at once, a 19x19 book gives the search's root moves a prior. The GTP engine and
+//! played at once, a 19x19 book gives the search's root moves a prior. In handicap games it
+//! gives the search's komi an offset ([`dynkomi`]), kept and adapted across the moves of a
+//! game; the resign rule then counts a move as hopeless only when it is lost under both the
+//! real komi and the offset one, so that an offset never makes hane resign. The GTP engine and
 //! the match runner's in-process player are thin adapters over it; the clock arithmetic
 //! both they and the referee use is [`clock`].
 
 pub mod book;
 pub mod clock;
+pub mod dynkomi;
 pub mod judge;
 
 use std::sync::Arc;
@@ -23,6 +27,7 @@ use crate::settings::{BookSource, Settings};
 
 use book::{Book, BookHit, BookMove, BookUse};
 use clock::MoveTime;
+use dynkomi::DynamicKomi;
 use judge::{EndRules, Judgement};
 
 /// Thinking time per move when neither the settings nor a clock limit it.
@@ -124,6 +129,8 @@ pub struct Player {
     judge_seed: u64,
     /// Moves in a row whose win rate was under the resign threshold.
     low_winrate_streak: u32,
+    /// The game's dynamic komi.
+    dynamic_komi: DynamicKomi,
 }
 
 impl Player {
@@ -144,6 +151,7 @@ impl Player {
             seed,
             judge_seed: seed,
             low_winrate_streak: 0,
+            dynamic_komi: DynamicKomi::default(),
         }
     }
 
@@ -176,10 +184,13 @@ impl Player {
         &mut self.searcher
     }
 
-    /// Starts a new game: the kept tree and the resign count are forgotten.
+    /// Starts a new game: the kept tree, the resign count and the dynamic komi are
+    /// forgotten.
     pub fn new_game(&mut self) {
         self.searcher.clear();
+        self.searcher.set_komi_offset(0.0);
         self.low_winrate_streak = 0;
+        self.dynamic_komi.reset();
     }
 
     /// Gives the searches `seed` and the end-of-game judgements `judge_seed` from now on
@@ -269,6 +280,19 @@ impl Player {
         if request.kind == MoveKind::Regression {
             self.searcher.clear();
         }
+        let offset = self.dynamic_komi.offset(&self.settings, state, color);
+        if offset != self.searcher.komi_offset() {
+            crate::log::log(
+                crate::log::LogLevel::Info,
+                format_args!(
+                    "dynamic komi: the playouts score black with {offset:+} points on the \
+                     game's komi {} (move {})",
+                    state.komi(),
+                    state.moves().len() + 1
+                ),
+            );
+        }
+        self.searcher.set_komi_offset(offset);
         let mut ignore = |_: &Analysis| {};
         let progress: &mut dyn FnMut(&Analysis) = match report {
             Some((interval, callback)) => {
@@ -296,6 +320,10 @@ impl Player {
                 self.searcher
                     .search(state, color, &quick, &SearchControl::default(), &mut |_| {});
         }
+        if result.analysis.playouts > 0 {
+            self.dynamic_komi
+                .adapt(&self.settings, state, color, result.analysis.search_winrate);
+        }
         result.best = judge::search_choice(state, color, &result.analysis, result.best);
         let low = self.count_low_winrate(state, color, &result);
         let rules = match request.kind {
@@ -315,8 +343,9 @@ impl Player {
         }
     }
 
-    /// Counts a move whose win rate is under the resign threshold (not a winning pass);
-    /// true once `resign-moves` such moves came in a row.
+    /// Counts a move whose win rate is under the resign threshold (not a winning pass)
+    /// under the real komi and, with a dynamic komi offset, under the offset komi too; true
+    /// once `resign-moves` such moves came in a row.
     fn count_low_winrate(
         &mut self,
         state: &GameState,
@@ -326,8 +355,8 @@ impl Player {
         let threshold = self.settings.resign_threshold;
         let analysis = &result.analysis;
         let winning_pass = result.best == Move::Pass && judge::opponent_passed(state, color);
-        if threshold > 0.0 && analysis.winrate < threshold && analysis.playouts > 0 && !winning_pass
-        {
+        let winrate = analysis.winrate.max(analysis.search_winrate);
+        if threshold > 0.0 && winrate < threshold && analysis.playouts > 0 && !winning_pass {
             self.low_winrate_streak += 1;
         } else {
             self.low_winrate_streak = 0;
@@ -375,6 +404,8 @@ fn book_result(state: &GameState, color: Color, moves: &[BookMove]) -> SearchRes
             playouts: 0,
             elapsed: Duration::ZERO,
             winrate: moves.first().map_or(0.5, |m| m.winrate),
+            search_winrate: moves.first().map_or(0.5, |m| m.winrate),
+            komi_offset: 0.0,
             score_lead: None,
             moves: infos,
             ownership: vec![0.0; state.geometry().points().count()],

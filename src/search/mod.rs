@@ -21,6 +21,12 @@
 //!   for the next move.
 //! * a new game: call [`Searcher::clear`] (a changed komi, size or setup is also detected
 //!   and the tree dropped).
+//! * dynamic komi: [`Searcher::set_komi_offset`] gives the komi of the playouts an offset
+//!   (the play layer's `play::dynkomi`). The tree's statistics then hold wins under the
+//!   shifted komi; the reported win rates and scores ([`Analysis::winrate`],
+//!   [`MoveInfo::winrate`], the score leads) are counted from the same playouts under the
+//!   real komi, and [`Analysis::search_winrate`] is the tree's own value. A kept tree is
+//!   reused while the offset moves by at most [`MAX_KEPT_KOMI_CHANGE`].
 //!
 //! The search never prints to stdout and knows nothing of clocks or GTP; the only log line
 //! ([`crate::log`]) is the note that the tree's memory is full.
@@ -139,7 +145,9 @@ impl SearchControl {
 pub struct MoveInfo {
     pub mv: Move,
     pub visits: u64,
-    /// Winrate in [0, 1].
+    /// Winrate in [0, 1], under the real komi: with a komi offset, the share of this
+    /// search's playouts through the move that reached the end of the game and won under the
+    /// real komi (the tree's winrate, scored with the offset, when it has none).
     pub winrate: f32,
     /// Prior probability in [0, 1].
     pub prior: f32,
@@ -162,8 +170,14 @@ pub struct Analysis {
     /// Playouts run so far in this search.
     pub playouts: u64,
     pub elapsed: Duration,
-    /// Winrate of the best move, for `color`.
+    /// Winrate of the best move, for `color`, under the real komi (see
+    /// [`MoveInfo::winrate`]).
     pub winrate: f32,
+    /// Winrate of the best move as the search sees it: its tree statistics, scored with the
+    /// komi offset (equal to `winrate` without an offset).
+    pub search_winrate: f32,
+    /// The komi offset the playouts were scored with (extra komi black gives).
+    pub komi_offset: f32,
     /// The mean final score of all of this search's playouts that reached the end of the
     /// game, as `color`'s lead (see [`MoveInfo::score_lead`]).
     pub score_lead: Option<f32>,
@@ -203,7 +217,14 @@ struct KeptTree {
     handicap: usize,
     setup: Vec<(Color, Point)>,
     moves: Vec<(Color, Move)>,
+    /// The komi offset its statistics were scored with.
+    komi_offset: f32,
 }
+
+/// The largest change of the komi offset (in points) across which a kept tree is reused:
+/// its statistics were scored with a komi at most this far from the new one and fade as
+/// new playouts come in. A larger change starts a fresh tree.
+pub const MAX_KEPT_KOMI_CHANGE: f32 = 1.0;
 
 /// The search engine. Keeps its tree between moves.
 pub struct Searcher {
@@ -216,6 +237,8 @@ pub struct Searcher {
     readers: Vec<Mutex<ExpansionReader>>,
     /// Extra priors of root moves for the next search (see [`Searcher::set_root_priors`]).
     root_priors: Vec<RootPrior>,
+    /// Extra komi black gives in the playouts (see [`Searcher::set_komi_offset`]).
+    komi_offset: f32,
 }
 
 /// An extra prior of one root move: `visits` virtual playouts won at rate `value`, on top
@@ -241,7 +264,21 @@ impl Searcher {
             searches: 0,
             readers: Vec::new(),
             root_priors: Vec::new(),
+            komi_offset: 0.0,
         }
+    }
+
+    /// Scores the playouts of the next searches as if black gave `offset` more komi
+    /// (negative: received more); 0 scores them with the game's komi. The reported win
+    /// rates and scores stay those of the real komi. A kept tree whose offset differs by more
+    /// than [`MAX_KEPT_KOMI_CHANGE`] is dropped at the next search.
+    pub fn set_komi_offset(&mut self, offset: f32) {
+        self.komi_offset = offset;
+    }
+
+    /// The komi offset of the next search.
+    pub fn komi_offset(&self) -> f32 {
+        self.komi_offset
     }
 
     /// Gives the root moves of the next search (only that one) extra priors: the play
@@ -355,7 +392,8 @@ impl Searcher {
             && kept.handicap == state.handicap()
             && kept.setup == state.setup_stones()
             && history.len() >= kept.moves.len()
-            && history[..kept.moves.len()] == kept.moves[..];
+            && history[..kept.moves.len()] == kept.moves[..]
+            && (kept.komi_offset - self.komi_offset).abs() <= MAX_KEPT_KOMI_CHANGE;
         if !same_game {
             free_in_background(kept.root);
             return Box::default();
@@ -427,6 +465,7 @@ impl Searcher {
             &extra,
         );
         let used = root.subtree_bytes();
+        let real_komi = state.komi() + state.rules().handicap_points(state.handicap());
         self.searches += 1;
         let seed = self
             .config
@@ -438,7 +477,8 @@ impl Searcher {
             root_color: color,
             root_passes: state.consecutive_passes(),
             root_recent: recent,
-            komi: state.komi() + state.rules().handicap_points(state.handicap()),
+            komi: real_komi + self.komi_offset,
+            real_komi,
             config: &self.config,
             priors: &*self.config.priors,
             expand_visits: self.config.settings.expand_visits(state.size()),
@@ -452,6 +492,7 @@ impl Searcher {
             ownership_samples: AtomicU32::new(0),
             root_scores: (0..MAX_CELLS).map(|_| AtomicI64::new(0)).collect(),
             root_score_counts: (0..MAX_CELLS).map(|_| AtomicU32::new(0)).collect(),
+            root_real_half_wins: (0..MAX_CELLS).map(|_| AtomicU32::new(0)).collect(),
             seed,
             readers: &self.readers,
             reading: Mutex::new(ReadingShare::default()),
@@ -478,6 +519,7 @@ impl Searcher {
             handicap: state.handicap(),
             setup: state.setup_stones().to_vec(),
             moves: state.moves().to_vec(),
+            komi_offset: self.komi_offset,
         });
         analysis
     }
@@ -669,8 +711,9 @@ fn snapshot(
     // Scores as `color`'s lead.
     let sign = if color == Color::Black { 1.0 } else { -1.0 };
     let lead = |sum: i64, count: u64| {
-        (count > 0).then(|| sign * ((sum as f64 / count as f64) as f32 - shared.komi))
+        (count > 0).then(|| sign * ((sum as f64 / count as f64) as f32 - shared.real_komi))
     };
+    let offset = shared.komi - shared.real_komi;
     let (mut score_sum, mut score_count) = (0i64, 0u64);
     if let Some(edges) = root.edges() {
         let prior_sum: f32 = edges.iter().map(|e| e.prior().mean()).sum();
@@ -684,8 +727,18 @@ fn snapshot(
             if stats.visits == 0 {
                 continue;
             }
-            let n = stats.visits as f32;
-            let winrate = stats.wins / n;
+            let mut n = stats.visits as f32;
+            let mut winrate = stats.wins / n;
+            if offset != 0.0 && count > 0 {
+                // The real komi's result of this search's playouts through the move.
+                let black = shared.root_real_half_wins[i].load(Ordering::Relaxed) as f32;
+                let half_wins = match color {
+                    Color::Black => black,
+                    Color::White => 2.0 * count as f32 - black,
+                };
+                n = count as f32;
+                winrate = half_wins / (2.0 * n);
+            }
             let lcb = (winrate - 1.96 * (winrate * (1.0 - winrate) / n).sqrt()).clamp(0.0, 1.0);
             let mut pv = vec![edge.mv()];
             let mut next = edge.child();
@@ -720,6 +773,12 @@ fn snapshot(
             .then(b.winrate.total_cmp(&a.winrate))
     });
     let winrate = moves.first().map_or(0.5, |m| m.winrate);
+    let search_winrate = moves.first().map_or(0.5, |best| {
+        root.edges()
+            .and_then(|edges| edges.iter().find(|e| e.mv() == best.mv))
+            .and_then(|e| e.stats().mean())
+            .unwrap_or(best.winrate)
+    });
     let samples = shared.ownership_samples.load(Ordering::Relaxed).max(1) as f32;
     let ownership = state
         .geometry()
@@ -731,6 +790,8 @@ fn snapshot(
         playouts: shared.playouts.load(Ordering::Relaxed),
         elapsed,
         winrate,
+        search_winrate,
+        komi_offset: offset,
         score_lead: lead(score_sum, score_count),
         moves,
         ownership,

@@ -65,8 +65,12 @@ pub struct SharedSearch<'a> {
     pub root_passes: u32,
     /// Last two moves before the root, for the priors and the pattern playouts.
     pub root_recent: Recent,
-    /// Komi plus handicap compensation: black wins when area score > komi.
+    /// The komi the playouts are scored with (the game's komi plus handicap compensation,
+    /// plus the dynamic komi offset): black wins when area score > komi.
     pub komi: f32,
+    /// The game's komi plus handicap compensation, without the offset: the reported scores
+    /// and [`SharedSearch::root_real_half_wins`] use it.
+    pub real_komi: f32,
     pub config: &'a SearchConfig,
     pub priors: &'a dyn MovePriors,
     pub expand_visits: u32,
@@ -88,6 +92,8 @@ pub struct SharedSearch<'a> {
     pub root_scores: Box<[AtomicI64]>,
     /// How many playouts each sum of `root_scores` adds up.
     pub root_score_counts: Box<[AtomicU32]>,
+    /// Black's half-wins under `real_komi` of the playouts counted in `root_score_counts`.
+    pub root_real_half_wins: Box<[AtomicU32]>,
     /// Seed for this search's generators.
     pub seed: u64,
     /// The tactical readers of the expansions, one per thread (none: the tree does not
@@ -175,6 +181,8 @@ struct Worker<'a, P> {
     /// (flushed with the root AMAF results), and how many playouts each sums up.
     root_scores: [i32; MAX_CELLS],
     root_score_counts: [u32; MAX_CELLS],
+    /// Black's half-wins under the real komi of those playouts.
+    root_real_half_wins: [u32; MAX_CELLS],
     /// This worker's share of the tree's memory budget.
     memory: LocalMemory<'a>,
     cap: usize,
@@ -270,6 +278,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             root_amaf_pending: 0,
             root_scores: [0; MAX_CELLS],
             root_score_counts: [0; MAX_CELLS],
+            root_real_half_wins: [0; MAX_CELLS],
             memory: LocalMemory::new(&shared.memory),
             cap: default_move_cap(shared.root_board.size()),
             done: 0,
@@ -340,8 +349,11 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                 if count != 0 {
                     shared.root_scores[i].fetch_add(self.root_scores[i] as i64, Ordering::Relaxed);
                     shared.root_score_counts[i].fetch_add(count, Ordering::Relaxed);
+                    shared.root_real_half_wins[i]
+                        .fetch_add(self.root_real_half_wins[i], Ordering::Relaxed);
                     self.root_scores[i] = 0;
                     self.root_score_counts[i] = 0;
+                    self.root_real_half_wins[i] = 0;
                 }
             }
         }
@@ -477,6 +489,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             let i = edge.point_index();
             self.root_scores[i] += score;
             self.root_score_counts[i] += 1;
+            self.root_real_half_wins[i] += black_half_wins(score, shared.real_komi);
         }
         self.backup(black);
         // Dropping the guards removes the virtual loss.

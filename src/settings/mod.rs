@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use crate::board::Rules;
 
-pub use value::{Auto, BookSource, Bytes, PlayoutKind, PriorsKind, SettingValue};
+pub use value::{Auto, BookSource, Bytes, DynamicKomiMode, PlayoutKind, PriorsKind, SettingValue};
 
 /// Where a setting applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,6 +261,22 @@ settings! {
     resign_threshold: f32 = 0.1, Meta::new("resign-threshold", Scope::Game).aliases(&["resign"]).below(0.0, 1.0).tune(0.0, 0.3, 0.02);
     /// Moves in a row under the resign threshold before resigning.
     resign_moves: u32 = 3, Meta::new("resign-moves", Scope::Game).range(1.0, 1000.0);
+    /// Dynamic komi of handicap games: the playouts are scored with an offset on the komi
+    /// so that the search, far ahead or far behind, still sees moves that matter. linear:
+    /// dynamic-komi-stone points per handicap stone, fading to nothing by move
+    /// dynamic-komi-moves; adaptive: starts there and after each move shifts the offset by
+    /// a point or more to keep the win rate of the side to move in 45-65%, within an eighth
+    /// of the board's points, and in hane's favour within that bound times the linear
+    /// fade; off; auto: adaptive in handicap games (handicap stones, or setup stones that
+    /// leave one side 2 or more ahead), off in even games. hane reports win rates and
+    /// scores under the real komi, and resigns only when lost under both.
+    dynamic_komi: DynamicKomiMode = DynamicKomiMode::Auto, Meta::new("dynamic-komi", Scope::Game);
+    /// Points of dynamic komi per handicap stone on 19x19 (scaled by the board's area on
+    /// other sizes).
+    dynamic_komi_stone: f32 = 7.0, Meta::new("dynamic-komi-stone", Scope::Game).range(0.0, 100.0);
+    /// The move number on 19x19 (scaled by the board's area on other sizes) by which the
+    /// linear dynamic komi has faded to nothing.
+    dynamic_komi_moves: u32 = 200, Meta::new("dynamic-komi-moves", Scope::Game).range(1.0, 10_000.0);
     /// Light playouts that judge dead stones and the final score.
     judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
     /// Seconds kept back from every move's time budget under a game clock, for network

@@ -283,6 +283,43 @@ impl SettingValue for PriorsKind {
     }
 }
 
+/// How the search shifts the komi of its playouts in lopsided games (see
+/// `play::dynkomi`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DynamicKomiMode {
+    /// The default mode in handicap games, off in even games.
+    #[default]
+    Auto,
+    /// No offset: the playouts are scored with the game's komi.
+    Off,
+    /// An offset for the handicap stones that fades to nothing with the move number.
+    Linear,
+    /// An offset that follows the search's win rate, kept in a band.
+    Adaptive,
+}
+
+impl SettingValue for DynamicKomiMode {
+    const SHAPE: &'static str = "MODE";
+    fn parse_setting(text: &str) -> Result<DynamicKomiMode, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(DynamicKomiMode::Auto),
+            "off" | "none" => Ok(DynamicKomiMode::Off),
+            "linear" => Ok(DynamicKomiMode::Linear),
+            "adaptive" | "situational" => Ok(DynamicKomiMode::Adaptive),
+            _ => Err("unknown dynamic komi (auto, off, linear or adaptive)".into()),
+        }
+    }
+    fn format_setting(&self) -> String {
+        match self {
+            DynamicKomiMode::Auto => "auto",
+            DynamicKomiMode::Off => "off",
+            DynamicKomiMode::Linear => "linear",
+            DynamicKomiMode::Adaptive => "adaptive",
+        }
+        .into()
+    }
+}
+
 /// A rule set by name (its komi is the `komi` setting's).
 impl SettingValue for Rules {
     const SHAPE: &'static str = "RULES";
@@ -318,6 +355,12 @@ mod tests {
         round_trip::<PlayoutKind>("light");
         round_trip::<PriorsKind>("heuristic");
         round_trip::<Rules>("tromp-taylor");
+        round_trip::<DynamicKomiMode>("adaptive");
+        round_trip::<DynamicKomiMode>("off");
+        assert_eq!(
+            DynamicKomiMode::parse_setting("Situational"),
+            Ok(DynamicKomiMode::Adaptive)
+        );
         round_trip::<Option<PathBuf>>("builtin");
         round_trip::<Option<PathBuf>>("patterns/default.txt");
         round_trip::<BookSource>("builtin");
@@ -338,6 +381,7 @@ mod tests {
         assert!(Auto::<u32>::parse_setting("some").is_err());
         assert!(PlayoutKind::parse_setting("heavy").is_err());
         assert!(PriorsKind::parse_setting("oracle").is_err());
+        assert!(DynamicKomiMode::parse_setting("sometimes").is_err());
         assert!(Option::<PathBuf>::parse_setting(" ").is_err());
         assert!(BookSource::parse_setting("").is_err());
     }

@@ -1,0 +1,403 @@
+//! Dynamic komi: the offset on the komi that the search scores its playouts with in
+//! lopsided (handicap) games. A Monte-Carlo search that wins (or loses) nearly every playout
+//! cannot tell a good move from a slack one: every move looks won (or lost). Scoring the
+//! playouts as if the side ahead gave more komi brings the win rates back to where moves
+//! differ.
+//!
+//! The offset is kept as extra komi black gives (negative: black receives more), in whole
+//! points so that a half-point komi stays a half-point komi (no drawn playouts). Viewed from
+//! hane's side, an offset that makes hane give more is the *hard* direction, one that makes
+//! hane receive more is the *easy* direction: a search with an easy offset plays for a result
+//! that may be a real loss, so the easy direction is bounded by a fade that reaches zero by
+//! the end of the game, and the real komi decides the late moves.
+//!
+//! * **linear**: `stones × dynamic-komi-stone` points, scaled by the board's area
+//!   (`size² / 361`), fading linearly with the move number to zero at `dynamic-komi-moves`
+//!   (also scaled by area). `stones` is the handicap (or, without handicap stones, black's
+//!   setup stones less white's): black, the side with the stones, gives the offset.
+//! * **adaptive**: starts at the linear value; after each of hane's searches, a win rate
+//!   (of the search's playouts, with the offset) above [`BAND_HIGH`] moves the offset a step
+//!   in the hard direction, one below [`BAND_LOW`] a step in the easy direction. The step
+//!   is one point, plus one for each tenth of win rate beyond the band (at most
+//!   [`MAX_STEP`]). The offset stays within ± [`MAX_OFFSET_AREA_SHARE`] of the board's area
+//!   (or the linear start, when that is larger), and in the easy direction within that
+//!   bound times the linear fade: from `dynamic-komi-moves` on, never easier than the real
+//!   komi.
+//! * **auto** is adaptive in handicap games (two or more stones ahead) and off in even
+//!   games; an explicit `linear` or `adaptive` also applies in even games (linear then has
+//!   nothing to give).
+//!
+//! The search keeps its tree across moves only while the offset moves by at most one point
+//! (see `search::Searcher::set_komi_offset`): the linear fade and the adaptive steps near
+//! the band change it by a point at a time and keep the tree; a larger adaptive jump, made
+//! when the win rate is far outside the band, starts a fresh tree.
+
+use crate::board::{Color, GameState};
+use crate::settings::{DynamicKomiMode, Settings};
+
+/// The low end of the win rate band the adaptive mode keeps the side to move in.
+pub const BAND_LOW: f32 = 0.45;
+/// The high end of the band.
+pub const BAND_HIGH: f32 = 0.65;
+/// The largest adaptive step, in points.
+pub const MAX_STEP: f32 = 4.0;
+/// The adaptive offset's bound, as a share of the board's points (45 points on 19x19, 10 on
+/// 9x9).
+pub const MAX_OFFSET_AREA_SHARE: f32 = 1.0 / 8.0;
+
+/// The mode `auto` stands for in handicap games.
+pub const HANDICAP_DEFAULT: DynamicKomiMode = DynamicKomiMode::Adaptive;
+
+/// The board's area as a share of 19x19's.
+fn area_scale(size: usize) -> f32 {
+    (size * size) as f32 / 361.0
+}
+
+/// The stones black is ahead in `state` before the first move: the handicap stones, or
+/// without them black's setup stones less white's (negative: white is ahead); 0 when the
+/// difference is under two stones (an even game, or a one-stone "handicap" without komi).
+pub fn stone_advantage(state: &GameState) -> i32 {
+    let stones = if state.handicap() >= 2 {
+        state.handicap() as i32
+    } else {
+        state
+            .setup_stones()
+            .iter()
+            .map(|&(c, _)| if c == Color::Black { 1 } else { -1 })
+            .sum()
+    };
+    if stones.abs() >= 2 { stones } else { 0 }
+}
+
+/// The mode that applies to `state` under the `dynamic-komi` setting `mode`.
+pub fn resolve_mode(mode: DynamicKomiMode, state: &GameState) -> DynamicKomiMode {
+    match mode {
+        DynamicKomiMode::Auto if stone_advantage(state) != 0 => HANDICAP_DEFAULT,
+        DynamicKomiMode::Auto => DynamicKomiMode::Off,
+        other => other,
+    }
+}
+
+/// The share of the offset left after `moves` moves on a board of `size`: 1 at the start,
+/// falling linearly to 0 at `fade_moves` (given for 19x19, scaled by area).
+pub fn fade(moves: usize, size: usize, fade_moves: u32) -> f32 {
+    let end = (fade_moves as f32 * area_scale(size)).round().max(1.0);
+    (1.0 - moves as f32 / end).clamp(0.0, 1.0)
+}
+
+/// The linear offset (extra komi black gives) with `stones` (see [`stone_advantage`])
+/// after `moves` moves on a board of `size`, rounded to whole points.
+pub fn linear_offset(
+    stones: i32,
+    moves: usize,
+    size: usize,
+    stone_points: f32,
+    fade_moves: u32,
+) -> f32 {
+    let start = stones as f32 * stone_points * area_scale(size);
+    (start * fade(moves, size, fade_moves)).round()
+}
+
+/// The adaptive offset's bound in either direction on a board of `size`, with `start` the
+/// linear offset at move 0.
+pub fn offset_bound(size: usize, start: f32) -> f32 {
+    ((size * size) as f32 * MAX_OFFSET_AREA_SHARE)
+        .round()
+        .max(start.abs())
+}
+
+/// The adaptive step for a win rate of the side to move: positive (that side gives more)
+/// above the band, negative below it, zero inside.
+pub fn adaptive_step(winrate: f32) -> f32 {
+    let beyond = if winrate > BAND_HIGH {
+        winrate - BAND_HIGH
+    } else if winrate < BAND_LOW {
+        winrate - BAND_LOW
+    } else {
+        return 0.0;
+    };
+    let size = (1.0 + (beyond.abs() * 10.0).floor()).min(MAX_STEP);
+    size.copysign(beyond)
+}
+
+/// Clamps `offset` (extra komi black gives) to the adaptive bounds for `color` to move
+/// after `moves` moves: within ± `bound`, and in `color`'s easy direction within `bound`
+/// times the fade.
+pub fn clamp_offset(
+    offset: f32,
+    color: Color,
+    bound: f32,
+    moves: usize,
+    size: usize,
+    fade_moves: u32,
+) -> f32 {
+    let easy = (bound * fade(moves, size, fade_moves)).floor();
+    // In `color`'s own terms: positive = `color` gives more.
+    let own = match color {
+        Color::Black => offset,
+        Color::White => -offset,
+    };
+    let own = own.clamp(-easy, bound);
+    match color {
+        Color::Black => own,
+        Color::White => -own,
+    }
+}
+
+/// The dynamic komi of the game hane is playing: the offset for its next search and the
+/// state the adaptive mode keeps between moves. One per game: [`DynamicKomi::reset`] at a
+/// new game.
+#[derive(Clone, Debug, Default)]
+pub struct DynamicKomi {
+    /// The adaptive offset (extra komi black gives), once the game's first search set it.
+    adaptive: Option<f32>,
+}
+
+impl DynamicKomi {
+    /// Forgets the adaptive offset (a new game).
+    pub fn reset(&mut self) {
+        self.adaptive = None;
+    }
+
+    /// The offset (extra komi black gives, whole points) of a search for `color` to move in
+    /// `state` under `settings`.
+    pub fn offset(&mut self, settings: &Settings, state: &GameState, color: Color) -> f32 {
+        let size = state.size();
+        let moves = state.moves().len();
+        let stones = stone_advantage(state);
+        let linear = |moves| {
+            linear_offset(
+                stones,
+                moves,
+                size,
+                settings.dynamic_komi_stone,
+                settings.dynamic_komi_moves,
+            )
+        };
+        match resolve_mode(settings.dynamic_komi, state) {
+            DynamicKomiMode::Auto | DynamicKomiMode::Off => 0.0,
+            DynamicKomiMode::Linear => linear(moves),
+            DynamicKomiMode::Adaptive => {
+                let bound = offset_bound(size, linear(0));
+                let offset = *self.adaptive.get_or_insert_with(|| linear(moves));
+                let offset = clamp_offset(
+                    offset,
+                    color,
+                    bound,
+                    moves,
+                    size,
+                    settings.dynamic_komi_moves,
+                );
+                self.adaptive = Some(offset);
+                offset
+            }
+        }
+    }
+
+    /// After a search for `color` in `state` whose best move won `winrate` of its playouts
+    /// (scored with the offset): moves the adaptive offset towards the band. Other modes
+    /// keep nothing.
+    pub fn adapt(&mut self, settings: &Settings, state: &GameState, color: Color, winrate: f32) {
+        if resolve_mode(settings.dynamic_komi, state) != DynamicKomiMode::Adaptive {
+            return;
+        }
+        let Some(offset) = self.adaptive else {
+            return;
+        };
+        let step = adaptive_step(winrate);
+        let moved = match color {
+            Color::Black => offset + step,
+            Color::White => offset - step,
+        };
+        let size = state.size();
+        let start = linear_offset(
+            stone_advantage(state),
+            0,
+            size,
+            settings.dynamic_komi_stone,
+            settings.dynamic_komi_moves,
+        );
+        // Bounded for the next move of `color` (two moves on).
+        self.adaptive = Some(clamp_offset(
+            moved,
+            color,
+            offset_bound(size, start),
+            state.moves().len() + 2,
+            size,
+            settings.dynamic_komi_moves,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Move, Rules};
+
+    fn handicap_game(size: usize, stones: usize) -> GameState {
+        let mut state = GameState::new(size, Rules::chinese(7.5)).unwrap();
+        if stones > 0 {
+            state.place_fixed_handicap(stones).unwrap();
+        }
+        state
+    }
+
+    fn settings(mode: DynamicKomiMode) -> Settings {
+        Settings {
+            dynamic_komi: mode,
+            ..Settings::default()
+        }
+    }
+
+    /// Plays `n` passes (moves for the fade; the board does not matter to it).
+    fn after_moves(mut state: GameState, n: usize) -> GameState {
+        for _ in 0..n {
+            let color = state.to_move();
+            state.play(color, Move::Pass).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn handicap_is_counted_from_stones_and_setup() {
+        assert_eq!(stone_advantage(&handicap_game(19, 0)), 0);
+        assert_eq!(stone_advantage(&handicap_game(19, 4)), 4);
+        assert_eq!(stone_advantage(&handicap_game(9, 3)), 3);
+        let mut setup = GameState::new(9, Rules::default()).unwrap();
+        let p = |x, y| setup.geometry().point(x, y).unwrap();
+        let white = [(Color::White, p(2, 2)), (Color::White, p(6, 6))];
+        let black = [(Color::Black, p(2, 6))];
+        setup.add_setup_stones(&white).unwrap();
+        assert_eq!(stone_advantage(&setup), -2);
+        setup.add_setup_stones(&black).unwrap();
+        assert_eq!(stone_advantage(&setup), 0);
+    }
+
+    #[test]
+    fn auto_is_off_in_even_games() {
+        let even = handicap_game(19, 0);
+        assert_eq!(
+            resolve_mode(DynamicKomiMode::Auto, &even),
+            DynamicKomiMode::Off
+        );
+        assert_eq!(
+            resolve_mode(DynamicKomiMode::Auto, &handicap_game(19, 2)),
+            HANDICAP_DEFAULT
+        );
+        for mode in [
+            DynamicKomiMode::Auto,
+            DynamicKomiMode::Off,
+            DynamicKomiMode::Linear,
+        ] {
+            let mut dk = DynamicKomi::default();
+            assert_eq!(dk.offset(&settings(mode), &even, Color::Black), 0.0);
+            assert_eq!(dk.offset(&settings(mode), &even, Color::White), 0.0);
+        }
+        let mut dk = DynamicKomi::default();
+        let s = settings(DynamicKomiMode::Off);
+        assert_eq!(dk.offset(&s, &handicap_game(19, 5), Color::White), 0.0);
+    }
+
+    #[test]
+    fn linear_fades_from_seven_points_a_stone() {
+        // 19x19: 7 points a stone, to 0 at move 200.
+        assert_eq!(linear_offset(4, 0, 19, 7.0, 200), 28.0);
+        assert_eq!(linear_offset(4, 100, 19, 7.0, 200), 14.0);
+        assert_eq!(linear_offset(4, 150, 19, 7.0, 200), 7.0);
+        assert_eq!(linear_offset(4, 199, 19, 7.0, 200), 0.0);
+        assert_eq!(linear_offset(4, 250, 19, 7.0, 200), 0.0);
+        assert_eq!(linear_offset(-2, 0, 19, 7.0, 200), -14.0);
+        // 9x9: area 81/361 of 19x19: 1.57 points a stone, to 0 at move 45.
+        assert_eq!(linear_offset(3, 0, 9, 7.0, 200), 5.0);
+        assert!((fade(9, 9, 200) - 0.8).abs() < 1e-6);
+        assert_eq!(linear_offset(3, 9, 9, 7.0, 200), 4.0);
+        assert_eq!(linear_offset(3, 45, 9, 7.0, 200), 0.0);
+        // 13x13: 3.3 points a stone, to 0 at move 94.
+        assert_eq!(linear_offset(2, 0, 13, 7.0, 200), 7.0);
+        assert_eq!(linear_offset(2, 47, 13, 7.0, 200), 3.0);
+        assert_eq!(linear_offset(0, 0, 19, 7.0, 200), 0.0);
+        // The settings reach the player's offset, whoever is to move.
+        let s = settings(DynamicKomiMode::Linear);
+        let mut dk = DynamicKomi::default();
+        let state = handicap_game(19, 4);
+        assert_eq!(dk.offset(&s, &state, Color::White), 28.0);
+        assert_eq!(dk.offset(&s, &after_moves(state, 101), Color::Black), 14.0);
+    }
+
+    #[test]
+    fn adaptive_steps_follow_the_band() {
+        assert_eq!(adaptive_step(0.5), 0.0);
+        assert_eq!(adaptive_step(0.45), 0.0);
+        assert_eq!(adaptive_step(0.65), 0.0);
+        assert_eq!(adaptive_step(0.70), 1.0);
+        assert_eq!(adaptive_step(0.80), 2.0);
+        assert_eq!(adaptive_step(1.0), 4.0);
+        assert_eq!(adaptive_step(0.40), -1.0);
+        assert_eq!(adaptive_step(0.30), -2.0);
+        assert_eq!(adaptive_step(0.0), -4.0);
+    }
+
+    #[test]
+    fn adaptive_offset_moves_towards_the_band_within_bounds() {
+        let s = settings(DynamicKomiMode::Adaptive);
+        // hane white, giving 3 stones on 9x9: starts at the linear 5 points.
+        let state = after_moves(handicap_game(9, 3), 0);
+        let mut dk = DynamicKomi::default();
+        assert_eq!(dk.offset(&s, &state, Color::White), 5.0);
+        // White losing badly: black gives more, by up to 4 points a move.
+        dk.adapt(&s, &state, Color::White, 0.05);
+        assert_eq!(dk.offset(&s, &state, Color::White), 9.0);
+        dk.adapt(&s, &state, Color::White, 0.05);
+        // The bound: 10 points on 9x9, less the fade two moves on (10 × 43/45 → 9).
+        assert_eq!(dk.offset(&s, &state, Color::White), 9.0);
+        // Winning: back towards giving.
+        dk.adapt(&s, &state, Color::White, 0.72);
+        assert_eq!(dk.offset(&s, &state, Color::White), 8.0);
+        dk.adapt(&s, &state, Color::White, 0.55);
+        assert_eq!(dk.offset(&s, &state, Color::White), 8.0);
+        // Late in the game the easy direction is gone: white gets no more than the real komi.
+        let late = after_moves(handicap_game(9, 3), 46);
+        assert_eq!(dk.offset(&s, &late, Color::White), 0.0);
+        dk.adapt(&s, &late, Color::White, 0.01);
+        assert_eq!(dk.offset(&s, &late, Color::White), 0.0);
+        // ... but may still give more when far ahead.
+        for _ in 0..10 {
+            dk.adapt(&s, &late, Color::White, 0.99);
+        }
+        assert_eq!(dk.offset(&s, &late, Color::White), -10.0);
+        // hane black, taking 3 stones: gives the linear 5 at first, more while winning,
+        // at most 10; when losing, takes back its offset but late never receives any.
+        let mut dk = DynamicKomi::default();
+        let state = after_moves(handicap_game(9, 3), 1);
+        assert_eq!(dk.offset(&s, &state, Color::Black), 5.0);
+        for _ in 0..5 {
+            dk.adapt(&s, &state, Color::Black, 0.95);
+        }
+        assert_eq!(dk.offset(&s, &state, Color::Black), 10.0);
+        let late = after_moves(handicap_game(9, 3), 47);
+        for _ in 0..10 {
+            dk.adapt(&s, &late, Color::Black, 0.1);
+        }
+        assert_eq!(dk.offset(&s, &late, Color::Black), 0.0);
+        dk.reset();
+        assert_eq!(dk.offset(&s, &late, Color::Black), 0.0);
+        assert_eq!(dk.offset(&s, &state, Color::Black), 0.0);
+        dk.reset();
+        assert_eq!(dk.offset(&s, &state, Color::Black), 5.0);
+    }
+
+    #[test]
+    fn adaptive_bounds_scale_with_the_board() {
+        assert_eq!(offset_bound(9, 5.0), 10.0);
+        assert_eq!(offset_bound(19, 28.0), 45.0);
+        assert_eq!(offset_bound(19, -63.0), 63.0);
+        // Black to move: the easy direction is a negative offset.
+        assert_eq!(clamp_offset(-30.0, Color::Black, 45.0, 0, 19, 200), -30.0);
+        assert_eq!(clamp_offset(-30.0, Color::Black, 45.0, 100, 19, 200), -22.0);
+        assert_eq!(clamp_offset(-30.0, Color::Black, 45.0, 200, 19, 200), 0.0);
+        assert_eq!(clamp_offset(50.0, Color::Black, 45.0, 200, 19, 200), 45.0);
+        // White: the mirror image.
+        assert_eq!(clamp_offset(30.0, Color::White, 45.0, 100, 19, 200), 22.0);
+        assert_eq!(clamp_offset(-50.0, Color::White, 45.0, 100, 19, 200), -45.0);
+    }
+}
