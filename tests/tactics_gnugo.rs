@@ -21,8 +21,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use hane::board::{Board, Color, GameState, Move, Point};
-use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
-use hane::sgf::parse_collection;
 use hane::tactics::liberties::liberties_capped;
 use hane::tactics::reader::{Reader, Reading};
 
@@ -82,25 +80,7 @@ fn compare_random_games(
     let mut reader = Reader::new();
     let goal = agreement.chains + wanted;
     for game_index in 0.. {
-        let mut rng = playout_rng(seed, game_index);
-        let mut state = GameState::new(size, GNUGO_RULES).unwrap();
-        let mut scratch = state.board().clone();
-        let mut moves = Vec::new();
-        let last = *stops.iter().max().unwrap();
-        for _ in 0..last {
-            let color = state.to_move();
-            scratch.copy_from(state.board());
-            let mv = LightPolicy
-                .choose(&mut scratch, color, &mut rng)
-                .map_or(Move::Pass, Move::Play);
-            let mv = if state.play(color, mv).is_ok() {
-                mv
-            } else {
-                state.play(color, Move::Pass).unwrap();
-                Move::Pass
-            };
-            moves.push((color, mv));
-        }
+        let moves = gnugo::random_game(size, seed, game_index, *stops.iter().max().unwrap());
         compare_game(gnugo, &mut reader, size, &moves, stops, goal, agreement);
         if agreement.chains >= goal {
             return;
@@ -112,16 +92,12 @@ fn compare_random_games(
 /// only, after moves 60, 120 and 180) until `wanted` chains were compared; `false` when the
 /// collection is not there.
 fn compare_pro_games(gnugo: &mut GnuGo, wanted: usize, agreement: &mut Agreement) -> bool {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pro-games/pro-000.sgf");
-    let Ok(bytes) = std::fs::read(&path) else {
+    let Some(games) = gnugo::pro_games() else {
         return false;
     };
-    let text = String::from_utf8_lossy(&bytes);
-    let games = parse_collection(&text).expect("an SGF collection");
     let mut reader = Reader::new();
     let goal = agreement.chains + wanted;
-    for game in games.into_iter().filter_map(Result::ok) {
+    for game in games {
         if game.size != 19 || !game.setup.is_empty() || game.moves.len() < 180 {
             continue;
         }

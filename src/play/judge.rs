@@ -234,28 +234,31 @@ fn settle_races(
             }
         }
     }
-    let mut newly_dead = Vec::new();
-    let mut k = 0;
-    alive.retain(|chain| {
-        let keep = !killed[k];
-        k += 1;
-        if !keep {
-            newly_dead.push(chain.clone());
-        }
-        keep
-    });
-    let mut k = 0;
-    dead.retain(|chain| {
-        let keep = !revived[k];
-        k += 1;
-        if !keep {
-            alive.push(chain.clone());
-        }
-        keep
-    });
+    if !killed.contains(&true) && !revived.contains(&true) {
+        return;
+    }
+    let newly_dead = take_flagged(alive, &killed);
+    let newly_alive = take_flagged(dead, &revived);
     dead.extend(newly_dead);
-    dead.sort();
-    alive.sort();
+    alive.extend(newly_alive);
+    // Back in the order `judge` lists chains: by their first point.
+    dead.sort_by_key(|(_, stones)| stones[0]);
+    alive.sort_by_key(|(_, stones)| stones[0]);
+}
+
+/// Removes from `chains` those whose flag is set and returns them.
+fn take_flagged(chains: &mut Vec<(Color, Vec<Point>)>, flags: &[bool]) -> Vec<(Color, Vec<Point>)> {
+    let mut taken = Vec::new();
+    let mut k = 0;
+    chains.retain(|chain| {
+        let flagged = flags[k];
+        k += 1;
+        if flagged {
+            taken.push(chain.clone());
+        }
+        !flagged
+    });
+    taken
 }
 
 /// The stones of the chains [`judge`] finds dead, sorted.

@@ -189,10 +189,87 @@ pub struct ReaderStats {
 
 /// One node's result: its value for the side to move, whether it is exact, and its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Node {
-    value: u8,
-    exact: bool,
-    point: u16,
+pub(super) struct Node {
+    pub(super) value: u8,
+    pub(super) exact: bool,
+    pub(super) point: u16,
+}
+
+/// The best of a node's children so far, for the reader and the race reader alike.
+/// Cut-offs count against the attacker: its values are lower bounds, and `open` is the most
+/// an inexact child could really be worth. The defender's are upper bounds: its best is
+/// exact when an exact child reaches it.
+pub(super) struct BestChild {
+    pub(super) node: Node,
+    open: u8,
+    attacker_to_move: bool,
+}
+
+impl BestChild {
+    pub(super) fn new(attacker_to_move: bool) -> BestChild {
+        BestChild {
+            node: Node {
+                value: LOSS,
+                exact: true,
+                point: NO_POINT,
+            },
+            open: LOSS,
+            attacker_to_move,
+        }
+    }
+
+    /// Whether a move whose value is capped at `cap` cannot improve on the best (nor make
+    /// an inexact best of the defender exact: the caps only bind ko lines).
+    pub(super) fn cannot_improve(&self, cap: u8) -> bool {
+        cap < self.node.value || (cap == self.node.value && self.node.exact)
+    }
+
+    /// Takes in the child reached by move `m`, capped at `cap`; true when the node is won
+    /// and the other moves need no reading.
+    pub(super) fn add(&mut self, m: u16, cap: u8, child: Node) -> bool {
+        let value = cap.min(WIN - child.value);
+        let best = &mut self.node;
+        if self.attacker_to_move {
+            if !child.exact {
+                self.open = self.open.max(cap);
+            }
+            if value > best.value {
+                best.value = value;
+                best.point = m;
+            }
+        } else if value > best.value {
+            *best = Node {
+                value,
+                exact: child.exact,
+                point: m,
+            };
+        } else if value == best.value && child.exact && !best.exact {
+            best.exact = true;
+            best.point = m;
+        }
+        best.value == WIN
+    }
+
+    /// The node's result once its children are in, stored in `table` under `key` for
+    /// `depth` at `age`.
+    pub(super) fn finish(self, table: &mut Table, key: u64, depth: u8, age: u8) -> Node {
+        let mut best = self.node;
+        if self.attacker_to_move {
+            best.exact = best.value >= self.open;
+        }
+        table.store(
+            Entry {
+                key,
+                point: best.point,
+                value: best.value,
+                depth,
+                flags: ENTRY_USED | if best.exact { ENTRY_EXACT } else { 0 },
+                age,
+            },
+            age,
+        );
+        best
+    }
 }
 
 /// Flags of a table entry.
@@ -698,15 +775,7 @@ impl Reader {
 
         let mover = if attacker_to_move { attacker } else { defender };
         self.generate(ply, attacker_to_move, libs);
-        let mut best = Node {
-            value: LOSS,
-            exact: true,
-            point: NO_POINT,
-        };
-        // Cut-offs count against the attacker: its values are lower bounds, and `open` is
-        // the most an inexact child could really be worth. The defender's are upper bounds:
-        // its best is exact when an exact child reaches it.
-        let mut open = LOSS;
+        let mut best = BestChild::new(attacker_to_move);
         for i in 0..self.candidates[ply].len {
             let m = self.candidates[ply].items[i].point;
             let p = Point::from_index(m as usize);
@@ -725,9 +794,7 @@ impl Reader {
             } else if board.is_suicide(p, mover) {
                 continue;
             }
-            // A move capped at the best value so far cannot improve on it (nor make an
-            // inexact best of the defender exact: the caps only bind ko lines).
-            if cap < best.value || (cap == best.value && best.exact) {
+            if best.cannot_improve(cap) {
                 continue;
             }
             let (done, rest) = self.boards.split_at_mut(ply + 1);
@@ -747,43 +814,11 @@ impl Reader {
             if self.aborted {
                 return cut;
             }
-            let value = cap.min(WIN - child.value);
-            if attacker_to_move {
-                if !child.exact {
-                    open = open.max(cap);
-                }
-                if value > best.value {
-                    best.value = value;
-                    best.point = m;
-                }
-            } else if value > best.value {
-                best = Node {
-                    value,
-                    exact: child.exact,
-                    point: m,
-                };
-            } else if value == best.value && child.exact && !best.exact {
-                best.exact = true;
-                best.point = m;
-            }
-            if best.value == WIN {
+            if best.add(m, cap, child) {
                 break;
             }
         }
-        if attacker_to_move {
-            best.exact = best.value >= open;
-        }
-        self.table.store(
-            Entry {
-                key,
-                point: best.point,
-                value: best.value,
-                depth: stored_depth,
-                flags: ENTRY_USED | if best.exact { ENTRY_EXACT } else { 0 },
-                age: self.age,
-            },
-            self.age,
-        );
+        let best = best.finish(&mut self.table, key, stored_depth, self.age);
         if best.value > LOSS && best.point != NO_POINT {
             let h = &mut self.history[mover.index() * SLOTS + best.point as usize];
             *h = h.saturating_add(((depth + 1) * (depth + 1)) as u32);

@@ -61,9 +61,8 @@ use crate::board::{Board, Cell, Color, MAX_SIZE, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{
-    Candidates, ENTRY_EXACT, ENTRY_USED, Entry, KO_FIRST, KO_WITH_THREAT, LOSS, Reader,
-    ReaderLimits, Table, Verdict, WIN, liberties_after_move, mix, neighbour_chains,
-    self_atari_liberty,
+    BestChild, Candidates, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, ReaderLimits,
+    Table, Verdict, WIN, liberties_after_move, mix, neighbour_chains, self_atari_liberty,
 };
 
 /// The most liberties a chain may have for a race that [`SemeaiReader::is_seki`] and the
@@ -163,14 +162,6 @@ pub struct SemeaiStats {
     /// Transposition-table look-ups and the ones that answered.
     pub probes: u64,
     pub hits: u64,
-}
-
-/// One question's result: its value for the side to move, its exactness and its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Node {
-    value: u8,
-    exact: bool,
-    point: u16,
 }
 
 /// The table key of a race node: the stones' Zobrist hash, the board size, the ko point
@@ -522,14 +513,7 @@ impl SemeaiReader {
                 list.add(PASS, i32::MIN);
             }
         }
-        let mut best = Node {
-            value: LOSS,
-            exact: true,
-            point: NO_POINT,
-        };
-        // As in the tactical reader: the attacker's values are lower bounds (`open` is the
-        // most an inexact child could be worth), the defender's upper bounds.
-        let mut open = LOSS;
+        let mut best = BestChild::new(attacker_to_move);
         for i in 0..self.candidates[ply].len {
             let m = self.candidates[ply].items[i].point;
             let board = &self.boards[ply];
@@ -550,7 +534,7 @@ impl SemeaiReader {
                     continue;
                 }
             }
-            if cap < best.value || (cap == best.value && best.exact) {
+            if best.cannot_improve(cap) {
                 continue;
             }
             let (done, rest) = self.boards.split_at_mut(ply + 1);
@@ -569,44 +553,11 @@ impl SemeaiReader {
             if self.aborted {
                 return cut;
             }
-            let value = cap.min(WIN - child.value);
-            if attacker_to_move {
-                if !child.exact {
-                    open = open.max(cap);
-                }
-                if value > best.value {
-                    best.value = value;
-                    best.point = m;
-                }
-            } else if value > best.value {
-                best = Node {
-                    value,
-                    exact: child.exact,
-                    point: m,
-                };
-            } else if value == best.value && child.exact && !best.exact {
-                best.exact = true;
-                best.point = m;
-            }
-            if best.value == WIN {
+            if best.add(m, cap, child) {
                 break;
             }
         }
-        if attacker_to_move {
-            best.exact = best.value >= open;
-        }
-        self.table.store(
-            Entry {
-                key,
-                point: best.point,
-                value: best.value,
-                depth: stored_depth,
-                flags: ENTRY_USED | if best.exact { ENTRY_EXACT } else { 0 },
-                age: self.age,
-            },
-            self.age,
-        );
-        best
+        best.finish(&mut self.table, key, stored_depth, self.age)
     }
 }
 
