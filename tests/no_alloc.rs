@@ -187,6 +187,27 @@ fn pattern_priors_allocate_nothing() {
     assert!(out.iter().any(|p| p.visits > 0.0));
 }
 
+/// A middle-game position: half the board's points of random light moves, alternating
+/// colours (a pass where none is left), from generator `(seed, stream)`.
+fn light_middle_game(size: usize, seed: u64, stream: u64) -> Board {
+    let mut board = Board::new(size).unwrap();
+    let mut rng = playout_rng(seed, stream);
+    for m in 0..size * size / 2 {
+        let color = if m % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        match hane::playout::PlayoutPolicy::choose(&mut LightPolicy, &mut board, color, &mut rng) {
+            Some(p) => {
+                board.play_unchecked(p, color);
+            }
+            None => board.pass(),
+        }
+    }
+    board
+}
+
 #[test]
 fn the_tactical_reader_allocates_nothing() {
     use hane::tactics::liberties::liberties_capped;
@@ -195,26 +216,7 @@ fn the_tactical_reader_allocates_nothing() {
     // Middle-game positions of random light moves, and their chains of few liberties.
     let mut positions = Vec::new();
     for (k, size) in [9, 19, 9, 19].into_iter().enumerate() {
-        let mut board = Board::new(size).unwrap();
-        let mut rng = playout_rng(23, k as u64);
-        for m in 0..size * size / 2 {
-            let color = if m % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            match hane::playout::PlayoutPolicy::choose(
-                &mut LightPolicy,
-                &mut board,
-                color,
-                &mut rng,
-            ) {
-                Some(p) => {
-                    board.play_unchecked(p, color);
-                }
-                None => board.pass(),
-            }
-        }
+        let board = light_middle_game(size, 23, k as u64);
         let targets: Vec<Point> = board
             .geometry()
             .points()
@@ -248,26 +250,7 @@ fn the_race_reader_allocates_nothing() {
     // opposite colours with few liberties.
     let mut positions = Vec::new();
     for (k, size) in [9, 13, 9, 13].into_iter().enumerate() {
-        let mut board = Board::new(size).unwrap();
-        let mut rng = playout_rng(29, k as u64);
-        for m in 0..size * size / 2 {
-            let color = if m % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            match hane::playout::PlayoutPolicy::choose(
-                &mut LightPolicy,
-                &mut board,
-                color,
-                &mut rng,
-            ) {
-                Some(p) => {
-                    board.play_unchecked(p, color);
-                }
-                None => board.pass(),
-            }
-        }
+        let board = light_middle_game(size, 29, k as u64);
         let g = board.geometry();
         let mut pairs = Vec::new();
         for p in g.points() {
