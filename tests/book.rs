@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -217,17 +218,14 @@ fn a_prior_book_seeds_the_root_of_the_search() {
 }
 
 fn build9(out: &Path, extra: &[&str]) -> (String, String) {
+    build9_to_depth(out, 3, extra)
+}
+
+fn build9_to_depth(out: &Path, depth: usize, extra: &[&str]) -> (String, String) {
     let output = hane()
-        .args([
-            "book",
-            "build9",
-            "--depth",
-            "3",
-            "--playouts",
-            "200",
-            "--margin",
-            "1",
-        ])
+        .args(["book", "build9", "--playouts", "200", "--margin", "1"])
+        .arg("--depth")
+        .arg(depth.to_string())
         .arg("--out")
         .arg(out)
         .args(extra)
@@ -297,5 +295,71 @@ fn build9_resumes_from_its_checkpoint_and_shards_merge() {
     let merged = std::fs::read_to_string(&merged).unwrap();
     assert_eq!(entries(&merged), all);
     Book::parse(&merged).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Entries of a book file as (line, best move) pairs.
+fn best_moves(book: &str) -> Vec<(Vec<String>, String)> {
+    book.lines()
+        .filter_map(|l| l.split_once(" -> "))
+        .map(|(line, moves)| {
+            let line = match line.trim() {
+                "-" => Vec::new(),
+                line => line.split(' ').map(String::from).collect(),
+            };
+            let best = moves.split(':').next().unwrap().to_string();
+            (line, best)
+        })
+        .collect()
+}
+
+#[test]
+fn build9_with_sampled_replies_grows_one_tree_per_colour() {
+    let dir = temp_dir("build9-samples");
+    let out = dir.join("sampled");
+    let extra = ["--samples", "6", "--sample-playouts", "600"];
+    let (book, _) = build9_to_depth(&out, 5, &extra);
+    let lines_best = best_moves(&book);
+    let best: HashMap<Vec<String>, String> = lines_best.iter().cloned().collect();
+    // Every line is in the tree of one colour: that colour's moves are all the book's best
+    // move of the position they were played in (the other colour's are sampled replies).
+    let mut replies = 0;
+    for (line, _) in &lines_best {
+        let follows_best = |colour: usize| {
+            (colour..line.len())
+                .step_by(2)
+                .all(|k| best.get(&line[..k].to_vec()) == Some(&line[k]))
+        };
+        assert!(follows_best(0) || follows_best(1), "{line:?} in\n{book}");
+        replies += line
+            .iter()
+            .enumerate()
+            .filter(|&(k, mv)| best.get(&line[..k].to_vec()) != Some(mv))
+            .count()
+            .min(1);
+    }
+    // The sampled replies add positions beyond the best line, and both colours' trees
+    // reach the deepest level searched (depth 5: lines of 4 moves).
+    assert!(replies > 0, "{book}");
+    assert!(lines_best.len() > 5, "{book}");
+    for colour in 0..2 {
+        assert!(
+            lines_best.iter().any(|(line, _)| line.len() == 4
+                && (colour..4)
+                    .step_by(2)
+                    .all(|k| best.get(&line[..k].to_vec()) == Some(&line[k]))),
+            "{book}"
+        );
+    }
+    // A resumed run samples the same replies.
+    let lines: Vec<&str> = book.lines().collect();
+    std::fs::write(
+        out.join("book.txt"),
+        lines[..lines.len() - 3].join("\n") + "\n",
+    )
+    .unwrap();
+    let (again, stderr) = build9_to_depth(&out, 5, &extra);
+    assert!(stderr.contains("(3 searched now"), "{stderr}");
+    assert_eq!(entries(&again), entries(&book));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -115,6 +115,14 @@ struct Build9Args {
     /// The depth at which the tree is cut into shards.
     #[arg(long, default_value_t = 2)]
     split_depth: usize,
+    /// Grow one tree for each colour the book plays instead: the book's side follows only
+    /// its best move, the other side the moves chosen by this many short searches (the
+    /// replies an opponent thinking briefly plays); 0: follow --width alternatives instead.
+    #[arg(long, default_value_t = 0)]
+    samples: usize,
+    /// Playouts of each short search of --samples.
+    #[arg(long, default_value_t = 3000)]
+    sample_playouts: u64,
 }
 
 #[derive(Args, Debug)]
@@ -410,6 +418,17 @@ fn build9(args: &Build9Args) -> Result<(), String> {
         args.seed,
         args.split_depth
     );
+    // Older checkpoints (no sampled replies) keep their parameter line.
+    let params = if args.samples > 0 {
+        format!(
+            "{} samples={} sample-playouts={}\n",
+            params.trim_end(),
+            args.samples,
+            args.sample_playouts
+        )
+    } else {
+        params
+    };
     let params_path = args.out.join("params.txt");
     match std::fs::read_to_string(&params_path) {
         Ok(old) if old != params => {
@@ -445,19 +464,43 @@ fn build9(args: &Build9Args) -> Result<(), String> {
         komi: args.komi,
         ..Rules::default()
     };
+    let search = |state: &GameState, color: Color, playouts: u64, seed: u64| {
+        let mut searcher = Searcher::new(SearchConfig::new(
+            settings.clone(),
+            Arc::clone(&patterns),
+            seed,
+        ));
+        let limits = SearchLimits {
+            playouts: Some(playouts),
+            ..SearchLimits::default()
+        };
+        searcher.search(
+            state,
+            color,
+            &limits,
+            &SearchControl::default(),
+            &mut |_| {},
+        )
+    };
     let bar = progress_bar(1, "positions");
-    // Breadth first: (line, owner key at the split depth).
-    let mut queue: std::collections::VecDeque<(Vec<Move>, Option<u64>)> =
-        std::collections::VecDeque::from([(Vec::new(), None)]);
-    let mut visited: HashSet<u64> = HashSet::new();
-    let (mut searched, mut reused, mut queued) = (0usize, 0usize, 1u64);
-    while let Some((line, owner)) = queue.pop_front() {
+    // Breadth first: (line, owner key at the split depth, the book's side in this tree
+    // when replies are sampled).
+    let roots: Vec<Option<Color>> = if args.samples > 0 {
+        vec![Some(Color::Black), Some(Color::White)]
+    } else {
+        vec![None]
+    };
+    let mut queue: std::collections::VecDeque<(Vec<Move>, Option<u64>, Option<Color>)> =
+        roots.iter().map(|&side| (Vec::new(), None, side)).collect();
+    let mut visited: HashSet<(u64, Option<Color>)> = HashSet::new();
+    let (mut searched, mut reused, mut queued) = (0usize, 0usize, roots.len() as u64);
+    while let Some((line, owner, side)) = queue.pop_front() {
         bar.inc(1);
         let mut state = book::replay(9, &line)?;
         state.set_rules(rules);
         let color = state.to_move();
         let key = canonical(state.board(), color).key;
-        if !visited.insert(key) {
+        if !visited.insert((key, side)) {
             continue;
         }
         let owner = if line.len() == args.split_depth {
@@ -467,32 +510,14 @@ fn build9(args: &Build9Args) -> Result<(), String> {
         };
         let ours = owner.is_none_or(|k| k % shards as u64 == shard as u64 - 1);
         let section = book.section_mut(scope);
-        let moves = match section.get_line(&line) {
-            Some(entry) => {
+        // In the frame of this line's position (found under symmetry and transposition).
+        let moves = match section.lookup(state.board(), color) {
+            Some(moves) => {
                 reused += 1;
-                // In the frame of this line's position.
-                section
-                    .lookup(state.board(), color)
-                    .unwrap_or_else(|| entry.moves.clone())
+                moves
             }
             None if ours && (args.max_positions == 0 || searched < args.max_positions) => {
-                let seed = args.seed ^ key;
-                let mut searcher = Searcher::new(SearchConfig::new(
-                    settings.clone(),
-                    Arc::clone(&patterns),
-                    seed,
-                ));
-                let limits = SearchLimits {
-                    playouts: Some(args.playouts),
-                    ..SearchLimits::default()
-                };
-                let result = searcher.search(
-                    &state,
-                    color,
-                    &limits,
-                    &SearchControl::default(),
-                    &mut |_| {},
-                );
+                let result = search(&state, color, args.playouts, args.seed ^ key);
                 let floor = (args.playouts / 100).max(1);
                 let moves: Vec<BookMove> = result
                     .analysis
@@ -540,10 +565,29 @@ fn build9(args: &Build9Args) -> Result<(), String> {
             None => continue,
         };
         if line.len() + 1 < args.depth {
-            for mv in followed(&moves, args.width, args.margin, args.min_share) {
+            let next = match side {
+                None => followed(&moves, args.width, args.margin, args.min_share),
+                Some(side) => {
+                    let mut next = followed(&moves, 1, 0.0, 1.0);
+                    if side != color {
+                        // The replies of short searches (seeded by the position, so that
+                        // a resumed run follows the same ones).
+                        for k in 0..args.samples as u64 {
+                            let seed =
+                                args.seed ^ key ^ (k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                            let mv = search(&state, color, args.sample_playouts, seed).best;
+                            if mv != Move::Pass && !next.contains(&mv) {
+                                next.push(mv);
+                            }
+                        }
+                    }
+                    next
+                }
+            };
+            for mv in next {
                 let mut child = line.clone();
                 child.push(mv);
-                queue.push_back((child, owner));
+                queue.push_back((child, owner, side));
                 queued += 1;
             }
             bar.set_length(queued);
