@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use hane::board::{Board, Color, GameState, Move, Rules};
 use hane::play::{MoveRequest, Player};
-use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
+use hane::playout::{play_random_moves, playout_rng};
 use hane::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
 use hane::settings::{Auto, Bytes, DynamicKomiMode, PlayoutKind, PriorsKind, Settings};
 
@@ -41,18 +41,7 @@ fn playouts(n: u64) -> SearchLimits {
 /// A reproducible middle-game position: `moves` random legal moves from the empty board.
 fn middle_game(size: usize, moves: usize) -> GameState {
     let mut state = GameState::new(size, Rules::default()).unwrap();
-    let mut rng = playout_rng(3, 0);
-    let mut scratch = state.board().clone();
-    for _ in 0..moves {
-        let color = state.to_move();
-        scratch.copy_from(state.board());
-        let mv = LightPolicy
-            .choose(&mut scratch, color, &mut rng)
-            .map_or(Move::Pass, Move::Play);
-        if state.play(color, mv).is_err() {
-            state.play(color, Move::Pass).unwrap();
-        }
-    }
+    play_random_moves(&mut state, moves, &mut playout_rng(3, 0));
     state
 }
 

@@ -6,11 +6,10 @@ use std::time::Instant;
 use clap::Args;
 
 use super::settings_args::{SearchScope, SettingsArgs};
-use crate::board::{Board, Color, GameState, Move, Rules};
+use crate::board::{Board, Color, GameState, Rules};
 use crate::play::load_patterns;
 use crate::playout::{
-    LightPolicy, PatternPolicy, PlayoutPolicy, playout_rng, run_light_playouts,
-    run_pattern_playouts,
+    PatternPolicy, play_random_moves, playout_rng, run_light_playouts, run_pattern_playouts,
 };
 use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
 use crate::settings::{Auto, Scope, Settings};
@@ -176,19 +175,7 @@ fn middle_game(size: usize, seed: u64) -> Option<GameState> {
     } else {
         size * size / 5
     };
-    let mut rng = playout_rng(seed, 99);
-    let mut board = state.board().clone();
-    let mut policy = LightPolicy;
-    for _ in 0..moves {
-        let color = state.to_move();
-        board.copy_from(state.board());
-        let mv = policy
-            .choose(&mut board, color, &mut rng)
-            .map_or(Move::Pass, Move::Play);
-        if state.play(color, mv).is_err() {
-            state.play(color, Move::Pass).ok()?;
-        }
-    }
+    play_random_moves(&mut state, moves, &mut playout_rng(seed, 99));
     Some(state)
 }
 

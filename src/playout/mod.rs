@@ -10,7 +10,7 @@ pub use replies::ReplyMemory;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 
-use crate::board::{Board, Color, MAX_CELLS, Point, Recent};
+use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent};
 
 /// The random generator every playout worker owns.
 pub type PlayoutRng = Pcg32;
@@ -160,6 +160,34 @@ impl PlayoutOutcome {
             None
         }
     }
+}
+
+/// Plays `moves` moves of [`LightPolicy`] on `state`, a pass where the drawn move is illegal
+/// under the state's rules (superko), and returns them: the seeded random positions that
+/// benchmarks and tests start from.
+pub fn play_random_moves(
+    state: &mut GameState,
+    moves: usize,
+    rng: &mut PlayoutRng,
+) -> Vec<(Color, Move)> {
+    let mut scratch = state.board().clone();
+    let mut played = Vec::with_capacity(moves);
+    for _ in 0..moves {
+        let color = state.to_move();
+        scratch.copy_from(state.board());
+        let drawn = LightPolicy
+            .choose(&mut scratch, color, rng)
+            .map_or(Move::Pass, Move::Play);
+        let mv = if state.play(color, drawn).is_ok() {
+            drawn
+        } else {
+            // A pass is always legal.
+            let _ = state.play(color, Move::Pass);
+            Move::Pass
+        };
+        played.push((color, mv));
+    }
+    played
 }
 
 /// Default move cap of a playout: three times the board area (random games with simple ko

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use hane::board::{Color, GameState, HandicapCompensation, KoRule, Move, Rules};
-use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
+use hane::playout::{play_random_moves, playout_rng};
 use hane::sgf::{SgfGame, parse_collection};
 
 /// GNU Go's rules for `play`: simple ko, no suicide.
@@ -112,25 +112,8 @@ impl Drop for GnuGo {
 /// [`GNUGO_RULES`], `moves` of them (an illegal choice becomes a pass): positions for
 /// comparing readers with GNU Go's.
 pub fn random_game(size: usize, seed: u64, game_index: u64, moves: usize) -> Vec<(Color, Move)> {
-    let mut rng = playout_rng(seed, game_index);
     let mut state = GameState::new(size, GNUGO_RULES).unwrap();
-    let mut scratch = state.board().clone();
-    let mut played = Vec::with_capacity(moves);
-    for _ in 0..moves {
-        let color = state.to_move();
-        scratch.copy_from(state.board());
-        let mv = LightPolicy
-            .choose(&mut scratch, color, &mut rng)
-            .map_or(Move::Pass, Move::Play);
-        let mv = if state.play(color, mv).is_ok() {
-            mv
-        } else {
-            state.play(color, Move::Pass).unwrap();
-            Move::Pass
-        };
-        played.push((color, mv));
-    }
-    played
+    play_random_moves(&mut state, moves, &mut playout_rng(seed, game_index))
 }
 
 /// The games of `../shared/data/pro-games/pro-000.sgf` beside the checkout that parse;
