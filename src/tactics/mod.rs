@@ -10,5 +10,6 @@
 pub mod eye_space;
 pub mod ladder;
 pub mod liberties;
+pub mod owl;
 pub mod reader;
 pub mod semeai;
