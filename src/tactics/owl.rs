@@ -125,7 +125,6 @@ const PASS: u16 = u16::MAX;
 const KEY_OWL: u64 = 0x2f8a_61c4_9be3_07d5;
 const KEY_ATTACKER_TO_MOVE: u64 = 0x6d3b_9e27_c41f_58a3;
 const KEY_THREAT_SPENT: u64 = 0x91c7_3a5e_0f28_b64d;
-const KEY_ATTACKER_PROVES: u64 = 0x4e1f_d82b_73a6_c950;
 
 /// How far one owl read may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,8 +182,11 @@ struct Summary {
     free: usize,
     /// The group's liberties that are free space.
     gates: usize,
-    /// Whether a chain of the group is in atari.
+    /// Whether a chain of the group is in atari, and whether the target's is.
     in_atari: bool,
+    target_in_atari: bool,
+    /// The group's liberties outside its eye spaces that no stone of the opponent touches.
+    open_liberties: usize,
     /// Whether a chain of the opponent next to the group, outside its eye spaces, has at
     /// most [`WEAK_LIBERTIES`] liberties.
     weak_neighbour: bool,
@@ -193,6 +195,9 @@ struct Summary {
 impl Summary {
     /// Whether the group lives as it stands, with the attacker to move or not.
     fn alive(&self, attacker_to_move: bool) -> bool {
+        if attacker_to_move && self.target_in_atari {
+            return false;
+        }
         if self.liberties >= ESCAPE_LIBERTIES
             || (self.free >= ESCAPE_SPACE && (self.gates >= 2 || !attacker_to_move))
         {
@@ -206,7 +211,7 @@ impl Summary {
 
     /// Whether the group is dead as it stands.
     fn dead(&self) -> bool {
-        self.max_eyes < 2 && self.free == 0 && !self.weak_neighbour
+        self.max_eyes < 2 && self.open_liberties == 0 && !self.weak_neighbour
     }
 }
 
@@ -231,6 +236,8 @@ struct Analysis {
     free_points: Vec<u16>,
     /// The group's liberties that are free space.
     gates: usize,
+    /// The group's liberties outside its eye spaces that no stone of the opponent touches.
+    open_liberties: usize,
     queue: Vec<u16>,
     /// One stone of each chain of the opponent next to the group outside its eye spaces.
     neighbours: Vec<u16>,
@@ -251,6 +258,7 @@ impl Analysis {
             regions: Vec::with_capacity(MAX_REGIONS),
             free_points: Vec::with_capacity(SLOTS),
             gates: 0,
+            open_liberties: 0,
             queue: Vec::with_capacity(SLOTS),
             neighbours: Vec::with_capacity(SLOTS),
         }
@@ -303,8 +311,10 @@ impl Analysis {
             .iter()
             .any(|&c| board.in_atari(Point::from_index(c as usize)));
         self.scan_neighbours(board, owner, &mut summary);
+        summary.target_in_atari = board.in_atari(target);
         summary.free = self.flood_free(board, owner);
         summary.gates = self.gates;
+        summary.open_liberties = self.open_liberties;
         summary
     }
 
@@ -492,13 +502,16 @@ impl Analysis {
         self.free_points.clear();
         self.queue.clear();
         self.gates = 0;
+        self.open_liberties = 0;
         for k in 0..self.liberties.len() {
             let x = self.liberties[k] as usize;
             if self.in_eye_space(x) {
                 continue;
             }
             self.free[x] = f;
-            if is_free(board, Point::from_index(x), attacker) {
+            let xp = Point::from_index(x);
+            self.open_liberties += usize::from(board.neighbor_count(xp, attacker) == 0);
+            if is_free(board, xp, attacker) {
                 self.gates += 1;
                 self.free_points.push(x as u16);
                 self.queue.push(x as u16);
@@ -623,22 +636,13 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
 /// The table key of an owl node: the stones' Zobrist hash, the board size, the ko point and
 /// the colour it binds, the target, the side to move, the prover and whether the ko threat
 /// is spent.
-fn node_key(
-    board: &Board,
-    target: Point,
-    attacker_to_move: bool,
-    attacker_proves: bool,
-    threat_spent: bool,
-) -> u64 {
+fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: bool) -> u64 {
     let mut key = board.hash() ^ KEY_OWL ^ mix((target.index() as u64) << 8 | board.size() as u64);
     if let Some((p, color)) = board.ko() {
         key ^= mix(0x6b6f_0000_0000 | (p.index() as u64) << 1 | color.index() as u64);
     }
     if attacker_to_move {
         key ^= KEY_ATTACKER_TO_MOVE;
-    }
-    if attacker_proves {
-        key ^= KEY_ATTACKER_PROVES;
     }
     if threat_spent {
         key ^= KEY_THREAT_SPENT;
@@ -662,7 +666,6 @@ pub struct OwlReader {
     // The read in progress.
     target: Point,
     attacker: Color,
-    attacker_proves: bool,
     nodes: u64,
     aborted: bool,
 }
@@ -703,7 +706,6 @@ impl OwlReader {
             stats: OwlStats::default(),
             target: Point::from_index(0),
             attacker: Color::Black,
-            attacker_proves: true,
             nodes: 0,
             aborted: false,
         }
@@ -746,11 +748,11 @@ impl OwlReader {
         if board.cell(target).color().is_none() {
             return attack;
         }
-        if !attack.verdict.succeeds() && attack.exact {
+        if !attack.verdict.succeeds() {
             return Reading {
                 verdict: Verdict::Works,
                 point: None,
-                exact: true,
+                exact: attack.exact,
             };
         }
         self.read(board, target, false)
@@ -770,11 +772,10 @@ impl OwlReader {
         self.boards[0].copy_from(board);
         self.target = target;
         self.attacker = owner.opponent();
-        self.attacker_proves = attacker_to_move;
         self.nodes = 0;
         self.aborted = false;
         let mut result = Node {
-            value: LOSS,
+            value: if attacker_to_move { LOSS } else { WIN },
             exact: false,
             point: NO_POINT,
         };
@@ -807,7 +808,6 @@ impl OwlReader {
     ) -> Node {
         self.nodes += 1;
         self.stats.nodes += 1;
-        let prover_to_move = attacker_to_move == self.attacker_proves;
         let for_attacker = |attacker_wins: bool, exact: bool| Node {
             value: if attacker_wins == attacker_to_move {
                 WIN
@@ -817,11 +817,7 @@ impl OwlReader {
             exact,
             point: NO_POINT,
         };
-        let cut = Node {
-            value: if prover_to_move { LOSS } else { WIN },
-            exact: false,
-            point: NO_POINT,
-        };
+        let cut = for_attacker(false, false);
         if self.nodes > self.limits.nodes {
             self.aborted = true;
             return cut;
@@ -832,13 +828,7 @@ impl OwlReader {
         if !board.cell(target).is(owner) {
             return for_attacker(true, true);
         }
-        let key = node_key(
-            board,
-            target,
-            attacker_to_move,
-            self.attacker_proves,
-            threat_spent,
-        );
+        let key = node_key(board, target, attacker_to_move, threat_spent);
         self.path[ply] = key;
         if self.path[..ply]
             .iter()
@@ -847,11 +837,7 @@ impl OwlReader {
             .step_by(2)
             .any(|&k| k == key)
         {
-            return Node {
-                value: if prover_to_move { LOSS } else { WIN },
-                exact: true,
-                point: NO_POINT,
-            };
+            return for_attacker(false, true);
         }
         let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
         self.stats.probes += 1;
@@ -877,7 +863,7 @@ impl OwlReader {
         let mover = if attacker_to_move { attacker } else { owner };
         self.generate(ply, attacker_to_move);
         let width = ROOT_WIDTH.saturating_sub(ply).max(MIN_WIDTH);
-        let mut best = BestChild::new(prover_to_move);
+        let mut best = BestChild::new(attacker_to_move);
         let mut tried = 0;
         for i in 0..self.candidates[ply].len {
             let m = self.candidates[ply].items[i].point;
@@ -1171,9 +1157,9 @@ mod tests {
         );
         let r = reader.attack(&b, point(&b, "A2"));
         assert_eq!((r.verdict, r.point, r.exact), (Verdict::Fails, None, false));
-        // Nor the defence, which reads the attack first.
+        // When neither side's claim is proved the group counts as defended, inexactly.
         let r = reader.defend(&b, point(&b, "A2"));
-        assert_eq!((r.verdict, r.exact), (Verdict::Fails, false));
+        assert_eq!((r.verdict, r.point, r.exact), (Verdict::Works, None, false));
     }
 
     #[test]
