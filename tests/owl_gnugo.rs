@@ -282,8 +282,10 @@ fn owl_reader_agrees_with_gnugo_on_most_dragons() {
     compare_random_games(&mut gnugo, 9, &[40, 60], 31, 60, &mut agreement);
     eprintln!("{}\n{}", agreement.summary(), agreement.report);
     assert!(agreement.reads >= 60);
+    // Measured: success agrees on 90.0% of 60 reads (codes on 88.3%), 100% of hane's 36
+    // exact reads. The disagreements are open fights in which hane's reads are cut off.
     assert!(
-        Agreement::rate(agreement.works_agree, agreement.reads) >= 0.0,
+        Agreement::rate(agreement.works_agree, agreement.reads) >= 80.0,
         "{}",
         agreement.summary()
     );
@@ -313,9 +315,11 @@ fn owl_reader_agrees_with_gnugo_on_many_dragons() {
         );
         std::fs::write(&file, report).expect("write the report");
     }
+    // Measured: random games 82.4% of 500 reads (codes 81.2%; 93.4% of hane's 288 exact
+    // reads), professional games 93.0% of 300 (codes 93.0%; 96.1% of 206).
     for agreement in [&random, &pro] {
         assert!(
-            agreement.reads == 0 || Agreement::rate(agreement.works_agree, agreement.reads) >= 0.0,
+            agreement.reads == 0 || Agreement::rate(agreement.works_agree, agreement.reads) >= 75.0,
             "{}",
             agreement.summary()
         );

@@ -33,22 +33,30 @@
 //!   [`super::eye_space`]): that point is vital, one eye or two; the square four: one eye;
 //!   other shapes: two eyes;
 //! - with the opponent's stones inside: none if the opponent moves first; if the owner
-//!   does, one when the space has at most two points or the opponent holds its vital point
-//!   (or it is a square four), else two.
+//!   does, one when the space has at most two points, or is a square four, or the
+//!   opponent holds its vital point and none of its stones there is in atari; else two.
 //!
 //! # Terminal positions
 //!
 //! - The target's chain captured: the attacker wins.
+//! - Never alive with the attacker to move while the target's chain is in atari.
 //! - *Alive*, when no chain of the group is in atari and the eye spaces give two eyes with
-//!   the opponent moving first in each (or with the owner to move, two after improving one
-//!   space); or the group has [`ESCAPE_LIBERTIES`] liberties; or it reaches
-//!   [`ESCAPE_SPACE`] points of *free space*: empty points outside its eye spaces that no
-//!   stone of the opponent touches, reached from its liberties through empty points (a
-//!   liberty next to an opponent's stone leads nowhere).
+//!   the opponent moving first in each (below the root with the owner to move: two after
+//!   the owner improves one space); or the group has [`ESCAPE_LIBERTIES`] liberties; or it
+//!   reaches [`ESCAPE_SPACE`] points of *free space* (empty points outside its eye spaces
+//!   with no stone of the opponent among their eight surrounding points, reached from its
+//!   liberties through such points) through at least two of its liberties, or through one
+//!   with the owner to move (the attacker could shut a single gate).
 //! - *Dead* (below the root only, so that an attack on a dead group still names a move),
-//!   when even the owner moving first in every eye space could not make two eyes, the group
-//!   has no free space at all, and no chain of the opponent next to the group (outside its
-//!   eye spaces) has [`WEAK_LIBERTIES`] liberties or fewer (the group might capture it).
+//!   when even the owner moving first in every eye space could not make two eyes, every
+//!   liberty of the group outside its eye spaces touches a stone of the opponent and no
+//!   other chain of the owner (nowhere to run, nothing to connect to), and no chain of the
+//!   opponent next to the group (outside its eye spaces) has [`WEAK_LIBERTIES`] liberties
+//!   or fewer (the group might capture it).
+//!
+//! The thresholds are guesses checked against GNU Go on random and professional positions
+//! (`tests/owl_gnugo.rs`); loose nets and fights in the open are beyond this model, and
+//! reads of them mostly end cut off.
 //!
 //! # The search
 //!
@@ -69,22 +77,26 @@
 //!   last (a seki holds by passing).
 //!
 //! Neither side passes otherwise; the attacker without a legal candidate loses. A position
-//! repeated in a line counts against the side that must prove its claim.
+//! repeated in a line counts as a failure of the attacker.
 //!
 //! # Cut-offs and exactness
 //!
-//! The side to move at the root, the *prover*, must prove its claim: a line cut off by
-//! depth, by the ply limit or by the budget counts as a failure of the prover, so a success
-//! is always proved (within the model above) and a failure is *exact* only when no cut-off
-//! decided it. [`Reading::exact`] says which. `defend` first reads the attack: when the
-//! attack fails exactly, the group needs no move (`Works` without a move, GNU Go's
-//! `1 PASS`); otherwise the defence is read with the owner as the prover.
+//! As in the tactical reader, the attacker must prove the kill, in `attack` and `defend`
+//! alike: a line cut off by depth, by the ply limit or by the budget counts as a failure of
+//! the attacker. So a kill is always proved (within the model above), and a failure of the
+//! attacker, a successful defence, is *exact* only when no cut-off decided it;
+//! [`Reading::exact`] says which. `defend` first reads the attack: when it fails, the group
+//! needs no move (`Works` without a move, GNU Go's `1 PASS`, exact when the attack's failure
+//! was); otherwise the owner's moves are read, and the defence works with a move after
+//! which the kill is not proved. A cut-off read therefore never claims a kill it did not
+//! prove, and says through `exact` when its `Works` (or its `0` for an attack) rests on a
+//! cut-off; the GTP commands answer in GNU Go's format, which cannot say so.
 //!
 //! # Memory
 //!
 //! The scratch boards, candidate lists, marks and lists of the group analysis, the
 //! transposition table (keyed by the Zobrist hash, the ko point, the target, the side to
-//! move, the prover and whether the line's ko threat is spent) and the inner [`Reader`]
+//! move and whether the line's ko threat is spent) and the inner [`Reader`]
 //! are allocated once with the [`OwlReader`]. Nothing is allocated per node or per read.
 
 use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Point};
@@ -185,7 +197,8 @@ struct Summary {
     /// Whether a chain of the group is in atari, and whether the target's is.
     in_atari: bool,
     target_in_atari: bool,
-    /// The group's liberties outside its eye spaces that no stone of the opponent touches.
+    /// The group's liberties outside its eye spaces that touch no stone of the opponent or
+    /// touch another chain of the owner.
     open_liberties: usize,
     /// Whether a chain of the opponent next to the group, outside its eye spaces, has at
     /// most [`WEAK_LIBERTIES`] liberties.
@@ -236,7 +249,8 @@ struct Analysis {
     free_points: Vec<u16>,
     /// The group's liberties that are free space.
     gates: usize,
-    /// The group's liberties outside its eye spaces that no stone of the opponent touches.
+    /// The group's liberties outside its eye spaces that touch no stone of the opponent or
+    /// touch another chain of the owner.
     open_liberties: usize,
     queue: Vec<u16>,
     /// One stone of each chain of the opponent next to the group outside its eye spaces.
@@ -312,7 +326,7 @@ impl Analysis {
             .any(|&c| board.in_atari(Point::from_index(c as usize)));
         self.scan_neighbours(board, owner, &mut summary);
         summary.target_in_atari = board.in_atari(target);
-        summary.free = self.flood_free(board, owner);
+        summary.free = self.flood_free(board, owner, g);
         summary.gates = self.gates;
         summary.open_liberties = self.open_liberties;
         summary
@@ -495,7 +509,7 @@ impl Analysis {
 
     /// Floods the free space from the group's liberties outside its eye spaces (see the
     /// module documentation), up to [`ESCAPE_SPACE`] points; how many.
-    fn flood_free(&mut self, board: &Board, owner: Color) -> usize {
+    fn flood_free(&mut self, board: &Board, owner: Color, g: u32) -> usize {
         let geometry = board.geometry();
         let f = self.next_stamp();
         let attacker = Cell::from(owner.opponent());
@@ -510,7 +524,10 @@ impl Analysis {
             }
             self.free[x] = f;
             let xp = Point::from_index(x);
-            self.open_liberties += usize::from(board.neighbor_count(xp, attacker) == 0);
+            let connects = board.geometry().neighbors(xp).into_iter().any(|n| {
+                board.cell_at(n).is(owner) && self.group[board.chain_id(Point::from_index(n))] != g
+            });
+            self.open_liberties += usize::from(connects || board.neighbor_count(xp, attacker) == 0);
             if is_free(board, xp, attacker) {
                 self.gates += 1;
                 self.free_points.push(x as u16);
@@ -634,8 +651,7 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
 }
 
 /// The table key of an owl node: the stones' Zobrist hash, the board size, the ko point and
-/// the colour it binds, the target, the side to move, the prover and whether the ko threat
-/// is spent.
+/// the colour it binds, the target, the side to move and whether the ko threat is spent.
 fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: bool) -> u64 {
     let mut key = board.hash() ^ KEY_OWL ^ mix((target.index() as u64) << 8 | board.size() as u64);
     if let Some((p, color)) = board.ko() {
