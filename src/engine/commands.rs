@@ -775,8 +775,9 @@ fn reading_reply(geometry: crate::board::Geometry, reading: Reading) -> String {
 /// `owl_attack VERTEX` and `owl_defend VERTEX`: the owl reader on the group (the dragon)
 /// through the stone at VERTEX, read by a fresh [`OwlReader`]: whether its opponent to move
 /// kills it, or its owner to move makes it live, answered as `attack` and `defend` are (a
-/// group that needs no defence gets `1 PASS`). A read cut off by its limits answers `0`
-/// unless the success was proved. Errors as for `attack`.
+/// group that needs no defence gets `1 PASS`). A kill is only claimed when it was proved
+/// within the reader's limits: a cut-off read answers `0` to `owl_attack` and counts as a
+/// success for `owl_defend`, as `attack` and `defend` do. Errors as for `attack`.
 fn cmd_owl(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
     let [vertex] = args else {
         return Err(ERR_SYNTAX.into());

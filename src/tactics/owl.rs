@@ -756,8 +756,9 @@ impl OwlReader {
     }
 
     /// Whether the group through the stone at `target` can live with its owner to move, and
-    /// the move: `Works` without a move (a pass) when the attack fails anyway, exactly read.
-    /// An empty `target` fails.
+    /// the move: `Works` without a move (a pass) when the attack fails anyway, and with the
+    /// owner's move after which no kill is proved otherwise (see the module documentation:
+    /// `exact` says whether a cut-off decided it). An empty `target` fails.
     pub fn defend(&mut self, board: &Board, target: Point) -> Reading {
         self.stats.reads += 1;
         let attack = self.read(board, target, true);
