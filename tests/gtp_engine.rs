@@ -245,6 +245,8 @@ const NAMES: &[&str] = &[
     "attack",
     "defend",
     "analyze_semeai",
+    "owl_attack",
+    "owl_defend",
     "gomill-cpu_time",
     "gomill-describe_engine",
     "gomill-explain_last_move",

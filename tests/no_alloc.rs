@@ -4,7 +4,8 @@
 //! `PatternPriors`, over many
 //! playouts on 9x9 and 19x19 once the board and the generator exist; and the tactical
 //! reader's `attack` and `defend` once the `Reader` exists, and the race reader's `analyze`
-//! and `is_seki` once the `SemeaiReader` exists.
+//! and `is_seki` once the `SemeaiReader` exists, and the owl reader's `attack` and `defend`
+//! once the `OwlReader` exists.
 //!
 //! The counter is per thread, so tests running in parallel do not disturb each other. The
 //! counting allocator comes from the `allocation-counter` crate, so this repository needs no
@@ -279,6 +280,50 @@ fn the_race_reader_allocates_nothing() {
     });
     assert_eq!(n, 0, "the race reader allocated {n} times");
     let reads: usize = positions.iter().map(|(_, p)| 2 * p.len()).sum();
+    assert!(
+        reads > 50 && reader.stats().nodes > 1_000,
+        "{reads} reads, {:?}",
+        reader.stats()
+    );
+}
+
+#[test]
+fn the_owl_reader_allocates_nothing() {
+    use hane::tactics::liberties::liberties_capped;
+    use hane::tactics::owl::{OwlLimits, OwlReader};
+    let mut reader = OwlReader::with_limits(
+        OwlLimits {
+            nodes: 2_000,
+            ..OwlLimits::default()
+        },
+        OwlReader::DEFAULT_TABLE_BITS,
+    );
+    // Middle-game positions of random light moves, and one stone of each chain of few
+    // liberties (the groups through them).
+    let mut positions = Vec::new();
+    for (k, size) in [9, 13, 9, 19].into_iter().enumerate() {
+        let board = light_middle_game(size, 31, k as u64);
+        let targets: Vec<Point> = board
+            .geometry()
+            .points()
+            .filter(|&p| {
+                board.cell(p).color().is_some()
+                    && board.chain_id(p) == p.index()
+                    && liberties_capped(&board, p, 5) <= 4
+            })
+            .collect();
+        positions.push((board, targets));
+    }
+    let n = allocations_during(|| {
+        for (board, targets) in &positions {
+            for &p in targets {
+                std::hint::black_box(reader.attack(board, p));
+                std::hint::black_box(reader.defend(board, p));
+            }
+        }
+    });
+    assert_eq!(n, 0, "the owl reader allocated {n} times");
+    let reads: usize = positions.iter().map(|(_, t)| 2 * t.len()).sum();
     assert!(
         reads > 50 && reader.stats().nodes > 1_000,
         "{reads} reads, {:?}",

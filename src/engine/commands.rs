@@ -21,6 +21,8 @@ use crate::play::{MoveKind, MoveRequest, Report};
 use crate::search::{Analysis, SearchLimits, SearchResult};
 use crate::sgf::{GameInfo, read_first_game, write_game};
 use crate::tactics::liberties::liberties_capped;
+use crate::tactics::owl::OwlReader;
+use crate::tactics::reader::Reading;
 use crate::tactics::reader::{ChainStatus, Reader, Verdict};
 use crate::tactics::semeai::SemeaiReader;
 
@@ -71,6 +73,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("attack", |e, a, _| cmd_read_chain(e, a, true)),
     spec("defend", |e, a, _| cmd_read_chain(e, a, false)),
     spec("analyze_semeai", cmd_analyze_semeai),
+    spec("owl_attack", |e, a, _| cmd_owl(e, a, true)),
+    spec("owl_defend", |e, a, _| cmd_owl(e, a, false)),
     // gomill.
     spec("gomill-cpu_time", cmd_cputime),
     spec("gomill-describe_engine", cmd_describe_engine),
@@ -751,15 +755,45 @@ fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
     } else {
         reader.defend(board, p)
     };
-    Ok(match (reading.verdict.succeeds(), reading.point) {
+    Ok(reading_reply(board.geometry(), reading))
+}
+
+/// A read in GNU Go's reply format: `0` when it fails, else its code and the move (`PASS`
+/// when none is needed).
+fn reading_reply(geometry: crate::board::Geometry, reading: Reading) -> String {
+    match (reading.verdict.succeeds(), reading.point) {
         (false, _) => "0".into(),
         (true, None) => format!("{} PASS", reading.verdict.gtp_code()),
         (true, Some(p)) => format!(
             "{} {}",
             reading.verdict.gtp_code(),
-            board.geometry().format_point(p)
+            geometry.format_point(p)
         ),
-    })
+    }
+}
+
+/// `owl_attack VERTEX` and `owl_defend VERTEX`: the owl reader on the group (the dragon)
+/// through the stone at VERTEX, read by a fresh [`OwlReader`]: whether its opponent to move
+/// kills it, or its owner to move makes it live, answered as `attack` and `defend` are (a
+/// group that needs no defence gets `1 PASS`). A kill is only claimed when it was proved
+/// within the reader's limits: a cut-off read answers `0` to `owl_attack` and counts as a
+/// success for `owl_defend`, as `attack` and `defend` do. Errors as for `attack`.
+fn cmd_owl(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
+    let [vertex] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let board = engine.state.board();
+    let p = parse_point(board.geometry(), vertex).ok_or("invalid coordinate")?;
+    if board.cell(p).color().is_none() {
+        return Err("vertex must not be empty".into());
+    }
+    let mut reader = OwlReader::new();
+    let reading = if attack {
+        reader.attack(board, p)
+    } else {
+        reader.defend(board, p)
+    };
+    Ok(reading_reply(board.geometry(), reading))
 }
 
 /// `analyze_semeai DRAGONA DRAGONB`: the capturing race between the chains at the two

@@ -1,0 +1,1315 @@
+//! The owl reader: life and death of a *group* (a dragon: the chain through a stone and the
+//! chains of its colour joined to it), with the attacker to move ([`OwlReader::attack`]:
+//! can the group be killed?) and with its owner to move ([`OwlReader::defend`]: can it
+//! live?), and the move that does it, in GNU Go's codes ([`Verdict`]). This module owns the
+//! group and eye-space analysis, the life-and-death search, its candidate moves and its
+//! transposition table; it borrows the table, the candidate lists, the child-value fold and
+//! the ko values of [`super::reader`], and asks a [`Reader`] about the group's weak chains.
+//!
+//! # The group
+//!
+//! The group starts as the target's chain and takes in, until nothing more joins, every
+//! chain of its colour that
+//!
+//! - shares two liberties with the group,
+//! - touches a liberty of the group that the opponent cannot play without being captured
+//!   at once (a suicide, or a self-atari that captures nothing: an eye point, a tiger's
+//!   mouth), or
+//! - borders one of the group's *eye spaces*.
+//!
+//! An eye space is a region of points that are empty or hold the opponent's stones, reached
+//! from a liberty of the group, bounded by stones of the group's colour and the edge, and of
+//! at most [`EYE_MAX`] points; a bigger region is *open*. The opponent's stones inside an
+//! eye space are surrounded. Each eye space gets two eye counts, the eyes it gives when the
+//! opponent moves there first and when the owner does:
+//!
+//! - one point: one eye, or none when it is false: the opponent holds two of its diagonals
+//!   (one on the edge). An empty diagonal that would make it false is its *vital point*
+//!   (no eye if the opponent plays it first, one if the owner does);
+//! - two points: one eye;
+//! - three to six points with a single point next to more of the space than any other (two
+//!   neighbours for three points, three for more: straight and bent three, pyramid four,
+//!   bulky and crossed five, rabbity six; the rule of the eye-space reader,
+//!   [`super::eye_space`]): that point is vital, one eye or two; the square four: one eye;
+//!   other shapes: two eyes;
+//! - with the opponent's stones inside: none if the opponent moves first; if the owner
+//!   does, one when the space has at most two points, or is a square four, or the
+//!   opponent holds its vital point and none of its stones there is in atari; else two.
+//!
+//! # Terminal positions
+//!
+//! - The target's chain captured: the attacker wins.
+//! - Never alive with the attacker to move while the target's chain is in atari.
+//! - *Alive*, when no chain of the group is in atari and the eye spaces give two eyes with
+//!   the opponent moving first in each (below the root with the owner to move: two after
+//!   the owner improves one space); or the group has [`ESCAPE_LIBERTIES`] liberties; or it
+//!   reaches [`ESCAPE_SPACE`] points of *free space* (empty points outside its eye spaces
+//!   with no stone of the opponent among their eight surrounding points, reached from its
+//!   liberties through such points) through at least two of its liberties, or through one
+//!   with the owner to move (the attacker could shut a single gate).
+//! - *Dead* (below the root only, so that an attack on a dead group still names a move),
+//!   when even the owner moving first in every eye space could not make two eyes, every
+//!   liberty of the group outside its eye spaces touches a stone of the opponent and no
+//!   other chain of the owner (nowhere to run, nothing to connect to), and no chain of the
+//!   opponent next to the group (outside its eye spaces) has [`WEAK_LIBERTIES`] liberties
+//!   or fewer (the group might capture it).
+//!
+//! The thresholds are guesses checked against GNU Go on random and professional positions
+//! (`tests/owl_gnugo.rs`); loose nets and fights in the open are beyond this model, and
+//! reads of them mostly end cut off.
+//!
+//! # The search
+//!
+//! Alpha-beta over the reader's four values (a win, a win by taking a ko first, a win that
+//! needs a ko threat, a loss; the same ko caps as [`super::reader`]) on scratch boards, one
+//! per ply, iteratively deepened one ply at a time up to [`OwlLimits::max_depth`] under a
+//! node budget ([`OwlLimits::nodes`]). The candidates, ordered by a score, at most
+//! [`ROOT_WIDTH`] at the root and fewer deeper down:
+//!
+//! - for both sides: the vital points of the eye spaces, then their other empty points;
+//!   capturing chains in atari next to the group (the owner's) or of the group (the
+//!   attacker's), and ataris on chains of two liberties; the tactical reader's attack
+//!   (for the attacker) or defence (for the owner) of the group's chains of at most two
+//!   liberties; the group's outer liberties (the more empty neighbours, the better; a
+//!   self-atari last); and the free space next to them, which the owner runs into and the
+//!   attacker blocks;
+//! - the attacker also saves its own chains in atari next to the group; the owner may pass,
+//!   last (a seki holds by passing).
+//!
+//! Neither side passes otherwise; the attacker without a legal candidate loses. A position
+//! repeated in a line counts as a failure of the attacker.
+//!
+//! # Cut-offs and exactness
+//!
+//! As in the tactical reader, the attacker must prove the kill, in `attack` and `defend`
+//! alike: a line cut off by depth, by the ply limit or by the budget counts as a failure of
+//! the attacker. So a kill is always proved (within the model above), and a failure of the
+//! attacker, a successful defence, is *exact* only when no cut-off decided it;
+//! [`Reading::exact`] says which. `defend` first reads the attack: when it fails, the group
+//! needs no move (`Works` without a move, GNU Go's `1 PASS`, exact when the attack's failure
+//! was); otherwise the owner's moves are read, and the defence works with a move after
+//! which the kill is not proved. A cut-off read therefore never claims a kill it did not
+//! prove, and says through `exact` when its `Works` (or its `0` for an attack) rests on a
+//! cut-off; the GTP commands answer in GNU Go's format, which cannot say so.
+//!
+//! # Memory
+//!
+//! The scratch boards, candidate lists, marks and lists of the group analysis, the
+//! transposition table (keyed by the Zobrist hash, the ko point, the target, the side to
+//! move and whether the line's ko threat is spent) and the inner [`Reader`]
+//! are allocated once with the [`OwlReader`]. Nothing is allocated per node or per read.
+
+use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Point};
+
+use super::liberties::{liberties_after, liberties_capped, liberties_into};
+use super::reader::{
+    BestChild, Candidates, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, ReaderLimits,
+    Reading, Table, Verdict, WIN, mix,
+};
+
+/// The most points of a region that counts as an eye space (a bigger one is open).
+pub const EYE_MAX: usize = 7;
+/// Points of free space at which a group counts as escaped (alive).
+pub const ESCAPE_SPACE: usize = 8;
+/// Liberties at which a group counts as alive.
+pub const ESCAPE_LIBERTIES: usize = 10;
+/// Liberties at which a chain of the opponent next to the group keeps it from being dead
+/// (the group may capture it).
+pub const WEAK_LIBERTIES: usize = 2;
+/// The longest line read, in plies (passes included).
+pub const MAX_PLY: usize = 40;
+/// Candidates read at the root; deeper nodes read fewer, down to [`MIN_WIDTH`].
+pub const ROOT_WIDTH: usize = 14;
+/// The fewest candidates read at a node.
+pub const MIN_WIDTH: usize = 6;
+/// Nodes of one read of the inner tactical reader (they count against the owl's budget).
+pub const READER_NODES: u64 = 300;
+/// Slots of the per-cell marks: at least every padded cell index of the largest board.
+const SLOTS: usize = 1024;
+const _: () = assert!(SLOTS >= MAX_CELLS);
+/// Eye spaces kept per analysis.
+const MAX_REGIONS: usize = 64;
+/// No move (a padded index no point has).
+const NO_POINT: u16 = 0;
+/// The owner's pass in a candidate list and a table entry.
+const PASS: u16 = u16::MAX;
+
+const KEY_OWL: u64 = 0x2f8a_61c4_9be3_07d5;
+const KEY_ATTACKER_TO_MOVE: u64 = 0x6d3b_9e27_c41f_58a3;
+const KEY_THREAT_SPENT: u64 = 0x91c7_3a5e_0f28_b64d;
+
+/// How far one owl read may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwlLimits {
+    /// Nodes one read may visit, over all its depths (the inner tactical reads included).
+    pub nodes: u64,
+    /// The deepest iteration, in plies.
+    pub max_depth: u32,
+}
+
+impl Default for OwlLimits {
+    fn default() -> OwlLimits {
+        OwlLimits {
+            nodes: 20_000,
+            max_depth: 12,
+        }
+    }
+}
+
+/// Counters over an owl reader's life.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwlStats {
+    /// Reads answered (`attack` and `defend` calls; a `defend` counts once).
+    pub reads: u64,
+    /// Nodes visited (the inner tactical reads not included).
+    pub nodes: u64,
+    /// Transposition-table look-ups and the ones that answered.
+    pub probes: u64,
+    pub hits: u64,
+}
+
+/// One eye space of the group: its points in `Analysis::region_points`, its eye counts
+/// with the opponent and with the owner moving first there, and its vital point.
+#[derive(Clone, Copy, Debug, Default)]
+struct Region {
+    start: u16,
+    len: u8,
+    min: u8,
+    max: u8,
+    /// The vital point (empty), or [`NO_POINT`].
+    vital: u16,
+}
+
+/// What the group analysis found about a position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Summary {
+    /// Liberties of the group, counted up to [`ESCAPE_LIBERTIES`].
+    liberties: usize,
+    /// Eyes with the opponent moving first in each eye space, and with the owner doing so.
+    min_eyes: usize,
+    max_eyes: usize,
+    /// The most one owner move in one eye space adds to `min_eyes`.
+    gain: usize,
+    /// Points of free space, counted up to [`ESCAPE_SPACE`].
+    free: usize,
+    /// The group's liberties that are free space.
+    gates: usize,
+    /// Whether a chain of the group is in atari, and whether the target's is.
+    in_atari: bool,
+    target_in_atari: bool,
+    /// The group's liberties outside its eye spaces that touch no stone of the opponent or
+    /// touch another chain of the owner.
+    open_liberties: usize,
+    /// Whether a chain of the opponent next to the group, outside its eye spaces, has at
+    /// most [`WEAK_LIBERTIES`] liberties.
+    weak_neighbour: bool,
+}
+
+impl Summary {
+    /// Whether the group lives as it stands, with the attacker to move or not.
+    fn alive(&self, attacker_to_move: bool) -> bool {
+        if attacker_to_move && self.target_in_atari {
+            return false;
+        }
+        if self.liberties >= ESCAPE_LIBERTIES
+            || (self.free >= ESCAPE_SPACE && (self.gates >= 2 || !attacker_to_move))
+        {
+            return true;
+        }
+        if self.in_atari {
+            return false;
+        }
+        self.min_eyes >= 2 || (!attacker_to_move && self.min_eyes + self.gain >= 2)
+    }
+
+    /// Whether the group is dead as it stands.
+    fn dead(&self) -> bool {
+        self.max_eyes < 2 && self.open_liberties == 0 && !self.weak_neighbour
+    }
+}
+
+/// The group analysis's scratch space: per-cell marks and the lists of one position.
+struct Analysis {
+    /// `marks[i]`: the stamp of the last use that marked cell `i` (chains by head cell).
+    group: Vec<u32>,
+    liberty: Vec<u32>,
+    region: Vec<u32>,
+    free: Vec<u32>,
+    stamp: u32,
+    /// The stamp of the group's liberties in `liberty`.
+    liberty_stamp: u32,
+    /// One stone of each chain of the group.
+    chains: Vec<u16>,
+    /// The group's liberties.
+    liberties: Vec<u16>,
+    /// The points of the eye spaces, one after the other, and the spaces.
+    region_points: Vec<u16>,
+    regions: Vec<Region>,
+    /// The free space found (at most [`ESCAPE_SPACE`] points), and the flood's queue.
+    free_points: Vec<u16>,
+    /// The group's liberties that are free space.
+    gates: usize,
+    /// The group's liberties outside its eye spaces that touch no stone of the opponent or
+    /// touch another chain of the owner.
+    open_liberties: usize,
+    queue: Vec<u16>,
+    /// One stone of each chain of the opponent next to the group outside its eye spaces.
+    neighbours: Vec<u16>,
+}
+
+impl Analysis {
+    fn new() -> Analysis {
+        Analysis {
+            group: vec![0; SLOTS],
+            liberty: vec![0; SLOTS],
+            region: vec![0; SLOTS],
+            free: vec![0; SLOTS],
+            stamp: 0,
+            liberty_stamp: 0,
+            chains: Vec::with_capacity(SLOTS),
+            liberties: Vec::with_capacity(SLOTS),
+            region_points: Vec::with_capacity(SLOTS),
+            regions: Vec::with_capacity(MAX_REGIONS),
+            free_points: Vec::with_capacity(SLOTS),
+            gates: 0,
+            open_liberties: 0,
+            queue: Vec::with_capacity(SLOTS),
+            neighbours: Vec::with_capacity(SLOTS),
+        }
+    }
+
+    /// A fresh stamp for one use of one mark array.
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp >= u32::MAX - 1 {
+            for marks in [
+                &mut self.group,
+                &mut self.liberty,
+                &mut self.region,
+                &mut self.free,
+            ] {
+                marks.fill(0);
+            }
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// Analyses the group through the stone of `owner` at `target`.
+    fn analyse(&mut self, board: &Board, target: Point, owner: Color) -> Summary {
+        let g = self.next_stamp();
+        self.chains.clear();
+        self.chains.push(target.index() as u16);
+        self.group[board.chain_id(target)] = g;
+        loop {
+            let mut joined = self.collect_liberties(board);
+            joined |= self.join_through_liberties(board, owner, g);
+            if !joined {
+                joined = self.read_regions(board, owner, g);
+            }
+            if !joined {
+                break;
+            }
+        }
+        let mut summary = Summary {
+            liberties: self.liberties.len().min(ESCAPE_LIBERTIES),
+            ..Summary::default()
+        };
+        for r in &self.regions {
+            summary.min_eyes += usize::from(r.min);
+            summary.max_eyes += usize::from(r.max);
+            summary.gain = summary.gain.max(usize::from(r.max - r.min));
+        }
+        summary.in_atari = self
+            .chains
+            .iter()
+            .any(|&c| board.in_atari(Point::from_index(c as usize)));
+        self.scan_neighbours(board, owner, &mut summary);
+        summary.target_in_atari = board.in_atari(target);
+        summary.free = self.flood_free(board, owner, g);
+        summary.gates = self.gates;
+        summary.open_liberties = self.open_liberties;
+        summary
+    }
+
+    /// Adds the chain through `p` to the group.
+    fn add_chain(&mut self, board: &Board, p: Point, g: u32) {
+        self.group[board.chain_id(p)] = g;
+        self.chains.push(p.index() as u16);
+    }
+
+    /// Collects the group's liberties afresh; never joins anything (returns false).
+    fn collect_liberties(&mut self, board: &Board) -> bool {
+        let l = self.next_stamp();
+        self.liberty_stamp = l;
+        self.liberties.clear();
+        let geometry = board.geometry();
+        for k in 0..self.chains.len() {
+            let c = Point::from_index(self.chains[k] as usize);
+            for s in board.chain_stones(c) {
+                for n in geometry.neighbors(s) {
+                    if board.cell_at(n) == Cell::Empty && self.liberty[n] != l {
+                        self.liberty[n] = l;
+                        self.liberties.push(n as u16);
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Joins the chains that share two liberties with the group or touch a liberty the
+    /// opponent cannot play without being captured at once; whether any joined.
+    fn join_through_liberties(&mut self, board: &Board, owner: Color, g: u32) -> bool {
+        let geometry = board.geometry();
+        let l = self.liberty_stamp;
+        let mut joined = false;
+        for k in 0..self.liberties.len() {
+            let x = Point::from_index(self.liberties[k] as usize);
+            let mut protected = None;
+            for n in geometry.neighbors(x) {
+                let np = Point::from_index(n);
+                if !board.cell_at(n).is(owner) || self.group[board.chain_id(np)] == g {
+                    continue;
+                }
+                let protected = *protected.get_or_insert_with(|| {
+                    let attacker = owner.opponent();
+                    board.is_suicide(x, attacker) || {
+                        let after = liberties_after(board, x, attacker);
+                        after.liberties <= 1 && !after.captures
+                    }
+                });
+                let shared = protected || {
+                    let mut count = 0;
+                    'walk: for s in board.chain_stones(np) {
+                        for m in geometry.neighbors(s) {
+                            if board.cell_at(m) == Cell::Empty && self.liberty[m] == l {
+                                count += 1;
+                                if count >= 2 {
+                                    break 'walk;
+                                }
+                            }
+                        }
+                    }
+                    count >= 2
+                };
+                if shared {
+                    self.add_chain(board, np, g);
+                    joined = true;
+                }
+            }
+        }
+        joined
+    }
+
+    /// Floods the regions next to the group's liberties, keeps the eye spaces with their
+    /// eye counts and joins the chains of the owner that border one; whether any joined.
+    fn read_regions(&mut self, board: &Board, owner: Color, g: u32) -> bool {
+        let geometry = board.geometry();
+        self.regions.clear();
+        self.region_points.clear();
+        let before = self.stamp;
+        let mut joined = false;
+        for k in 0..self.liberties.len() {
+            let start = self.liberties[k] as usize;
+            if self.region[start] > before {
+                continue;
+            }
+            let flood = self.next_stamp();
+            let first = self.region_points.len();
+            self.region[start] = flood;
+            self.region_points.push(start as u16);
+            let mut next = first;
+            let mut open = false;
+            let mut foreign = false;
+            while next < self.region_points.len() && !open {
+                let q = Point::from_index(self.region_points[next] as usize);
+                next += 1;
+                for n in geometry.neighbors(q) {
+                    let cell = board.cell_at(n);
+                    if cell == Cell::Border {
+                        continue;
+                    }
+                    if cell.is(owner) {
+                        foreign |= self.group[board.chain_id(Point::from_index(n))] != g;
+                        continue;
+                    }
+                    let mark = self.region[n];
+                    if mark == flood {
+                        continue;
+                    }
+                    if mark > before || self.region_points.len() - first == EYE_MAX {
+                        open = true;
+                        break;
+                    }
+                    self.region[n] = flood;
+                    self.region_points.push(n as u16);
+                }
+            }
+            if open || self.regions.len() == MAX_REGIONS {
+                self.region_points.truncate(first);
+                continue;
+            }
+            if foreign {
+                // The owner's chains around this eye space belong to the group.
+                for i in first..self.region_points.len() {
+                    let q = Point::from_index(self.region_points[i] as usize);
+                    for n in geometry.neighbors(q) {
+                        let np = Point::from_index(n);
+                        if board.cell_at(n).is(owner) && self.group[board.chain_id(np)] != g {
+                            self.add_chain(board, np, g);
+                            joined = true;
+                        }
+                    }
+                }
+            }
+            let region = eye_counts(board, owner, &self.region_points[first..], first);
+            self.regions.push(region);
+        }
+        joined
+    }
+
+    /// The opponent's chains next to the group outside its eye spaces: collected into
+    /// `neighbours`, and whether one is weak.
+    fn scan_neighbours(&mut self, board: &Board, owner: Color, summary: &mut Summary) {
+        let geometry = board.geometry();
+        let seen = self.next_stamp();
+        self.neighbours.clear();
+        let attacker = owner.opponent();
+        for k in 0..self.chains.len() {
+            let c = Point::from_index(self.chains[k] as usize);
+            for s in board.chain_stones(c) {
+                for n in geometry.neighbors(s) {
+                    if !board.cell_at(n).is(attacker) {
+                        continue;
+                    }
+                    let np = Point::from_index(n);
+                    let head = board.chain_id(np);
+                    // `free` doubles as the per-chain seen mark here (it is reset below).
+                    if self.free[head] == seen || self.in_eye_space(n) {
+                        continue;
+                    }
+                    self.free[head] = seen;
+                    self.neighbours.push(n as u16);
+                    if liberties_capped(board, np, WEAK_LIBERTIES + 1) <= WEAK_LIBERTIES {
+                        summary.weak_neighbour = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether cell `n` lies in one of the eye spaces kept by the last `read_regions`.
+    fn in_eye_space(&self, n: usize) -> bool {
+        self.regions.iter().any(|r| {
+            let start = usize::from(r.start);
+            self.region_points[start..start + usize::from(r.len)].contains(&(n as u16))
+        })
+    }
+
+    /// Floods the free space from the group's liberties outside its eye spaces (see the
+    /// module documentation), up to [`ESCAPE_SPACE`] points; how many.
+    fn flood_free(&mut self, board: &Board, owner: Color, g: u32) -> usize {
+        let geometry = board.geometry();
+        let f = self.next_stamp();
+        let attacker = Cell::from(owner.opponent());
+        self.free_points.clear();
+        self.queue.clear();
+        self.gates = 0;
+        self.open_liberties = 0;
+        for k in 0..self.liberties.len() {
+            let x = self.liberties[k] as usize;
+            if self.in_eye_space(x) {
+                continue;
+            }
+            self.free[x] = f;
+            let xp = Point::from_index(x);
+            let connects = board.geometry().neighbors(xp).into_iter().any(|n| {
+                board.cell_at(n).is(owner) && self.group[board.chain_id(Point::from_index(n))] != g
+            });
+            self.open_liberties += usize::from(connects || board.neighbor_count(xp, attacker) == 0);
+            if is_free(board, xp, attacker) {
+                self.gates += 1;
+                self.free_points.push(x as u16);
+                self.queue.push(x as u16);
+            }
+        }
+        let mut next = 0;
+        while next < self.queue.len() && self.free_points.len() < ESCAPE_SPACE {
+            let q = Point::from_index(self.queue[next] as usize);
+            next += 1;
+            for n in geometry.neighbors(q) {
+                if board.cell_at(n) != Cell::Empty || self.free[n] == f {
+                    continue;
+                }
+                self.free[n] = f;
+                if is_free(board, Point::from_index(n), attacker) {
+                    self.free_points.push(n as u16);
+                    self.queue.push(n as u16);
+                    if self.free_points.len() >= ESCAPE_SPACE {
+                        break;
+                    }
+                }
+            }
+        }
+        self.free_points.len().min(ESCAPE_SPACE)
+    }
+}
+
+/// Whether the empty point `p` is free space: no stone of `attacker` on its eight
+/// surrounding points.
+fn is_free(board: &Board, p: Point, attacker: Cell) -> bool {
+    board.neighbor_count(p, attacker) == 0
+        && board
+            .geometry()
+            .diagonals(p)
+            .into_iter()
+            .all(|d| board.cell_at(d) != attacker)
+}
+
+/// The eye counts and vital point of the eye space `points` of `owner` (see the module
+/// documentation); `start` is where its points begin in the analysis's list.
+fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Region {
+    let geometry = board.geometry();
+    let attacker = owner.opponent();
+    let len = points.len();
+    let intruded = points
+        .iter()
+        .any(|&q| board.cell_at(q as usize).is(attacker));
+    let mut region = Region {
+        start: start as u16,
+        len: len as u8,
+        min: 1,
+        max: 1,
+        vital: NO_POINT,
+    };
+    if len == 1 {
+        if intruded {
+            region.min = 0;
+            return region;
+        }
+        let p = Point::from_index(points[0] as usize);
+        let (mut bad, mut edge, mut open) = (0, false, NO_POINT);
+        for d in geometry.diagonals(p) {
+            match board.cell_at(d) {
+                Cell::Border => edge = true,
+                Cell::Empty => open = d as u16,
+                cell if cell.is(attacker) => bad += 1,
+                _ => {}
+            }
+        }
+        let limit = if edge { 1 } else { 2 };
+        region.max = u8::from(bad < limit);
+        region.min = u8::from(bad + usize::from(open != NO_POINT) < limit);
+        if region.min < region.max {
+            region.vital = open;
+        }
+        return region;
+    }
+    if len == 2 {
+        region.min = u8::from(!intruded);
+        return region;
+    }
+    // The point next to most of the space, if it is the only one.
+    let degree = |q: u16| {
+        geometry
+            .neighbors(Point::from_index(q as usize))
+            .into_iter()
+            .filter(|&n| points.contains(&(n as u16)))
+            .count()
+    };
+    let (mut best, mut best_degree, mut ties) = (NO_POINT, 0, 0);
+    for &q in points {
+        let d = degree(q);
+        if d > best_degree {
+            (best, best_degree, ties) = (q, d, 1);
+        } else if d == best_degree {
+            ties += 1;
+        }
+    }
+    let enough = if len == 3 { 2 } else { 3 };
+    let vital = (len <= 6 && ties == 1 && best_degree >= enough).then_some(best);
+    let square = len == 4 && best_degree == 2 && ties == 4;
+    // The opponent's stones on the vital point hold the space to one eye, unless the owner
+    // can capture some of them at once.
+    let capturable = points.iter().any(|&q| {
+        board.cell_at(q as usize).is(attacker) && board.in_atari(Point::from_index(q as usize))
+    });
+    let vital_taken = !capturable && vital.is_some_and(|v| board.cell_at(v as usize).is(attacker));
+    region.max = if square || vital_taken { 1 } else { 2 };
+    region.min = if intruded {
+        0
+    } else if vital.is_some() || square {
+        1
+    } else {
+        2
+    };
+    region.vital = vital
+        .filter(|&v| board.cell_at(v as usize) == Cell::Empty)
+        .unwrap_or(NO_POINT);
+    region
+}
+
+/// The table key of an owl node: the stones' Zobrist hash, the board size, the ko point and
+/// the colour it binds, the target, the side to move and whether the ko threat is spent.
+fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: bool) -> u64 {
+    let mut key = board.hash() ^ KEY_OWL ^ mix((target.index() as u64) << 8 | board.size() as u64);
+    if let Some((p, color)) = board.ko() {
+        key ^= mix(0x6b6f_0000_0000 | (p.index() as u64) << 1 | color.index() as u64);
+    }
+    if attacker_to_move {
+        key ^= KEY_ATTACKER_TO_MOVE;
+    }
+    if threat_spent {
+        key ^= KEY_THREAT_SPENT;
+    }
+    key
+}
+
+/// The owl reader (see the module documentation): its scratch boards, candidate lists,
+/// group-analysis scratch, transposition table and inner tactical reader, all allocated
+/// once.
+pub struct OwlReader {
+    limits: OwlLimits,
+    table: Table,
+    age: u8,
+    boards: Vec<Board>,
+    candidates: Vec<Candidates>,
+    path: Vec<u64>,
+    analysis: Analysis,
+    reader: Reader,
+    stats: OwlStats,
+    // The read in progress.
+    target: Point,
+    attacker: Color,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl Default for OwlReader {
+    fn default() -> OwlReader {
+        OwlReader::new()
+    }
+}
+
+impl OwlReader {
+    /// Default table size: 2^16 entries (1 MiB).
+    pub const DEFAULT_TABLE_BITS: u32 = 16;
+
+    /// An owl reader with the default limits and table size.
+    pub fn new() -> OwlReader {
+        OwlReader::with_limits(OwlLimits::default(), OwlReader::DEFAULT_TABLE_BITS)
+    }
+
+    /// An owl reader with `limits` and a table of `2^table_bits` entries.
+    pub fn with_limits(limits: OwlLimits, table_bits: u32) -> OwlReader {
+        let board = Board::new(MAX_SIZE).expect("the largest size is valid");
+        OwlReader {
+            limits,
+            table: Table::new(table_bits),
+            age: 0,
+            boards: vec![board; MAX_PLY + 1],
+            candidates: vec![Candidates::EMPTY; MAX_PLY + 1],
+            path: vec![0; MAX_PLY + 1],
+            analysis: Analysis::new(),
+            reader: Reader::with_limits(
+                ReaderLimits {
+                    nodes: READER_NODES,
+                    ..ReaderLimits::default()
+                },
+                12,
+            ),
+            stats: OwlStats::default(),
+            target: Point::from_index(0),
+            attacker: Color::Black,
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// The limits each read runs under.
+    pub fn limits(&self) -> OwlLimits {
+        self.limits
+    }
+
+    /// Changes the limits of later reads.
+    pub fn set_limits(&mut self, limits: OwlLimits) {
+        self.limits = limits;
+    }
+
+    /// Counters since the reader was made.
+    pub fn stats(&self) -> OwlStats {
+        self.stats
+    }
+
+    /// Forgets every stored result.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.reader.clear();
+    }
+
+    /// Whether the group through the stone at `target` can be killed with its opponent to
+    /// move, and the killing move (a dead group gets one too). An empty `target` fails.
+    pub fn attack(&mut self, board: &Board, target: Point) -> Reading {
+        self.stats.reads += 1;
+        self.read(board, target, true)
+    }
+
+    /// Whether the group through the stone at `target` can live with its owner to move, and
+    /// the move: `Works` without a move (a pass) when the attack fails anyway, and with the
+    /// owner's move after which no kill is proved otherwise (see the module documentation:
+    /// `exact` says whether a cut-off decided it). An empty `target` fails.
+    pub fn defend(&mut self, board: &Board, target: Point) -> Reading {
+        self.stats.reads += 1;
+        let attack = self.read(board, target, true);
+        if board.cell(target).color().is_none() {
+            return attack;
+        }
+        if !attack.verdict.succeeds() {
+            return Reading {
+                verdict: Verdict::Works,
+                point: None,
+                exact: attack.exact,
+            };
+        }
+        self.read(board, target, false)
+    }
+
+    /// One read: the attack (`attacker_to_move`) or the defence, the side to move proving.
+    fn read(&mut self, board: &Board, target: Point, attacker_to_move: bool) -> Reading {
+        let failure = Reading {
+            verdict: Verdict::Fails,
+            point: None,
+            exact: true,
+        };
+        let Some(owner) = board.cell(target).color() else {
+            return failure;
+        };
+        self.age = self.age.wrapping_add(1);
+        self.boards[0].copy_from(board);
+        self.target = target;
+        self.attacker = owner.opponent();
+        self.nodes = 0;
+        self.aborted = false;
+        let mut result = Node {
+            value: if attacker_to_move { LOSS } else { WIN },
+            exact: false,
+            point: NO_POINT,
+        };
+        for depth in 1..=self.limits.max_depth {
+            let node = self.search(0, attacker_to_move, depth as i32, false);
+            if self.aborted {
+                break;
+            }
+            result = node;
+            if node.exact {
+                break;
+            }
+        }
+        let verdict = Verdict::from_value(result.value);
+        Reading {
+            verdict,
+            point: (verdict.succeeds() && result.point != NO_POINT && result.point != PASS)
+                .then(|| Point::from_index(result.point as usize)),
+            exact: result.exact,
+        }
+    }
+
+    /// The value of the node at `ply` for the side to move, read to `depth` more plies.
+    fn search(
+        &mut self,
+        ply: usize,
+        attacker_to_move: bool,
+        depth: i32,
+        threat_spent: bool,
+    ) -> Node {
+        self.nodes += 1;
+        self.stats.nodes += 1;
+        let for_attacker = |attacker_wins: bool, exact: bool| Node {
+            value: if attacker_wins == attacker_to_move {
+                WIN
+            } else {
+                LOSS
+            },
+            exact,
+            point: NO_POINT,
+        };
+        let cut = for_attacker(false, false);
+        if self.nodes > self.limits.nodes {
+            self.aborted = true;
+            return cut;
+        }
+        let (target, attacker) = (self.target, self.attacker);
+        let owner = attacker.opponent();
+        let board = &self.boards[ply];
+        if !board.cell(target).is(owner) {
+            return for_attacker(true, true);
+        }
+        let key = node_key(board, target, attacker_to_move, threat_spent);
+        self.path[ply] = key;
+        if self.path[..ply]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+        {
+            return for_attacker(false, true);
+        }
+        let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+        self.stats.probes += 1;
+        if let Some(e) = self.table.probe(key, stored_depth) {
+            self.stats.hits += 1;
+            return Node {
+                value: e.value,
+                exact: e.flags & ENTRY_EXACT != 0,
+                point: e.point,
+            };
+        }
+        let summary = self.analysis.analyse(board, target, owner);
+        if summary.alive(attacker_to_move || ply == 0) {
+            return for_attacker(false, true);
+        }
+        if ply > 0 && summary.dead() {
+            return for_attacker(true, true);
+        }
+        if depth <= 0 || ply + 1 >= MAX_PLY {
+            return cut;
+        }
+
+        let mover = if attacker_to_move { attacker } else { owner };
+        self.generate(ply, attacker_to_move);
+        let width = ROOT_WIDTH.saturating_sub(ply).max(MIN_WIDTH);
+        let mut best = BestChild::new(attacker_to_move);
+        let mut tried = 0;
+        for i in 0..self.candidates[ply].len {
+            let m = self.candidates[ply].items[i].point;
+            let board = &self.boards[ply];
+            let mut cap = WIN;
+            let mut child_threat = threat_spent;
+            if m != PASS {
+                if tried >= width {
+                    continue;
+                }
+                let p = Point::from_index(m as usize);
+                if board.cell(p) != Cell::Empty {
+                    continue;
+                }
+                if board.is_ko_retake(p, mover) {
+                    if threat_spent {
+                        continue;
+                    }
+                    cap = KO_WITH_THREAT;
+                    child_threat = true;
+                } else if board.is_suicide(p, mover) {
+                    continue;
+                }
+                tried += 1;
+            }
+            if best.cannot_improve(cap) {
+                continue;
+            }
+            let (done, rest) = self.boards.split_at_mut(ply + 1);
+            let next = &mut rest[0];
+            next.copy_from(&done[ply]);
+            if m == PASS {
+                next.pass();
+            } else {
+                next.play_unchecked(Point::from_index(m as usize), mover);
+                if next.ko().is_some() {
+                    cap = cap.min(KO_FIRST);
+                }
+            }
+            let child = self.search(ply + 1, !attacker_to_move, depth - 1, child_threat);
+            if self.aborted {
+                return cut;
+            }
+            if best.add(m, cap, child) {
+                break;
+            }
+        }
+        best.finish(&mut self.table, key, stored_depth, self.age)
+    }
+
+    /// Fills the candidate list of `ply` for the side to move from the group analysis of
+    /// its board (just made by `search`), ordered best first; the owner's pass comes last.
+    fn generate(&mut self, ply: usize, attacker_to_move: bool) {
+        let board = &self.boards[ply];
+        let list = &mut self.candidates[ply];
+        list.len = 0;
+        let a = &self.analysis;
+        let attacker = self.attacker;
+        let owner = attacker.opponent();
+        let mover = if attacker_to_move { attacker } else { owner };
+        let geometry = board.geometry();
+        // Captures first: the group's chains in atari (for the attacker), the opponent's
+        // chains in atari next to the group (for the owner); and the attacker's own chains
+        // in atari next to the group, which it saves.
+        for &c in &a.chains {
+            let cp = Point::from_index(c as usize);
+            if let Some(l) = board.atari_liberty(cp) {
+                let score = if attacker_to_move { 5000 } else { 2500 };
+                list.add(l.index() as u16, score + board.chain_len(cp).min(20) as i32);
+            }
+        }
+        for &c in &a.neighbours {
+            let cp = Point::from_index(c as usize);
+            if let Some(l) = board.atari_liberty(cp) {
+                let score = if attacker_to_move { 1500 } else { 3000 };
+                list.add(l.index() as u16, score + board.chain_len(cp).min(20) as i32);
+            } else if !attacker_to_move {
+                let mut two = [0u16; 3];
+                if liberties_into(board, cp, &mut two) == 2 {
+                    for &x in &two[..2] {
+                        list.add(x, 450);
+                    }
+                }
+            }
+        }
+        // Vital points of the eye spaces.
+        for r in &a.regions {
+            if r.vital != NO_POINT && r.min < r.max {
+                list.add(r.vital, 1200);
+            }
+        }
+        // The tactical reader on the group's weak chains.
+        for &c in &a.chains {
+            let cp = Point::from_index(c as usize);
+            let libs = liberties_capped(board, cp, 3);
+            if libs == 2 || (libs == 1 && !attacker_to_move) {
+                let before = self.reader.stats().nodes;
+                let reading = if attacker_to_move {
+                    self.reader.attack(board, cp)
+                } else {
+                    self.reader.defend(board, cp)
+                };
+                self.nodes += self.reader.stats().nodes - before;
+                if reading.verdict.succeeds()
+                    && let Some(p) = reading.point
+                {
+                    list.add(p.index() as u16, 1600);
+                }
+                if attacker_to_move && libs == 2 {
+                    let mut two = [0u16; 3];
+                    liberties_into(board, cp, &mut two);
+                    for &x in &two[..2] {
+                        list.add(x, 500);
+                    }
+                }
+            }
+        }
+        // The other points of the eye spaces.
+        for r in &a.regions {
+            if r.len < 3 && !(r.len == 2 && attacker_to_move) {
+                continue;
+            }
+            let start = usize::from(r.start);
+            for &q in &a.region_points[start..start + usize::from(r.len)] {
+                if board.cell_at(q as usize) == Cell::Empty {
+                    let score = if attacker_to_move { 600 } else { 250 };
+                    list.add(q, score + 50 * i32::from(r.max - r.min));
+                }
+            }
+        }
+        // The outer liberties: more room for the owner, less for the attacker.
+        for &x in &a.liberties {
+            if a.in_eye_space(x as usize) {
+                continue;
+            }
+            let xp = Point::from_index(x as usize);
+            let empty = board.neighbor_count(xp, Cell::Empty) as i32;
+            let free_next = geometry
+                .neighbors(xp)
+                .into_iter()
+                .any(|n| a.free_points.contains(&(n as u16)))
+                || a.free_points.contains(&x);
+            let mut score = 300 + 80 * empty + if free_next { 200 } else { 0 };
+            let after = liberties_after(board, xp, mover);
+            if after.liberties <= 1 && !after.captures {
+                score -= 700;
+            }
+            list.add(x, score);
+        }
+        // The free space next to them.
+        for &x in &a.free_points {
+            list.add(x, 200);
+        }
+        list.sort();
+        if !attacker_to_move {
+            list.add(PASS, i32::MIN);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(diagram: &str) -> Board {
+        Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"))
+    }
+
+    fn point(board: &Board, vertex: &str) -> Point {
+        board.geometry().parse_point(vertex).expect("vertex")
+    }
+
+    /// GNU Go's reply to `owl_attack` (or `owl_defend`): `0`, or the code and the move.
+    fn answer(board: &Board, reading: Reading) -> String {
+        match (reading.verdict, reading.point) {
+            (Verdict::Fails, _) => "0".to_string(),
+            (v, None) => format!("{} PASS", v.gtp_code()),
+            (v, Some(p)) => format!("{} {}", v.gtp_code(), board.geometry().format_point(p)),
+        }
+    }
+
+    fn attack(diagram: &str, vertex: &str) -> String {
+        let b = board(diagram);
+        answer(&b, OwlReader::new().attack(&b, point(&b, vertex)))
+    }
+
+    fn defend(diagram: &str, vertex: &str) -> String {
+        let b = board(diagram);
+        answer(&b, OwlReader::new().defend(&b, point(&b, vertex)))
+    }
+
+    /// What a test expects of a read: GNU Go's code, and the moves that may achieve it.
+    #[track_caller]
+    fn expect(answer: String, code: u8, moves: &[&str]) {
+        let mut words = answer.split(' ');
+        assert_eq!(words.next(), Some(code.to_string().as_str()), "{answer}");
+        if !moves.is_empty() {
+            let mv = words.next().unwrap_or("");
+            assert!(moves.contains(&mv), "{answer}, expected one of {moves:?}");
+        }
+    }
+
+    // Every expected answer below is GNU Go 3.8's too (`owl_attack`/`owl_defend` after the
+    // stones were played in, `--chinese-rules`), unless a comment says otherwise.
+
+    #[test]
+    fn a_group_with_two_real_eyes_cannot_be_killed() {
+        let b = board(TWO_EYES);
+        let r = OwlReader::new().attack(&b, point(&b, "A3"));
+        assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
+        expect(defend(TWO_EYES, "A3"), 1, &["PASS"]);
+        // The surrounding white wall is alive too.
+        expect(attack(TWO_EYES, "F3"), 0, &[]);
+    }
+
+    #[test]
+    fn the_vital_point_of_a_straight_three_decides() {
+        expect(attack(STRAIGHT_THREE, "A2"), 1, &["B1"]);
+        expect(defend(STRAIGHT_THREE, "A2"), 1, &["B1"]);
+        // After black B1 the two eyes are there; after white B1 the group is dead.
+        let mut b = board(STRAIGHT_THREE);
+        b.play(point(&b, "B1"), Color::Black).unwrap();
+        let mut reader = OwlReader::new();
+        assert_eq!(answer(&b, reader.attack(&b, point(&b, "A2"))), "0");
+        let mut b = board(STRAIGHT_THREE);
+        b.play(point(&b, "B1"), Color::White).unwrap();
+        assert_eq!(answer(&b, reader.defend(&b, point(&b, "A2"))), "0");
+    }
+
+    #[test]
+    fn the_vital_point_of_a_bent_three_in_the_corner_decides() {
+        expect(attack(BENT_THREE, "A3"), 1, &["A1"]);
+        expect(defend(BENT_THREE, "A3"), 1, &["A1"]);
+    }
+
+    #[test]
+    fn the_vital_point_of_a_bulky_five_decides() {
+        expect(attack(BULKY_FIVE, "A3"), 1, &["B1"]);
+        // GNU Go answers B1; black A1 lives too (GNU Go's `owl_attack` fails after it).
+        expect(defend(BULKY_FIVE, "A3"), 1, &["B1", "A1"]);
+    }
+
+    #[test]
+    fn the_centre_of_a_pyramid_four_decides() {
+        expect(attack(PYRAMID_FOUR, "A3"), 1, &["B1"]);
+        expect(defend(PYRAMID_FOUR, "A3"), 1, &["B1"]);
+    }
+
+    #[test]
+    fn a_dead_group_cannot_be_saved() {
+        // The eye space of two points gives one eye: GNU Go names A1 for the attack.
+        expect(attack(DEAD, "A2"), 1, &[]);
+        let b = board(DEAD);
+        let r = OwlReader::new().defend(&b, point(&b, "A2"));
+        assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
+    }
+
+    #[test]
+    fn a_group_that_lives_by_capturing_the_cutting_stone() {
+        // White C1 saves its stone and leaves one eye; black C1 captures it, two eyes.
+        expect(attack(CAPTURE, "A3"), 1, &["C1"]);
+        expect(defend(CAPTURE, "A3"), 1, &["C1"]);
+    }
+
+    #[test]
+    fn a_ko_for_life() {
+        // White's capture at A1 starts a ko (code 2); black connects at C2 and lives.
+        expect(attack(KO, "A4"), 2, &["A1"]);
+        expect(defend(KO, "A4"), 1, &["C2"]);
+    }
+
+    #[test]
+    fn a_group_escapes_into_open_space_or_is_shut_in() {
+        // GNU Go: 1 G5 and 1 F3; after white F4 it says that black cannot live either.
+        expect(attack(ESCAPE, "D5"), 1, &["F4", "G5"]);
+        expect(defend(ESCAPE, "D5"), 1, &[]);
+        // On the edge with room to spare: GNU Go's attack fails too (its defence names B1).
+        expect(attack(EDGE, "A3"), 0, &[]);
+    }
+
+    #[test]
+    fn a_cut_off_read_does_not_claim_success() {
+        // One node (the root) cannot prove the kill at the vital point.
+        let b = board(STRAIGHT_THREE);
+        let mut reader = OwlReader::with_limits(
+            OwlLimits {
+                nodes: 1,
+                max_depth: 12,
+            },
+            10,
+        );
+        let r = reader.attack(&b, point(&b, "A2"));
+        assert_eq!((r.verdict, r.point, r.exact), (Verdict::Fails, None, false));
+        // When neither side's claim is proved the group counts as defended, inexactly.
+        let r = reader.defend(&b, point(&b, "A2"));
+        assert_eq!((r.verdict, r.point, r.exact), (Verdict::Works, None, false));
+    }
+
+    #[test]
+    fn empty_points_fail_and_the_table_answers_a_repeated_read() {
+        let b = board(STRAIGHT_THREE);
+        let mut reader = OwlReader::new();
+        let empty = point(&b, "A1");
+        assert_eq!(reader.attack(&b, empty).verdict, Verdict::Fails);
+        assert_eq!(reader.defend(&b, empty).verdict, Verdict::Fails);
+        let first = reader.attack(&b, point(&b, "A2"));
+        let before = reader.stats();
+        let second = reader.attack(&b, point(&b, "A2"));
+        assert_eq!(first, second);
+        assert_eq!(
+            reader.stats().nodes - before.nodes,
+            1,
+            "the root comes from the table"
+        );
+        reader.clear();
+        assert_eq!(reader.attack(&b, point(&b, "A2")), first);
+    }
+
+    const TWO_EYES: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O O . . .
+        X X X X X O . . .
+        . X . X X O . . .
+        X X X X X O . . .";
+
+    const STRAIGHT_THREE: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O . . . .
+        X X X X O . . . .
+        . . . X O . . . .";
+
+    const BENT_THREE: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O . . . . . .
+        X X O O . . . . .
+        . X X O . . . . .
+        . . X O . . . . .";
+
+    const BULKY_FIVE: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O . . . .
+        X X X X O . . . .
+        . . X X O . . . .
+        . . . X O . . . .";
+
+    const CAPTURE: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O . . . .
+        X X X X O . . . .
+        . X O X O . . . .
+        X X . O O . . . .";
+
+    const DEAD: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O . . . . .
+        X X X O . . . . .
+        . . X O . . . . .";
+
+    const KO: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O O . . .
+        X X X X X O . . .
+        . X O . X O . . .
+        X O . O X O . . .
+        . X O X X O . . .";
+
+    const ESCAPE: &str = "
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . O O O O . . . . . .
+        . . O X X X . . . . . . .
+        . . O X . . . . . . . . .
+        . . . O . . . . . . . . .
+        . . . . . . . . . . . . .
+        . . . . . . . . . . . . .";
+
+    const PYRAMID_FOUR: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O . . . .
+        X X X X O . . . .
+        X . X X O . . . .
+        . . . X O . . . .";
+
+    const EDGE: &str = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O . . . .
+        X X X X O . . . .
+        . . . X . . . . .
+        . . . X . . . . .";
+}
