@@ -65,7 +65,7 @@ impl Case {
 }
 
 const ODDS: &str = "9x9-time-odds.sgf";
-const EQUAL: &str = "9x9-equal-clock.sgf";
+const NINETEEN: &str = "19x19-equal-clock.sgf";
 
 /// Asserts that hane's reader says the chain at `target` (a GTP vertex) can be captured, with
 /// the side to move of the position attacking, by one of `moves`.
@@ -321,4 +321,20 @@ fn odds04_search_defends_the_e4_dragon() {
         &["A9", "B9", "C9", "D9", "A8", "B8", "C8", "A7", "B7", "A6"],
         &["J9"],
     );
+}
+
+/// 19x19, game 0 (hane white), move 54: white's chain O4-P4-Q4-P5-P3-Q3-P2 (7 stones) is short of liberties and O2 decides it for both sides (GNU Go's and hane's
+/// `attack O4` and `defend O4` all answer O2; GNU Go's `defend O4` succeeds after any of
+/// white's M9, N9, N2, O2, O1 and P1). hane played M3 (and N3 at move 52), black O2, and the
+/// chain was captured at move 57; the game was lost from there. hane's reader and, at
+/// 5,000 playouts, its search (N2, O2, O2, O2, O2 from seeds 1-5) get it right today.
+#[test]
+fn nineteen00_saves_the_lower_right_chain() {
+    let case = Case {
+        file: NINETEEN,
+        game: 0,
+        before: 54,
+    };
+    assert_defend(case, "O4", &["O2"]);
+    assert_search(case, 5_000, &["M9", "N9", "N2", "O2", "O1", "P1"], &["M3"]);
 }
