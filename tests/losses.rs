@@ -65,6 +65,7 @@ impl Case {
 }
 
 const ODDS: &str = "9x9-time-odds.sgf";
+const EQUAL: &str = "9x9-equal-clock.sgf";
 const NINETEEN: &str = "19x19-equal-clock.sgf";
 
 /// Asserts that hane's reader says the chain at `target` (a GTP vertex) can be captured, with
@@ -181,8 +182,9 @@ fn assert_search(case: Case, playouts: u64, good: &[&str], bad: &[&str]) {
 
 /// Time odds, game 13 (hane black), move 83: black's big chain from A3 to H8 (15 stones) lives
 /// only in seki with white's corner (liberties C1 and D3, shared). hane played C1 itself, a
-/// self-atari, and white captured all 15 stones with D3. GNU Go passes here (its `owl_attack`
-/// of A3 says the chain is dead anyway, `attack` that it cannot be captured tactically).
+/// self-atari, and white captured all 15 stones with D3. GNU Go passes here (`reg_genmove`;
+/// its `attack A3` answers 0, its `owl_attack A3` `1 PASS`: the owl code does not see the
+/// seki).
 #[test]
 fn odds13_no_self_atari_of_the_seki_chain() {
     let case = Case {
@@ -337,4 +339,35 @@ fn nineteen00_saves_the_lower_right_chain() {
     };
     assert_defend(case, "O4", &["O2"]);
     assert_search(case, 5_000, &["M9", "N9", "N2", "O2", "O1", "P1"], &["M3"]);
+}
+
+/// Equal clock, game 4 (hane black), move 27: black's chain H4 (6 stones, captured at move
+/// 56) is short of liberties. GNU Go plays H2 by far (`top_moves` H2 71, J3 37, E3 30;
+/// `owl_defend H4` answers H2, `defend` H3, and after black's J4 its `attack H4` fails
+/// outright); hane's reader answers `attack H4` and `defend H4` with H3 as GNU Go does. The
+/// search plays F4, the game's move, from all five seeds.
+#[test]
+#[ignore = "hane's search plays F4 and leaves the H4 chain to be captured"]
+fn equal04_search_defends_h4() {
+    let case = Case {
+        file: EQUAL,
+        game: 4,
+        before: 27,
+    };
+    assert_search(case, 5_000, &["H2", "H3", "J4"], &["F4"]);
+}
+
+/// Equal clock, game 8 (hane black), move 61: black's 11-stone group around E5 is critical,
+/// and F7 is the one move that saves it (GNU Go's `owl_defend` and `defend` of E5 answer F7,
+/// and after any other black move its `owl_attack E5` succeeds; it plays F7, `top_moves`
+/// F7 60, J8 18). hane played J5, white F7, and the 11 stones were captured at move 64.
+/// Today the search plays F7 from seeds 1-8.
+#[test]
+fn equal08_search_saves_the_e5_group() {
+    let case = Case {
+        file: EQUAL,
+        game: 8,
+        before: 61,
+    };
+    assert_search(case, 5_000, &["F7"], &["J5"]);
 }
