@@ -30,9 +30,9 @@ fn collection(file: &str) -> Option<Vec<SgfGame>> {
         );
         return None;
     };
-    // Each record's root node ends in a stray `G` (`...DT[2026-11-25]G`, left over where
-    // the comments were stripped; GNU Go refuses such a file), and hane's parser then drops
-    // the game's first move: take the `G` out.
+    // Each record's root node ends in a stray `G` (`...DT[2026-11-25]G`, probably what
+    // stripping a `GC[...]` comment left; GNU Go refuses such a file), and hane's parser
+    // then drops the game's first move: take the `G` out.
     let text = String::from_utf8_lossy(&bytes).replace("]G\n;", "]\n;");
     let games = parse_collection(&text).expect("an SGF collection");
     Some(
@@ -325,11 +325,12 @@ fn odds04_search_defends_the_e4_dragon() {
     );
 }
 
-/// 19x19, game 0 (hane white), move 54: white's chain O4-P4-Q4-P5-P3-Q3-P2 (7 stones) is short of liberties and O2 decides it for both sides (GNU Go's and hane's
-/// `attack O4` and `defend O4` all answer O2; GNU Go's `defend O4` succeeds after any of
-/// white's M9, N9, N2, O2, O1 and P1). hane played M3 (and N3 at move 52), black O2, and the
-/// chain was captured at move 57; the game was lost from there. hane's reader and, at
-/// 5,000 playouts, its search (N2, O2, O2, O2, O2 from seeds 1-5) get it right today.
+/// 19x19, game 0 (hane white), move 54: white's chain O4-P4-Q4-P5-P3-Q3-P2 (7 stones) is
+/// short of liberties, and O2 decides it for both sides: GNU Go's and hane's `attack O4` and
+/// `defend O4` all answer O2, and GNU Go's `defend O4` succeeds after any of white's M9, N9,
+/// N2, O2, O1 and P1. hane played M3 (and N3 at move 52), black O2, and the chain was
+/// captured at move 57; the game was lost from there. hane's reader and, at 5,000 playouts,
+/// its search (N2, O2, O2, O2, O2 from seeds 1-5) get it right today.
 #[test]
 fn nineteen00_saves_the_lower_right_chain() {
     let case = Case {
