@@ -328,13 +328,13 @@ fn build9_with_sampled_replies_grows_one_tree_per_colour() {
         let follows_best = |colour: usize| {
             (colour..line.len())
                 .step_by(2)
-                .all(|k| best.get(&line[..k].to_vec()) == Some(&line[k]))
+                .all(|k| best.get(&line[..k]) == Some(&line[k]))
         };
         assert!(follows_best(0) || follows_best(1), "{line:?} in\n{book}");
         replies += line
             .iter()
             .enumerate()
-            .filter(|&(k, mv)| best.get(&line[..k].to_vec()) != Some(mv))
+            .filter(|&(k, mv)| best.get(&line[..k]) != Some(mv))
             .count()
             .min(1);
     }
@@ -347,7 +347,7 @@ fn build9_with_sampled_replies_grows_one_tree_per_colour() {
             lines_best.iter().any(|(line, _)| line.len() == 4
                 && (colour..4)
                     .step_by(2)
-                    .all(|k| best.get(&line[..k].to_vec()) == Some(&line[k]))),
+                    .all(|k| best.get(&line[..k]) == Some(&line[k]))),
             "{book}"
         );
     }

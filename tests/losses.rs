@@ -1,0 +1,374 @@
+//! Positions from the games hane lost to Pachi 12.90 (`../shared/data/losses/`, a folder of
+//! SGF collections beside the checkout; benches/README.md, "Games lost to Pachi", says how
+//! the positions were found). Each case names a collection, the game's index in it and the
+//! move number before which the position stands (GTP `loadsgf` numbering), and what must hold
+//! there: a tactical read that hane's reader must get right, or a move that hane's search
+//! (one thread, a fixed number of playouts, several seeds) must or must not choose. Every
+//! expected answer was checked with GNU Go 3.8 (`--chinese-rules`: `attack`, `defend`,
+//! `owl_attack`, `owl_defend`, `reg_genmove`, `top_moves`). The cases where hane is still
+//! wrong are `#[ignore]`d, with what it does wrong: a fix turns them on. Without the folder
+//! the tests print a note and pass, except under CI (`CI` set).
+
+mod common;
+
+use std::path::PathBuf;
+
+use hane::board::{GameState, Rules};
+use hane::sgf::{SgfGame, parse_collection};
+use hane::tactics::reader::Reader;
+
+/// The games of `../shared/data/losses/FILE` beside the checkout; `None` (after a note, or a
+/// failure under CI) when it is not there.
+fn collection(file: &str) -> Option<Vec<SgfGame>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/losses")
+        .join(file);
+    let Ok(bytes) = std::fs::read(&path) else {
+        common::skip_unless_ci(
+            &format!("../shared/data/losses/{file}"),
+            "the games lost to Pachi belong next to the repository, in ../shared",
+        );
+        return None;
+    };
+    // Each record's root node ends in a stray `G` (`...DT[2026-11-25]G`, probably what
+    // stripping a `GC[...]` comment left; GNU Go refuses such a file), and hane's parser
+    // then drops the game's first move: take the `G` out.
+    let text = String::from_utf8_lossy(&bytes).replace("]G\n;", "]\n;");
+    let games = parse_collection(&text).expect("an SGF collection");
+    Some(
+        games
+            .into_iter()
+            .map(|g| g.expect("every game parses"))
+            .collect(),
+    )
+}
+
+/// A position of the collections: the game and the move before which it stands.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    file: &'static str,
+    game: usize,
+    /// The position before this move (1-based), with that move's player to move.
+    before: usize,
+}
+
+impl Case {
+    /// The game and its position; `None` when the collection is missing.
+    fn load(self) -> Option<(SgfGame, GameState)> {
+        let games = collection(self.file)?;
+        let game = games[self.game].clone();
+        let state = game
+            .replay(Rules::chinese(7.5), Some(self.before))
+            .expect("the record replays");
+        Some((game, state))
+    }
+}
+
+const ODDS: &str = "9x9-time-odds.sgf";
+const EQUAL: &str = "9x9-equal-clock.sgf";
+const NINETEEN: &str = "19x19-equal-clock.sgf";
+
+/// Asserts that hane's reader says the chain at `target` (a GTP vertex) can be captured, with
+/// the side to move of the position attacking, by one of `moves`.
+fn assert_attack(case: Case, target: &str, moves: &[&str]) {
+    let Some((_, state)) = case.load() else {
+        return;
+    };
+    let board = state.board();
+    let geometry = board.geometry();
+    let point = common::vertex(geometry.size(), target);
+    let reading = Reader::new().attack(board, point);
+    let found = reading.point.map(|p| geometry.format_point(p));
+    eprintln!(
+        "{case:?}: attack {target} -> {reading:?} ({found:?})\n{}",
+        board.to_diagram()
+    );
+    assert!(
+        reading.verdict.succeeds(),
+        "{case:?}: the reader finds no capture of {target}"
+    );
+    let found = found.expect("a successful attack names its move");
+    assert!(
+        moves.iter().any(|m| m.eq_ignore_ascii_case(&found)),
+        "{case:?}: the reader attacks {target} at {found}, not one of {moves:?}"
+    );
+}
+
+/// Asserts that hane's reader says the chain at `target` can be saved, its owner moving
+/// first, by one of `moves`.
+fn assert_defend(case: Case, target: &str, moves: &[&str]) {
+    let Some((_, state)) = case.load() else {
+        return;
+    };
+    let board = state.board();
+    let geometry = board.geometry();
+    let point = common::vertex(geometry.size(), target);
+    let reading = Reader::new().defend(board, point);
+    let found = reading.point.map(|p| geometry.format_point(p));
+    eprintln!(
+        "{case:?}: defend {target} -> {reading:?} ({found:?})\n{}",
+        board.to_diagram()
+    );
+    assert!(
+        reading.verdict.succeeds(),
+        "{case:?}: the reader finds no defence of {target}"
+    );
+    let found = found.expect("a successful defence that needs a move names it");
+    assert!(
+        moves.iter().any(|m| m.eq_ignore_ascii_case(&found)),
+        "{case:?}: the reader defends {target} at {found}, not one of {moves:?}"
+    );
+}
+
+/// Seeds each search case runs from; [`ENOUGH`] of them must pass.
+const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
+const ENOUGH: usize = 4;
+
+/// hane's `reg_genmove` for the side to move at the case's position: `hane gtp` with one
+/// thread, `playouts` per move and `seed`, the record's moves replayed with `play`.
+fn search(case: Case, game: &SgfGame, playouts: u64, seed: u64) -> String {
+    let playouts = playouts.to_string();
+    let seed = seed.to_string();
+    let mut hane = common::Session::start_in(
+        &[
+            "gtp",
+            "--threads",
+            "1",
+            "--playouts",
+            &playouts,
+            "--seed",
+            &seed,
+        ],
+        None,
+    );
+    let size = game.size;
+    hane.ask(&format!("boardsize {size}"));
+    hane.ask("komi 7.5");
+    hane.ask("clear_board");
+    let geometry = hane::board::Geometry::new(size).expect("size");
+    for &(color, mv) in &game.moves[..case.before - 1] {
+        let reply = hane.ask(&format!("play {} {}", color.letter(), mv.to_gtp(geometry)));
+        assert!(reply[0].starts_with('='), "play refused: {reply:?}");
+    }
+    let color = game.moves[case.before - 1].0;
+    let reply = hane.ask(&format!("reg_genmove {}", color.letter()));
+    reply[0].trim_start_matches('=').trim().to_ascii_uppercase()
+}
+
+/// Asserts that the search, from at least [`ENOUGH`] of [`SEEDS`], chooses one of `good`
+/// (when given) and never `bad`.
+fn assert_search(case: Case, playouts: u64, good: &[&str], bad: &[&str]) {
+    let Some((game, _)) = case.load() else {
+        return;
+    };
+    let chosen: Vec<String> = SEEDS
+        .iter()
+        .map(|&seed| search(case, &game, playouts, seed))
+        .collect();
+    eprintln!("{case:?}: {playouts} playouts chose {chosen:?}");
+    let right = chosen
+        .iter()
+        .filter(|m| {
+            (good.is_empty() || good.iter().any(|g| g.eq_ignore_ascii_case(m)))
+                && !bad.iter().any(|b| b.eq_ignore_ascii_case(m))
+        })
+        .count();
+    assert!(
+        right >= ENOUGH,
+        "{case:?}: {right} of {} seeds chose well (good {good:?}, bad {bad:?}): {chosen:?}",
+        SEEDS.len()
+    );
+}
+
+/// Time odds, game 13 (hane black), move 83: black's big chain from A3 to H8 (15 stones) lives
+/// only in seki with white's corner (liberties C1 and D3, shared). hane played C1 itself, a
+/// self-atari, and white captured all 15 stones with D3. GNU Go passes here (`reg_genmove`;
+/// its `attack A3` answers 0, its `owl_attack A3` `1 PASS`: the owl code does not see the
+/// seki).
+#[test]
+fn odds13_no_self_atari_of_the_seki_chain() {
+    let case = Case {
+        file: ODDS,
+        game: 13,
+        before: 83,
+    };
+    assert_search(case, 5_000, &[], &["C1"]);
+}
+
+/// Time odds, game 5 (hane black), move 43: black's chain D4-D3-E3-E2-F2 has two liberties
+/// (F1, G2) and white captures it by moving first: GNU Go's `attack D4` answers `1 D1`, and
+/// after any of white's D1, H1 and H2 its `defend D4` answers 0. Black had to defend at H2
+/// (GNU Go's `defend`, `owl_defend` and `reg_genmove`); hane played G9, white H2, and the
+/// chain and the group around it (11 stones) died. hane's reader answers `attack D4` with 0
+/// (no capture) and `defend D4` with `1 PASS`.
+#[test]
+#[ignore = "hane's reader misses white's capture of D4 (D1, H1 or H2)"]
+fn odds05_reader_sees_the_capture_of_d4() {
+    let case = Case {
+        file: ODDS,
+        game: 5,
+        before: 43,
+    };
+    assert_attack(case, "D4", &["D1", "H1", "H2"]);
+}
+
+/// Time odds, game 5, move 43 (see above): black must save D4 at H2 (or J2: after either,
+/// GNU Go's `attack D4` answers 0; GNU Go plays H2). hane's search plays A3 from four seeds
+/// of five and B5 from the fifth (5,000 playouts; the game's move was G9).
+#[test]
+#[ignore = "hane's search does not save D4: A3 or B5 instead of H2"]
+fn odds05_search_saves_d4() {
+    let case = Case {
+        file: ODDS,
+        game: 5,
+        before: 43,
+    };
+    assert_search(case, 5_000, &["H2", "J2"], &[]);
+}
+
+/// Time odds, game 7 (hane black), move 53: black's chain D5-C5-C4-B4 (part of a 9-stone
+/// dragon) is short of liberties, and A3 is the one point that decides it: GNU Go's `attack`
+/// and `defend` of D5 both answer A3, and after any other black move its `attack D5`
+/// succeeds, after any other white move its `defend D5` does. hane played B2, white A3, and
+/// the dragon died. hane's reader reads it right today.
+#[test]
+fn odds07_reader_finds_a3_for_both_sides() {
+    let case = Case {
+        file: ODDS,
+        game: 7,
+        before: 53,
+    };
+    assert_defend(case, "D5", &["A3"]);
+    assert_attack(case, "D5", &["A3"]);
+}
+
+/// Same position: the search does not play A3 although the reader knows it is the only
+/// defence. From seeds 1-5 at 5,000 playouts it plays A4, A3, A4, B2, A4.
+#[test]
+#[ignore = "hane's search plays A4 or B2, losing the D5 dragon, although its reader finds A3"]
+fn odds07_search_saves_d5() {
+    let case = Case {
+        file: ODDS,
+        game: 7,
+        before: 53,
+    };
+    assert_search(case, 5_000, &["A3"], &[]);
+}
+
+/// Time odds, game 11 (hane black), move 43: black's chain A8-B8-B7 can be captured by
+/// white (GNU Go: A9, B9, C9 or D8 all work) and saved by black at C9 or D8 (GNU Go's
+/// `defend` and `owl_defend` answer D8; it plays D8). hane played G2; the chain was captured
+/// at move 56. hane's reader reads it right today.
+#[test]
+fn odds11_reader_reads_the_corner_chain() {
+    let case = Case {
+        file: ODDS,
+        game: 11,
+        before: 43,
+    };
+    assert_defend(case, "B7", &["C9", "D8"]);
+    assert_attack(case, "B7", &["A9", "B9", "C9", "D8"]);
+}
+
+/// Same position: the search plays G2 (the game's move) from all five seeds at 5,000
+/// playouts, though the reader knows that the corner chain needs a move. GNU Go ranks D8
+/// first (`top_moves` D8 19.8, C9 18.2, G2 11.4).
+#[test]
+#[ignore = "hane's search plays G2 and leaves the corner chain A8-B8-B7 to be captured"]
+fn odds11_search_saves_the_corner_chain() {
+    let case = Case {
+        file: ODDS,
+        game: 11,
+        before: 43,
+    };
+    assert_search(case, 5_000, &["C9", "D8"], &[]);
+}
+
+/// Time odds, game 0 (hane white), move 32: white's 11-stone dragon around F5 is
+/// critical (GNU Go's `owl_attack` and `owl_defend` of F5 both answer H4; after any of F9,
+/// G9, G8, J8, H5, H4 and J3 its `owl_attack F5` fails). hane played E2, black H4, and the
+/// dragon died. hane's reader sees no tactical threat to F5 (an eye-space matter, beyond a
+/// chain read); the search plays E2 again from four seeds of five (G8 from the fifth).
+#[test]
+#[ignore = "hane's search plays E2 and lets black take the vital point H4 of the F5 dragon"]
+fn odds00_search_defends_the_f5_dragon() {
+    let case = Case {
+        file: ODDS,
+        game: 0,
+        before: 32,
+    };
+    assert_search(
+        case,
+        5_000,
+        &["F9", "G9", "G8", "J8", "H5", "H4", "J3"],
+        &["E2"],
+    );
+}
+
+/// Time odds, game 4 (hane white), move 56: white's 19-stone dragon (E4 ...) needs a move in
+/// the upper left (GNU Go's `owl_defend E4` answers B7, `owl_attack` B8; after any of A9,
+/// B9, C9, D9, A8, B8, C8, A7, B7 and A6 its `owl_attack E4` fails). hane played J9; black
+/// took B8 and the dragon died. The search plays J9 again from all five seeds.
+#[test]
+#[ignore = "hane's search plays J9 and lets the 19-stone E4 dragon die"]
+fn odds04_search_defends_the_e4_dragon() {
+    let case = Case {
+        file: ODDS,
+        game: 4,
+        before: 56,
+    };
+    assert_search(
+        case,
+        5_000,
+        &["A9", "B9", "C9", "D9", "A8", "B8", "C8", "A7", "B7", "A6"],
+        &["J9"],
+    );
+}
+
+/// 19x19, game 0 (hane white), move 54: white's chain O4-P4-Q4-P5-P3-Q3-P2 (7 stones) is
+/// short of liberties, and O2 decides it for both sides: GNU Go's and hane's `attack O4` and
+/// `defend O4` all answer O2, and GNU Go's `defend O4` succeeds after any of white's M9, N9,
+/// N2, O2, O1 and P1. hane played M3 (and N3 at move 52), black O2, and the chain was
+/// captured at move 57; the game was lost from there. hane's reader and, at 5,000 playouts,
+/// its search (N2, O2, O2, O2, O2 from seeds 1-5) get it right today.
+#[test]
+fn nineteen00_saves_the_lower_right_chain() {
+    let case = Case {
+        file: NINETEEN,
+        game: 0,
+        before: 54,
+    };
+    assert_defend(case, "O4", &["O2"]);
+    assert_search(case, 5_000, &["M9", "N9", "N2", "O2", "O1", "P1"], &["M3"]);
+}
+
+/// Equal clock, game 4 (hane black), move 27: black's chain H4 (6 stones, captured at move
+/// 56) is short of liberties. GNU Go plays H2 by far (`top_moves` H2 71, J3 37, E3 30;
+/// `owl_defend H4` answers H2, `defend` H3, and after black's J4 its `attack H4` fails
+/// outright); hane's reader answers `attack H4` and `defend H4` with H3 as GNU Go does. The
+/// search plays F4, the game's move, from all five seeds.
+#[test]
+#[ignore = "hane's search plays F4 and leaves the H4 chain to be captured"]
+fn equal04_search_defends_h4() {
+    let case = Case {
+        file: EQUAL,
+        game: 4,
+        before: 27,
+    };
+    assert_search(case, 5_000, &["H2", "H3", "J4"], &["F4"]);
+}
+
+/// Equal clock, game 8 (hane black), move 61: black's 11-stone group around E5 is critical,
+/// and F7 is the one move that saves it (GNU Go's `owl_defend` and `defend` of E5 answer F7,
+/// and after any other black move its `owl_attack E5` succeeds; it plays F7, `top_moves`
+/// F7 60, J8 18). hane played J5, white F7, and the 11 stones were captured at move 64.
+/// Today the search plays F7 from seeds 1-8.
+#[test]
+fn equal08_search_saves_the_e5_group() {
+    let case = Case {
+        file: EQUAL,
+        game: 8,
+        before: 61,
+    };
+    assert_search(case, 5_000, &["F7"], &["J5"]);
+}
