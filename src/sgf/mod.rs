@@ -192,6 +192,7 @@ fn game_trees(text: &str) -> impl Iterator<Item = Result<&str, SgfError>> {
 
 /// Parses the text of one game tree.
 fn parse_tree(text: &str) -> Result<SgfGame, SgfError> {
+    check_between_values(text)?;
     let options = ParseOptions {
         lenient: false,
         ..ParseOptions::default()
@@ -212,6 +213,49 @@ fn parse_tree(text: &str) -> Result<SgfGame, SgfError> {
             Err(SgfError::NotGo)
         }
     }
+}
+
+/// Refuses text between property values that is not SGF: the parser takes everything up to a
+/// `[` as a property identifier and keeps only its capital letters, so stray text before a
+/// node (`DT[...]G;B[ee]`) would merge into an identifier (`GB`) and swallow the next move
+/// silently. Between values only white space, `(`, `)`, `;` and identifiers followed by a
+/// value may stand.
+fn check_between_values(text: &str) -> Result<(), SgfError> {
+    let (mut in_value, mut escaped) = (false, false);
+    // The identifier read since the last value or node, waiting for its value.
+    let mut identifier = String::new();
+    for c in text.chars() {
+        if in_value {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                ']' => in_value = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '[' => {
+                identifier.clear();
+                in_value = true;
+            }
+            '(' | ')' | ';' if !identifier.is_empty() => {
+                return Err(SgfError::Parse(format!(
+                    "property `{identifier}` has no value before `{c}`"
+                )));
+            }
+            '(' | ')' | ';' => {}
+            _ if c.is_ascii_alphabetic() => identifier.push(c),
+            _ if c.is_whitespace() => {}
+            _ => {
+                return Err(SgfError::Parse(format!(
+                    "unexpected `{}` between properties",
+                    c.escape_debug()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Drops a parsed tree one node at a time: `SgfNode`'s own drop recurses once per level
@@ -514,6 +558,21 @@ mod tests {
         assert_eq!(parse_game("(;SZ[7]) (;SZ[99] broken").unwrap().size, 7);
         assert!(parse_game("(;SZ[9];B[ee]XX").is_err());
         assert!(parse_game("(;SZ[9]\u{fffd}\u{fffd})").is_err());
+    }
+
+    #[test]
+    fn stray_text_before_a_node_is_an_error_not_a_lost_move() {
+        // The parser reads `G;B` as one identifier: the first move would vanish.
+        let err = parse_game("(;GM[1]SZ[9]DT[2026-11-25]G;B[ee];W[cc])").unwrap_err();
+        assert!(
+            err.to_string().contains("property `G` has no value"),
+            "{err}"
+        );
+        assert!(parse_game("(;SZ[9];B[ee]1;W[cc])").is_err());
+        assert!(parse_game("(;SZ[9];B[ee]\n;W[cc] X;B[dd])").is_err());
+        // Old-style identifiers with lower-case letters are still read.
+        let game = parse_game("(;CoPyright[x]SZ[9];B[ee];W[cc])").unwrap();
+        assert_eq!(game.moves.len(), 2);
     }
 
     #[test]
