@@ -19,6 +19,11 @@
 //! This is the "equivalence parameter" schedule: the AMAF estimate and the real one weigh the
 //! same when `n = K` real visits, and RAVE fades out as real visits accumulate. `K = 0`
 //! turns RAVE off.
+//!
+//! Two options refine the AMAF statistics, both off by default: `rave-distance` weighs each
+//! AMAF result by how soon after the node its move was played (see `Worker::backup`), and
+//! `criticality` adds extra AMAF wins to the moves whose points decide the playouts more
+//! than the node's moves on average (see [`super::tree::Criticality`] and `select`).
 
 use std::sync::atomic::{
     AtomicBool, AtomicI32, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering,
