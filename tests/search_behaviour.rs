@@ -139,6 +139,36 @@ fn seeded_single_thread_search_is_reproducible() {
     assert_ne!(a.1, c.moves);
 }
 
+/// With a vanishing distance weighting every AMAF result still gets the full weight, so the
+/// weighted statistics (kept in weight units, the root's batched ones included) are the
+/// unweighted ones times a power of two, and the seeded search must replay the unweighted
+/// one move for move; a real weighting changes it. Criticality 0 leaves it alone too.
+#[test]
+fn amaf_weighting_at_full_weight_replays_the_unweighted_search() {
+    let state = middle_game(9, 16);
+    let run = |rave_distance: f32, criticality: f32| {
+        let mut searcher = searcher_with(Settings {
+            rave_distance,
+            criticality,
+            playout: PlayoutKind::Pattern,
+            ..config(1)
+        });
+        let result = searcher.search(
+            &state,
+            state.to_move(),
+            &playouts(3_000),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        (result.best, result.analysis.moves)
+    };
+    let plain = run(0.0, 0.0);
+    assert!(plain.1.len() > 3);
+    assert_eq!(run(1e-6, 0.0), plain);
+    assert_ne!(run(0.5, 0.0).1, plain.1);
+    assert_ne!(run(0.0, 1.0).1, plain.1);
+}
+
 #[test]
 fn memory_bound_is_respected_and_search_goes_on() {
     let state = GameState::new(9, Rules::default()).unwrap();

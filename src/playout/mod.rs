@@ -52,31 +52,56 @@ impl MoveSink for () {
     fn record(&mut self, _: Color, _: Point) {}
 }
 
-/// Which colour first played on each point during a playout (all-moves-as-first).
+/// Which colour first played on each point during a playout (all-moves-as-first), and at
+/// which step: the record counts the stones it is told of, starting from
+/// [`AmafRecord::set_step`] (the search starts a playout's count after its tree moves).
 #[derive(Clone)]
 pub struct AmafRecord {
     first: [u8; MAX_CELLS],
+    /// The step at which `first` was recorded; meaningless where `first` is 0 (never
+    /// cleared).
+    step: [u16; MAX_CELLS],
+    /// The step of the next stone recorded.
+    next: u16,
 }
 
 impl Default for AmafRecord {
     fn default() -> AmafRecord {
         AmafRecord {
             first: [0; MAX_CELLS],
+            step: [0; MAX_CELLS],
+            next: 0,
         }
     }
 }
 
 impl AmafRecord {
-    /// Forgets everything (cheap: one fill).
+    /// Forgets everything (cheap: one fill) and restarts the step count at 0.
     pub fn clear(&mut self) {
         self.first.fill(0);
+        self.next = 0;
     }
 
-    /// Records `color` as the first to play on `point`, whatever was recorded before (the
-    /// search's backup writes the tree moves over the playout's, shallowest last).
+    /// Sets the step of the next stone recorded.
     #[inline]
-    pub fn overwrite(&mut self, color: Color, point: Point) {
+    pub fn set_step(&mut self, step: usize) {
+        self.next = step.min(u16::MAX as usize) as u16;
+    }
+
+    /// The step the next stone would get: after a playout, its length in stones plus the
+    /// count it started from.
+    #[inline]
+    pub fn next_step(&self) -> usize {
+        self.next as usize
+    }
+
+    /// Records `color` as the first to play on `point` at `step`, whatever was recorded
+    /// before (the search's backup writes the tree moves over the playout's, shallowest
+    /// last).
+    #[inline]
+    pub fn overwrite(&mut self, color: Color, point: Point, step: usize) {
         self.first[point.index()] = color as u8;
+        self.step[point.index()] = step.min(u16::MAX as usize) as u16;
     }
 
     /// The colour code (`Color as u8`; 0 for none) first recorded on the cell `index`; 0 for
@@ -86,13 +111,23 @@ impl AmafRecord {
         self.first[index]
     }
 
-    /// Marks `point` as first played by `color`, unless a colour is already recorded.
+    /// The step at which the cell `index` was first played (only meaningful where
+    /// [`AmafRecord::first_code`] is not 0).
+    #[inline]
+    pub fn first_step(&self, index: usize) -> usize {
+        self.step[index] as usize
+    }
+
+    /// Marks `point` as first played by `color` at the current step, unless a colour is
+    /// already recorded; the step count advances either way.
     #[inline]
     pub fn mark(&mut self, color: Color, point: Point) {
-        let slot = &mut self.first[point.index()];
-        if *slot == 0 {
-            *slot = color as u8;
+        let i = point.index();
+        if self.first[i] == 0 {
+            self.first[i] = color as u8;
+            self.step[i] = self.next;
         }
+        self.next = self.next.saturating_add(1);
     }
 }
 
@@ -355,4 +390,37 @@ pub fn run_playouts<P: PlayoutPolicy>(
         }
     });
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_amaf_record_keeps_the_step_of_each_first_move() {
+        let [a, b, c] = [30, 31, 32].map(Point::from_index);
+        let mut record = AmafRecord::default();
+        record.set_step(3);
+        record.mark(Color::Black, a);
+        record.mark(Color::White, b);
+        // A later stone on `a` (after a capture) keeps the first one, but takes a step.
+        record.mark(Color::White, a);
+        record.mark(Color::Black, c);
+        assert_eq!(record.next_step(), 7);
+        assert_eq!(
+            [a, b, c].map(|p| (record.first_code(p.index()), record.first_step(p.index()))),
+            [
+                (Color::Black as u8, 3),
+                (Color::White as u8, 4),
+                (Color::Black as u8, 6)
+            ]
+        );
+        // A tree move written over it takes the tree's step.
+        record.overwrite(Color::White, c, 1);
+        assert_eq!(record.first_code(c.index()), Color::White as u8);
+        assert_eq!(record.first_step(c.index()), 1);
+        record.clear();
+        assert_eq!(record.first_code(a.index()), 0);
+        assert_eq!(record.next_step(), 0);
+    }
 }

@@ -299,6 +299,11 @@ impl Searcher {
         if config.seed != self.config.seed {
             self.searches = 0;
         }
+        // Weighted and unweighted AMAF statistics are kept in different units: a kept tree
+        // of the other kind is dropped.
+        if (config.settings.rave_distance > 0.0) != (self.config.settings.rave_distance > 0.0) {
+            self.clear();
+        }
         self.config = config;
     }
 

@@ -17,7 +17,7 @@ use std::sync::atomic::{
     AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
 };
 
-use crate::board::{Move, Point};
+use crate::board::{Color, Move, Point};
 
 /// `Edge::mv` code of a pass (no point has index 0: it is a border cell).
 const PASS_CODE: u16 = 0;
@@ -36,6 +36,33 @@ const EXPANDED: u8 = 2;
 pub fn result_increment(half_wins: u32) -> u64 {
     (1u64 << 32) | half_wins as u64
 }
+
+/// AMAF weight units of one result at full weight when AMAF results are weighted by their
+/// distance from the node (`rave-distance` > 0): an edge's AMAF word then holds
+/// `(weight units << 32) | half-win units`. Unweighted, a result is one unit, as in
+/// [`result_increment`].
+pub const AMAF_WEIGHT_UNITS: u32 = 16;
+
+/// AMAF visits (in units) at which an edge's AMAF statistics are halved, both halves alike:
+/// the half-wins, at most twice the visits, then stay clear of the 32 bits they have, and the
+/// AMAF mean is kept.
+const AMAF_HALVE_AT: u64 = 1 << 30;
+
+/// One AMAF result of `half_wins` half-wins at a weight of `units` (see
+/// [`AMAF_WEIGHT_UNITS`]) as an AMAF word increment; `units` 1 is [`result_increment`].
+#[inline]
+pub fn weighted_increment(half_wins: u32, units: u32) -> u64 {
+    ((units as u64) << 32) | (half_wins * units) as u64
+}
+
+/// An AMAF word with both halves halved.
+#[inline]
+fn halve_amaf(word: u64) -> u64 {
+    ((word >> 33) << 32) | ((word & 0xffff_ffff) >> 1)
+}
+
+/// Criticality statistics of a node start once it has this many visits.
+pub const CRITICALITY_START_VISITS: u32 = 32;
 
 /// Visits and wins of one node or edge, read atomically together.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -70,6 +97,125 @@ pub struct Node {
     own_playouts: AtomicU32,
     expansion: AtomicU8,
     edges: OnceLock<Box<[Edge]>>,
+    /// Criticality counts (`criticality` > 0), created once the node has
+    /// [`CRITICALITY_START_VISITS`] visits: see [`Criticality`].
+    criticality: OnceLock<Box<[AtomicU32]>>,
+}
+
+/// Cells of a node's criticality counts before the edges' (see [`Criticality`]).
+const CRITICALITY_HEAD: usize = 6;
+
+/// The criticality counts of one node's edges over the playouts through the node that reached
+/// the end of the game (draws left out): `[samples, black wins, the sums over the edges of
+/// the three per-edge counts, the number of edges on points; then per edge: the edge's point
+/// owned by the winner, by black, by white]`. Updated with plain loads and stores, like the
+/// AMAF statistics: a rare lost update is harmless. The counts stop (they are frozen) before
+/// the sums could outgrow their 32 bits.
+#[derive(Clone, Copy, Debug)]
+pub struct Criticality<'a>(&'a [AtomicU32]);
+
+impl<'a> Criticality<'a> {
+    /// Counts for `edges`.
+    fn create(edges: &[Edge]) -> Box<[AtomicU32]> {
+        let counts: Box<[AtomicU32]> = (0..CRITICALITY_HEAD + 3 * edges.len())
+            .map(|_| AtomicU32::new(0))
+            .collect();
+        let points = edges.iter().filter(|e| e.point_index() != 0).count();
+        counts[5].store(points as u32, Ordering::Relaxed);
+        counts
+    }
+
+    /// Bytes the counts of a node of `edges` edges cost.
+    pub fn bytes(edges: usize) -> usize {
+        (CRITICALITY_HEAD + 3 * edges) * std::mem::size_of::<AtomicU32>() + ALLOCATION_OVERHEAD
+    }
+
+    /// Playouts sampled.
+    #[inline]
+    pub fn samples(self) -> u32 {
+        self.0[0].load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn bump(cell: &AtomicU32, by: u32) {
+        cell.store(cell.load(Ordering::Relaxed) + by, Ordering::Relaxed);
+    }
+
+    /// Records one playout that `winner` won, with `owner_codes[i]` the owner (`Color as
+    /// u8`, 0 for none) of the board index `i` at its end, for the edges `edges`.
+    #[inline]
+    pub fn record(self, edges: &[Edge], winner: Color, owner_codes: &[u8]) {
+        let samples = self.samples();
+        if self.0.len() != CRITICALITY_HEAD + 3 * edges.len()
+            || samples as u64 >= u32::MAX as u64 / (edges.len() as u64 + 1)
+        {
+            return;
+        }
+        self.0[0].store(samples + 1, Ordering::Relaxed);
+        Self::bump(&self.0[1], (winner == Color::Black) as u32);
+        let winner = winner as u8;
+        let mut sums = [0u32; 3];
+        for (edge, counts) in edges.iter().zip(self.0[CRITICALITY_HEAD..].chunks_exact(3)) {
+            let owner = owner_codes[edge.point_index()];
+            let hits = [
+                (owner == winner) as u32,
+                (owner == Color::Black as u8) as u32,
+                (owner == Color::White as u8) as u32,
+            ];
+            for ((cell, sum), hit) in counts.iter().zip(&mut sums).zip(hits) {
+                Self::bump(cell, hit);
+                *sum += hit;
+            }
+        }
+        for (cell, sum) in self.0[2..5].iter().zip(sums) {
+            Self::bump(cell, sum);
+        }
+    }
+
+    /// `P(owner = winner) - (P(black owns) P(black wins) + P(white owns) P(white wins))` from
+    /// the three counts, out of `n` samples with black's win share `black_wins`.
+    #[inline]
+    fn formula(counts: [f32; 3], n: f32, black_wins: f32) -> f32 {
+        let [winner, black, white] = counts.map(|x| x / n);
+        winner - (black * black_wins + white * (1.0 - black_wins))
+    }
+
+    /// The criticality of edge `k`: how much more often its point ended owned by the winner
+    /// than chance would have it, `P(owner = winner) - (P(black owns) P(black wins) +
+    /// P(white owns) P(white wins))`; 0 without samples.
+    #[inline]
+    pub fn of(self, k: usize) -> f32 {
+        let samples = self.samples();
+        if samples == 0 {
+            return 0.0;
+        }
+        let n = samples as f32;
+        let black_wins = self.0[1].load(Ordering::Relaxed) as f32 / n;
+        let counts = &self.0[CRITICALITY_HEAD + 3 * k..CRITICALITY_HEAD + 3 + 3 * k];
+        Self::formula(
+            [0, 1, 2].map(|j| counts[j].load(Ordering::Relaxed) as f32),
+            n,
+            black_wins,
+        )
+    }
+
+    /// The mean criticality of the edges on points (the same formula on the counts summed
+    /// over them); 0 without samples.
+    #[inline]
+    pub fn mean(self) -> f32 {
+        let samples = self.samples();
+        let points = self.0[5].load(Ordering::Relaxed);
+        if samples == 0 || points == 0 {
+            return 0.0;
+        }
+        let n = samples as f32 * points as f32;
+        let black_wins = self.0[1].load(Ordering::Relaxed) as f32 / samples as f32;
+        Self::formula(
+            [2, 3, 4].map(|j| self.0[j].load(Ordering::Relaxed) as f32),
+            n,
+            black_wins,
+        )
+    }
 }
 
 /// A candidate move below a node: the move, its prior as virtual visits and wins, the
@@ -191,15 +337,28 @@ impl Edge {
         VirtualLoss(self)
     }
 
+    /// The AMAF statistics in their units: one per result, or [`AMAF_WEIGHT_UNITS`] per
+    /// result at full weight when weighted.
     #[inline]
     pub fn amaf(&self) -> Stats {
         Stats::unpack(self.amaf.load(Ordering::Relaxed))
     }
 
-    /// Adds AMAF results already summed as [`result_increment`] words.
+    /// Adds AMAF results already summed as [`result_increment`] (or
+    /// [`weighted_increment`]) words.
     #[inline]
     pub fn add_amaf_sum(&self, sum: u64) {
-        self.amaf.fetch_add(sum, Ordering::Relaxed);
+        let after = self
+            .amaf
+            .fetch_add(sum, Ordering::Relaxed)
+            .wrapping_add(sum);
+        if after >> 32 >= AMAF_HALVE_AT {
+            let _ = self
+                .amaf
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |word| {
+                    (word >> 32 >= AMAF_HALVE_AT).then(|| halve_amaf(word))
+                });
+        }
     }
 
     /// Adds one AMAF result with a plain load and store rather than an atomic
@@ -209,11 +368,19 @@ impl Edge {
     /// update is harmless (the real visit counts, which must add up, use `fetch_add`).
     #[inline]
     pub fn add_amaf(&self, half_wins: u32) {
-        let word = self.amaf.load(Ordering::Relaxed);
-        self.amaf.store(
-            word.wrapping_add(result_increment(half_wins)),
-            Ordering::Relaxed,
-        );
+        self.add_amaf_word(result_increment(half_wins));
+    }
+
+    /// Adds one AMAF result given as a word increment ([`weighted_increment`]), like
+    /// [`Edge::add_amaf`]. Statistics about to outgrow their 32-bit halves are halved first.
+    #[inline]
+    pub fn add_amaf_word(&self, increment: u64) {
+        let mut word = self.amaf.load(Ordering::Relaxed);
+        if word >> 32 >= AMAF_HALVE_AT {
+            word = halve_amaf(word);
+        }
+        self.amaf
+            .store(word.wrapping_add(increment), Ordering::Relaxed);
     }
 
     /// The child node, if materialised.
@@ -282,6 +449,37 @@ impl Node {
         self.own_playouts.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The criticality counts, once created.
+    #[inline]
+    pub fn criticality(&self) -> Option<Criticality<'_>> {
+        self.criticality.get().map(|c| Criticality(c))
+    }
+
+    /// The criticality counts, created now for `edges` (this node's) if needed when
+    /// `memory` allows it.
+    pub fn criticality_or_create(
+        &self,
+        edges: &[Edge],
+        memory: &mut LocalMemory<'_>,
+    ) -> Option<Criticality<'_>> {
+        if let Some(counts) = self.criticality.get() {
+            return Some(Criticality(counts));
+        }
+        let bytes = Criticality::bytes(edges.len());
+        if !memory.try_reserve(bytes) {
+            return None;
+        }
+        let mut created = false;
+        let counts = self.criticality.get_or_init(|| {
+            created = true;
+            Criticality::create(edges)
+        });
+        if !created {
+            memory.release(bytes);
+        }
+        Some(Criticality(counts))
+    }
+
     /// The edges, once expanded.
     #[inline]
     pub fn edges(&self) -> Option<&[Edge]> {
@@ -304,6 +502,8 @@ impl Node {
         let Some(edges) = self.edges.take() else {
             return Vec::new();
         };
+        // The criticality counts follow the edge order: start them again.
+        self.criticality.take();
         let (kept, removed): (Vec<Edge>, Vec<Edge>) =
             edges.into_vec().into_iter().partition(|e| keep(e));
         for edge in &removed {
@@ -346,6 +546,9 @@ impl Node {
         let mut stack: Vec<&Node> = vec![self];
         while let Some(node) = stack.pop() {
             total += NODE_BYTES;
+            if let Some(counts) = node.criticality.get() {
+                total += counts.len() * std::mem::size_of::<AtomicU32>() + ALLOCATION_OVERHEAD;
+            }
             if let Some(edges) = node.edges.get() {
                 total += EDGE_LIST_BYTES + edges.len() * EDGE_BYTES;
                 stack.extend(edges.iter().filter_map(Edge::child));
@@ -568,5 +771,113 @@ mod tests {
         let stats = node.stats();
         assert_eq!(stats.visits, 4);
         assert_eq!(stats.wins, 2.0);
+    }
+
+    fn edges_on(points: &[usize]) -> Box<[Edge]> {
+        points
+            .iter()
+            .map(|&i| {
+                let mv = if i == 0 {
+                    Move::Pass
+                } else {
+                    Move::Play(Point::from_index(i))
+                };
+                Edge::new(mv, Prior::NONE)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn amaf_statistics_are_halved_before_they_overflow() {
+        let edge = Edge::new(Move::Play(Point::from_index(30)), Prior::NONE);
+        // Just under the limit, won three quarters of the time.
+        let visits = AMAF_HALVE_AT - 1;
+        edge.amaf
+            .store(visits << 32 | (visits * 3 / 2), Ordering::Relaxed);
+        let before = edge.amaf();
+        for _ in 0..1000 {
+            edge.add_amaf_word(weighted_increment(2, AMAF_WEIGHT_UNITS));
+            edge.add_amaf_word(weighted_increment(0, AMAF_WEIGHT_UNITS));
+            edge.add_amaf_sum(16 * weighted_increment(1, AMAF_WEIGHT_UNITS));
+            let word = edge.amaf.load(Ordering::Relaxed);
+            assert!(word >> 32 < AMAF_HALVE_AT + 32 * AMAF_WEIGHT_UNITS as u64);
+            assert!(
+                word & 0xffff_ffff <= 2 * (word >> 32),
+                "half-wins carried: {word:x}"
+            );
+        }
+        let after = edge.amaf();
+        assert!(after.visits < before.visits, "halved: {after:?}");
+        let mean = |s: Stats| s.wins as f64 / s.visits as f64;
+        assert!(
+            (mean(after) - mean(before)).abs() < 0.001,
+            "{before:?} -> {after:?}"
+        );
+    }
+
+    #[test]
+    fn criticality_singles_out_the_points_that_decide_the_game() {
+        // Edges on A (owned by the winner of every playout), B (always black's), C (black's
+        // in half of the playouts, whoever won) and a pass.
+        let [a, b, c] = [30, 31, 32];
+        let edges = edges_on(&[a, b, c, 0]);
+        let node = Node::default();
+        let budget = MemoryBudget::new(0, 1 << 20, false);
+        let mut memory = LocalMemory::new(&budget);
+        let counts = node.criticality_or_create(&edges, &mut memory).unwrap();
+        assert_eq!(counts.of(0), 0.0);
+        // Black wins three playouts in four.
+        let mut owners = [0u8; 64];
+        for round in 0..400 {
+            let winner = if round % 4 == 3 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            owners[a] = winner as u8;
+            owners[b] = Color::Black as u8;
+            owners[c] = if (round / 4) % 2 == 0 {
+                Color::Black as u8
+            } else {
+                Color::White as u8
+            };
+            counts.record(&edges, winner, &owners);
+        }
+        assert_eq!(counts.samples(), 400);
+        // A: 1 - (3/4 * 3/4 + 1/4 * 1/4); B and C: 0; the pass: 0.
+        let criticality: Vec<f32> = (0..4).map(|k| counts.of(k)).collect();
+        for (got, want) in criticality.iter().zip([0.375, 0.0, 0.0, 0.0]) {
+            assert!((got - want).abs() < 1e-6, "{criticality:?}");
+        }
+        // The mean over the three points.
+        assert!((counts.mean() - 0.125).abs() < 1e-6, "{}", counts.mean());
+        // Removing an edge starts the counts again.
+        let mut node = Node::default();
+        assert!(node.try_begin_expansion());
+        node.finish_expansion(edges);
+        node.criticality_or_create(node.edges().unwrap(), &mut memory)
+            .unwrap()
+            .record(node.edges().unwrap(), Color::Black, &owners);
+        assert!(node.criticality().is_some());
+        node.retain_edges(|e| e.point_index() != b);
+        assert!(node.criticality().is_none());
+    }
+
+    #[test]
+    fn criticality_counts_freeze_before_they_overflow() {
+        let edges = edges_on(&[30, 31, 0]);
+        let node = Node::default();
+        let budget = MemoryBudget::new(0, 1 << 20, false);
+        let mut memory = LocalMemory::new(&budget);
+        let counts = node.criticality_or_create(&edges, &mut memory).unwrap();
+        let limit = u32::MAX / 4;
+        counts.0[0].store(limit - 1, Ordering::Relaxed);
+        let mut owners = [Color::Black as u8; 64];
+        owners[0] = 0;
+        counts.record(&edges, Color::Black, &owners);
+        counts.record(&edges, Color::Black, &owners);
+        assert_eq!(counts.samples(), limit);
+        // Each of the three per-edge sums grew by the two points once.
+        assert_eq!(counts.0[2].load(Ordering::Relaxed), 2);
     }
 }

@@ -19,6 +19,11 @@
 //! This is the "equivalence parameter" schedule: the AMAF estimate and the real one weigh the
 //! same when `n = K` real visits, and RAVE fades out as real visits accumulate. `K = 0`
 //! turns RAVE off.
+//!
+//! Two options refine the AMAF statistics, both off by default: `rave-distance` weighs each
+//! AMAF result by how soon after the node its move was played (see `Worker::backup`), and
+//! `criticality` adds extra AMAF wins to the moves whose points decide the playouts more
+//! than the node's moves on average (see [`super::tree::Criticality`] and `select`).
 
 use std::sync::atomic::{
     AtomicBool, AtomicI32, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering,
@@ -33,12 +38,18 @@ use crate::playout::{
 use super::SearchConfig;
 use super::priors::MovePriors;
 use super::reading::{ExpansionReader, ReadingShare};
-use super::tree::{Edge, LocalMemory, MemoryBudget, Node, Prior, VirtualLoss, result_increment};
+use super::tree::{
+    AMAF_WEIGHT_UNITS, CRITICALITY_START_VISITS, Edge, LocalMemory, MemoryBudget, Node, Prior,
+    VirtualLoss, result_increment, weighted_increment,
+};
 use crate::settings::{PlayoutKind, Settings};
 use parking_lot::{Mutex, MutexGuard};
 
 /// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
 const PATH_CAPACITY: usize = 256;
+
+/// Criticality starts to count in the selection once a node has sampled this many playouts.
+const CRITICALITY_MIN_SAMPLES: u32 = 32;
 
 /// Ownership is sampled from one playout in this many.
 const OWNERSHIP_SAMPLE_EVERY: u64 = 8;
@@ -146,6 +157,21 @@ fn black_half_wins(score: i32, komi: f32) -> u32 {
     }
 }
 
+/// AMAF weight units a result loses per step between the node's step and its move's, with
+/// distance weighting `distance` (k), for a node at step `node_step` of a game played out to
+/// step `end` (T): `AMAF_WEIGHT_UNITS * k / (T - node_step)`.
+#[inline]
+fn amaf_units_lost_per_step(distance: f32, node_step: usize, end: usize) -> f32 {
+    AMAF_WEIGHT_UNITS as f32 * distance / end.saturating_sub(node_step).max(1) as f32
+}
+
+/// The weight, in units of 1 / [`AMAF_WEIGHT_UNITS`], of an AMAF result for a move played
+/// `later` steps after the node: `1 - k (t - t_node) / (T - t_node)`, rounded.
+#[inline]
+fn amaf_units(per_step: f32, later: usize) -> u32 {
+    (AMAF_WEIGHT_UNITS as f32 + 0.5 - per_step * later as f32).max(0.0) as u32
+}
+
 /// A worker's scratch, reused for every playout (nothing is allocated per playout once the
 /// buffers have grown to the deepest path).
 struct Worker<'a, P> {
@@ -171,6 +197,9 @@ struct Worker<'a, P> {
     prior_buf: Vec<Prior>,
     ownership: [i32; MAX_CELLS],
     ownership_samples: u32,
+    /// The owner of each board index at the end of the current playout (`Color as u8`, 0
+    /// for none), filled only for the criticality counts.
+    owner_codes: [u8; MAX_CELLS],
     /// AMAF results for the root's edges not yet added to them, by point index, summed as
     /// `result_increment` words.
     root_amaf: [u64; MAX_CELLS],
@@ -274,6 +303,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             prior_buf: Vec::with_capacity(crate::board::MAX_POINTS + 1),
             ownership: [0; MAX_CELLS],
             ownership_samples: 0,
+            owner_codes: [0; MAX_CELLS],
             root_amaf: [0; MAX_CELLS],
             root_amaf_pending: 0,
             root_scores: [0; MAX_CELLS],
@@ -463,6 +493,8 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             None => {
                 self.policy
                     .begin(recent, shared.root_recent, shared.root_color, &self.moves);
+                // The playout's stones come after the tree moves, steps 0 to depth - 1.
+                self.amaf.set_step(self.moves.len());
                 let outcome = run_playout(
                     &mut self.board,
                     color,
@@ -491,9 +523,30 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             self.root_score_counts[i] += 1;
             self.root_real_half_wins[i] += black_half_wins(score, shared.real_komi);
         }
-        self.backup(black);
+        // The winner, for the criticality counts: only of a game played to its end (not a
+        // draw), with the owners of its final position.
+        let critical_winner = match (black, score) {
+            (2, Some(_)) => Some(Color::Black),
+            (0, Some(_)) => Some(Color::White),
+            _ => None,
+        }
+        .filter(|_| shared.config.settings.criticality > 0.0);
+        if critical_winner.is_some() {
+            self.record_owners();
+        }
+        self.backup(black, critical_winner);
         // Dropping the guards removes the virtual loss.
         self.guards.clear();
+    }
+
+    /// Fills `owner_codes` from the final position on the worker's board.
+    #[inline(never)]
+    fn record_owners(&mut self) {
+        let owners = self.board.area_owners();
+        for p in self.board.geometry().points() {
+            let i = p.index();
+            self.owner_codes[i] = owners[i].map_or(0, |c| c as u8);
+        }
     }
 
     #[inline(never)]
@@ -572,12 +625,21 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         true
     }
 
-    /// Adds the result to every node on the path and the AMAF statistics to their edges.
+    /// Adds the result to every node on the path and the AMAF statistics to their edges, and
+    /// when `critical_winner` is given (the playout's winner, `owner_codes` holding its final
+    /// owners) the criticality counts of the nodes that keep them.
+    ///
+    /// With `rave-distance` k > 0 an AMAF result of a node at depth d for a point first
+    /// played at step t of a playout of T steps (the tree moves are steps 0 to depth - 1)
+    /// weighs `1 - k (t - d) / (T - d)`, in units of 1 / [`AMAF_WEIGHT_UNITS`].
     #[inline(never)]
-    fn backup(&mut self, black: u32) {
+    fn backup(&mut self, black: u32, critical_winner: Option<Color>) {
         let root_color = self.shared.root_color;
         let depth = self.path.len();
         let moves = self.moves.len();
+        let distance = self.shared.config.settings.rave_distance;
+        // Steps in the whole game played out: the tree moves and the playout's stones.
+        let end = self.amaf.next_step().max(moves);
         // A playout that ended below the last node went through an edge without a node
         // (memory full) and is counted in that edge; otherwise it ended at the last node.
         if self.taken.len() < depth {
@@ -590,7 +652,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             if d < moves {
                 let (c, mv) = self.moves[d];
                 if let Move::Play(p) = mv {
-                    self.amaf.overwrite(c, p);
+                    self.amaf.overwrite(c, p, d);
                 }
             }
             if d >= depth {
@@ -618,13 +680,34 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                     self.amaf_hits[hits] = k as u16;
                     hits += (self.amaf.first_code(edge.point_index()) == code) as usize;
                 }
-                for &k in &self.amaf_hits[..hits] {
-                    let edge = &edges[k as usize];
-                    if d == 0 {
-                        self.root_amaf[edge.point_index()] += result_increment(wins);
-                    } else {
-                        edge.add_amaf(wins);
+                if distance > 0.0 {
+                    let per_step = amaf_units_lost_per_step(distance, d, end);
+                    for &k in &self.amaf_hits[..hits] {
+                        let edge = &edges[k as usize];
+                        let i = edge.point_index();
+                        let units = amaf_units(per_step, self.amaf.first_step(i).saturating_sub(d));
+                        let increment = weighted_increment(wins, units);
+                        if d == 0 {
+                            self.root_amaf[i] += increment;
+                        } else {
+                            edge.add_amaf_word(increment);
+                        }
                     }
+                } else {
+                    for &k in &self.amaf_hits[..hits] {
+                        let edge = &edges[k as usize];
+                        if d == 0 {
+                            self.root_amaf[edge.point_index()] += result_increment(wins);
+                        } else {
+                            edge.add_amaf(wins);
+                        }
+                    }
+                }
+                if let Some(winner) = critical_winner
+                    && node.stats().visits >= CRITICALITY_START_VISITS
+                    && let Some(counts) = node.criticality_or_create(edges, &mut self.memory)
+                {
+                    counts.record(edges, winner, &self.owner_codes);
                 }
             }
         }
@@ -656,6 +739,20 @@ fn select(node: &Node, edges: &[Edge], config: &Settings) -> usize {
     let per_equivalence = if rave_on { 1.0 / config.rave } else { 0.0 };
     let c = config.exploration_constant();
     let rave_prior = config.rave_prior;
+    // AMAF statistics are kept in weight units when weighted by distance.
+    let amaf_scale = if config.rave_distance > 0.0 {
+        1.0 / AMAF_WEIGHT_UNITS as f32
+    } else {
+        1.0
+    };
+    // Criticality, once the node has sampled enough playouts.
+    let criticality = if rave_on && config.criticality > 0.0 {
+        node.criticality()
+            .filter(|c| c.samples() >= CRITICALITY_MIN_SAMPLES)
+            .map(|c| (c, c.mean()))
+    } else {
+        None
+    };
     let first_play_urgency = config.fpu;
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
@@ -664,15 +761,22 @@ fn select(node: &Node, edges: &[Edge], config: &Settings) -> usize {
         let stats = edge.stats();
         let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
         let w = prior.wins + stats.wins;
-        let (an, aw) = if rave_on {
+        let (mut an, mut aw) = if rave_on {
             let amaf = edge.amaf();
             (
-                amaf.visits as f32 + rave_prior * prior.visits,
-                amaf.wins + rave_prior * prior.wins,
+                amaf.visits as f32 * amaf_scale + rave_prior * prior.visits,
+                amaf.wins * amaf_scale + rave_prior * prior.wins,
             )
         } else {
             (0.0, 0.0)
         };
+        if let Some((counts, mean)) = criticality {
+            // A move more critical than the node's moves on average gets the excess, times
+            // the setting, of its AMAF playouts as extra AMAF wins.
+            let extra = config.criticality * (counts.of(k) - mean).max(0.0) * an;
+            an += extra;
+            aw += extra;
+        }
         let mixed = an * per_equivalence;
         let d = an + n + mixed * n;
         let value = if d > 0.0 {
@@ -815,5 +919,82 @@ mod tests {
             checked += edges.len();
         }
         assert!(checked > 1000);
+    }
+
+    #[test]
+    fn distance_weighting_counts_early_moves_more_than_late_ones() {
+        let full = AMAF_WEIGHT_UNITS;
+        // Off: every move weighs the same, whatever its distance.
+        let per_step = amaf_units_lost_per_step(0.0, 3, 103);
+        assert!((0..100).all(|later| amaf_units(per_step, later) == full));
+        // k = 0.5, a node at step 3 of a game played out to step 103: the node's own move
+        // counts fully, one halfway down half of what it loses at the end, the last one
+        // about half.
+        let per_step = amaf_units_lost_per_step(0.5, 3, 103);
+        assert_eq!(amaf_units(per_step, 0), full);
+        assert_eq!(amaf_units(per_step, 50), full * 3 / 4);
+        assert_eq!(amaf_units(per_step, 99), full / 2);
+        let weights: Vec<u32> = (0..100).map(|later| amaf_units(per_step, later)).collect();
+        assert!(weights.windows(2).all(|w| w[0] >= w[1]), "{weights:?}");
+        // k = 1: the last moves count (almost) nothing, never less.
+        let per_step = amaf_units_lost_per_step(1.0, 0, 40);
+        assert_eq!(amaf_units(per_step, 40), 0);
+        assert_eq!(amaf_units(per_step, 1000), 0);
+        // An increment carries the weight in both halves.
+        assert_eq!(weighted_increment(2, 12), 12 << 32 | 24);
+        assert_eq!(weighted_increment(1, 1), result_increment(1));
+    }
+
+    /// Two edges with the same AMAF statistics, the second one's point critical: with the
+    /// criticality setting and enough samples the selection prefers it, without it (or
+    /// with too few samples) the tie goes to the first edge.
+    #[test]
+    fn criticality_prefers_the_critical_move() {
+        use super::super::tree::CRITICALITY_START_VISITS;
+        let [a, b] = [30usize, 31];
+        let node = Node::default();
+        assert!(node.try_begin_expansion());
+        node.finish_expansion(
+            [a, b]
+                .map(|i| Edge::new(Move::Play(Point::from_index(i)), Prior::NONE))
+                .into(),
+        );
+        for k in 0..200 {
+            for edge in node.edges().unwrap() {
+                edge.add_amaf(if k % 2 == 0 { 2 } else { 0 });
+            }
+        }
+        for _ in 0..CRITICALITY_START_VISITS {
+            node.add_result(1);
+        }
+        let mut config = Settings {
+            exploration: Auto::Value(0.0),
+            ..Settings::default()
+        };
+        config.criticality = 2.0;
+        let budget = MemoryBudget::new(0, 1 << 20, false);
+        let mut memory = LocalMemory::new(&budget);
+        let record = |node: &Node, memory: &mut LocalMemory<'_>, playouts: u32| {
+            let edges = node.edges().unwrap();
+            let counts = node.criticality_or_create(edges, memory).unwrap();
+            let mut owners = [0u8; 64];
+            for round in 0..playouts {
+                // B goes to the winner, A to black whoever wins.
+                let winner = if round % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                owners[a] = Color::Black as u8;
+                owners[b] = winner as u8;
+                counts.record(edges, winner, &owners);
+            }
+        };
+        record(&node, &mut memory, CRITICALITY_MIN_SAMPLES - 1);
+        assert_eq!(select(&node, node.edges().unwrap(), &config), 0);
+        record(&node, &mut memory, 1);
+        assert_eq!(select(&node, node.edges().unwrap(), &config), 1);
+        config.criticality = 0.0;
+        assert_eq!(select(&node, node.edges().unwrap(), &config), 0);
     }
 }

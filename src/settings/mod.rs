@@ -328,6 +328,16 @@ settings! {
     rave: f32 = 3000.0, Meta::new("rave", Scope::Search).aliases(&["rave-equivalence"]).range(0.0, 1e9).tune(100.0, 20_000.0, 500.0);
     /// Share of a prior's virtual playouts also counted as AMAF playouts.
     rave_prior: f32 = 3.0, Meta::new("rave-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 10.0, 0.5);
+    /// Distance weighting of AMAF results: a playout move at step t of a playout of T steps
+    /// counts 1 - k (t - t0) / (T - t0) of a result in the AMAF statistics of a node at
+    /// step t0, so that moves played soon after the node count more (0: all count the same).
+    rave_distance: f32 = 0.0, Meta::new("rave-distance", Scope::Search).range(0.0, 1.0).tune(0.0, 0.9, 0.1);
+    /// Weight of criticality in the selection: a move whose point ends owned by the winner
+    /// of the playouts through its node more often than chance would have it (its
+    /// criticality), and more than the node's moves on average, gets that excess, times this
+    /// setting, of its AMAF playouts as extra AMAF wins, once the node has sampled 32
+    /// playouts (0: off).
+    criticality: f32 = 0.0, Meta::new("criticality", Scope::Search).range(0.0, 1e6).tune(0.0, 4.0, 0.25);
     /// Value of a tree move with no statistics and no prior (first-play urgency).
     fpu: f32 = 1.0, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
     /// Visits a tree node needs before it gets children (auto: 2 up to 7x7, 8 above).
