@@ -99,12 +99,12 @@
 //! move and whether the line's ko threat is spent) and the inner [`Reader`]
 //! are allocated once with the [`OwlReader`]. Nothing is allocated per node or per read.
 
-use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{
-    BestChild, Candidates, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, ReaderLimits,
-    Reading, Table, Verdict, WIN, mix,
+    BestChild, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, ReaderLimits, Reading,
+    Scratch, Verdict, WIN, mix,
 };
 
 /// The most points of a region that counts as an eye space (a bigger one is open).
@@ -671,19 +671,13 @@ fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: 
 /// once.
 pub struct OwlReader {
     limits: OwlLimits,
-    table: Table,
-    age: u8,
-    boards: Vec<Board>,
-    candidates: Vec<Candidates>,
-    path: Vec<u64>,
+    scratch: Scratch,
     analysis: Analysis,
     reader: Reader,
     stats: OwlStats,
     // The read in progress.
     target: Point,
     attacker: Color,
-    nodes: u64,
-    aborted: bool,
 }
 
 impl Default for OwlReader {
@@ -703,14 +697,9 @@ impl OwlReader {
 
     /// An owl reader with `limits` and a table of `2^table_bits` entries.
     pub fn with_limits(limits: OwlLimits, table_bits: u32) -> OwlReader {
-        let board = Board::new(MAX_SIZE).expect("the largest size is valid");
         OwlReader {
             limits,
-            table: Table::new(table_bits),
-            age: 0,
-            boards: vec![board; MAX_PLY + 1],
-            candidates: vec![Candidates::EMPTY; MAX_PLY + 1],
-            path: vec![0; MAX_PLY + 1],
+            scratch: Scratch::new(table_bits, MAX_PLY),
             analysis: Analysis::new(),
             reader: Reader::with_limits(
                 ReaderLimits {
@@ -722,8 +711,6 @@ impl OwlReader {
             stats: OwlStats::default(),
             target: Point::from_index(0),
             attacker: Color::Black,
-            nodes: 0,
-            aborted: false,
         }
     }
 
@@ -744,7 +731,7 @@ impl OwlReader {
 
     /// Forgets every stored result.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.scratch.table.clear();
         self.reader.clear();
     }
 
@@ -785,12 +772,9 @@ impl OwlReader {
         let Some(owner) = board.cell(target).color() else {
             return failure;
         };
-        self.age = self.age.wrapping_add(1);
-        self.boards[0].copy_from(board);
+        self.scratch.begin(board);
         self.target = target;
         self.attacker = owner.opponent();
-        self.nodes = 0;
-        self.aborted = false;
         let mut result = Node {
             value: if attacker_to_move { LOSS } else { WIN },
             exact: false,
@@ -798,7 +782,7 @@ impl OwlReader {
         };
         for depth in 1..=self.limits.max_depth {
             let node = self.search(0, attacker_to_move, depth as i32, false);
-            if self.aborted {
+            if self.scratch.aborted {
                 break;
             }
             result = node;
@@ -823,7 +807,7 @@ impl OwlReader {
         depth: i32,
         threat_spent: bool,
     ) -> Node {
-        self.nodes += 1;
+        self.scratch.nodes += 1;
         self.stats.nodes += 1;
         let for_attacker = |attacker_wins: bool, exact: bool| Node {
             value: if attacker_wins == attacker_to_move {
@@ -835,30 +819,23 @@ impl OwlReader {
             point: NO_POINT,
         };
         let cut = for_attacker(false, false);
-        if self.nodes > self.limits.nodes {
-            self.aborted = true;
+        if self.scratch.nodes > self.limits.nodes {
+            self.scratch.aborted = true;
             return cut;
         }
         let (target, attacker) = (self.target, self.attacker);
         let owner = attacker.opponent();
-        let board = &self.boards[ply];
+        let board = &self.scratch.boards[ply];
         if !board.cell(target).is(owner) {
             return for_attacker(true, true);
         }
         let key = node_key(board, target, attacker_to_move, threat_spent);
-        self.path[ply] = key;
-        if self.path[..ply]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&k| k == key)
-        {
+        if Scratch::repeats(&mut self.scratch.path, ply, key) {
             return for_attacker(false, true);
         }
         let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
         self.stats.probes += 1;
-        if let Some(e) = self.table.probe(key, stored_depth) {
+        if let Some(e) = self.scratch.table.probe(key, stored_depth) {
             self.stats.hits += 1;
             return Node {
                 value: e.value,
@@ -882,9 +859,9 @@ impl OwlReader {
         let width = ROOT_WIDTH.saturating_sub(ply).max(MIN_WIDTH);
         let mut best = BestChild::new(attacker_to_move);
         let mut tried = 0;
-        for i in 0..self.candidates[ply].len {
-            let m = self.candidates[ply].items[i].point;
-            let board = &self.boards[ply];
+        for i in 0..self.scratch.candidates[ply].len {
+            let m = self.scratch.candidates[ply].items[i].point;
+            let board = &self.scratch.boards[ply];
             let mut cap = WIN;
             let mut child_threat = threat_spent;
             if m != PASS {
@@ -909,7 +886,7 @@ impl OwlReader {
             if best.cannot_improve(cap) {
                 continue;
             }
-            let (done, rest) = self.boards.split_at_mut(ply + 1);
+            let (done, rest) = self.scratch.boards.split_at_mut(ply + 1);
             let next = &mut rest[0];
             next.copy_from(&done[ply]);
             if m == PASS {
@@ -921,21 +898,21 @@ impl OwlReader {
                 }
             }
             let child = self.search(ply + 1, !attacker_to_move, depth - 1, child_threat);
-            if self.aborted {
+            if self.scratch.aborted {
                 return cut;
             }
             if best.add(m, cap, child) {
                 break;
             }
         }
-        best.finish(&mut self.table, key, stored_depth, self.age)
+        best.finish(&mut self.scratch.table, key, stored_depth, self.scratch.age)
     }
 
     /// Fills the candidate list of `ply` for the side to move from the group analysis of
     /// its board (just made by `search`), ordered best first; the owner's pass comes last.
     fn generate(&mut self, ply: usize, attacker_to_move: bool) {
-        let board = &self.boards[ply];
-        let list = &mut self.candidates[ply];
+        let board = &self.scratch.boards[ply];
+        let list = &mut self.scratch.candidates[ply];
         list.len = 0;
         let a = &self.analysis;
         let attacker = self.attacker;
@@ -983,7 +960,7 @@ impl OwlReader {
                 } else {
                     self.reader.defend(board, cp)
                 };
-                self.nodes += self.reader.stats().nodes - before;
+                self.scratch.nodes += self.reader.stats().nodes - before;
                 if reading.verdict.succeeds()
                     && let Some(p) = reading.point
                 {

@@ -357,6 +357,62 @@ impl Table {
     }
 }
 
+/// The working state every reader of this module searches with, allocated once: the
+/// transposition table and the age its entries get, one scratch board, candidate list and
+/// table key per ply, and the node count of the read in progress.
+pub(super) struct Scratch {
+    pub(super) table: Table,
+    /// Read counter modulo 256, the age of the table entries a read stores.
+    pub(super) age: u8,
+    /// One scratch board per ply.
+    pub(super) boards: Vec<Board>,
+    /// One candidate list per ply.
+    pub(super) candidates: Vec<Candidates>,
+    /// The table keys of the nodes on the current line, by ply.
+    pub(super) path: Vec<u64>,
+    /// Nodes of the read in progress.
+    pub(super) nodes: u64,
+    /// Whether the read in progress ran out of nodes.
+    pub(super) aborted: bool,
+}
+
+impl Scratch {
+    /// Scratch for lines of up to `max_ply` plies and a table of `2^table_bits` entries.
+    pub(super) fn new(table_bits: u32, max_ply: usize) -> Scratch {
+        let board = Board::new(MAX_SIZE).expect("the largest size is valid");
+        Scratch {
+            table: Table::new(table_bits),
+            age: 0,
+            boards: vec![board; max_ply + 1],
+            candidates: vec![Candidates::EMPTY; max_ply + 1],
+            path: vec![0; max_ply + 1],
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// Starts a read of `board`: a new age, `board` at ply 0, no nodes counted yet.
+    pub(super) fn begin(&mut self, board: &Board) {
+        self.age = self.age.wrapping_add(1);
+        self.boards[0].copy_from(board);
+        self.nodes = 0;
+        self.aborted = false;
+    }
+
+    /// Records `key` as the node at `ply` of `path` (a [`Scratch`]'s, taken apart so that
+    /// its boards may stay borrowed); true when the same position with the same side to
+    /// move stands earlier on the line (a sequence that goes round in a circle).
+    pub(super) fn repeats(path: &mut [u64], ply: usize, key: u64) -> bool {
+        path[ply] = key;
+        path[..ply]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+    }
+}
+
 /// A candidate move and its ordering score.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Candidate {
@@ -502,15 +558,7 @@ fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: 
 /// boards and move lists, and its move-ordering tables, all allocated once.
 pub struct Reader {
     limits: ReaderLimits,
-    table: Table,
-    /// Read counter modulo 256, the age of the table entries a read stores.
-    age: u8,
-    /// One scratch board per ply.
-    boards: Vec<Board>,
-    /// One candidate list per ply.
-    candidates: Vec<Candidates>,
-    /// The table keys of the nodes on the current line, by ply.
-    path: Vec<u64>,
+    scratch: Scratch,
     /// Two killer moves per ply.
     killers: Vec<[u16; 2]>,
     /// History scores per colour and point.
@@ -519,8 +567,6 @@ pub struct Reader {
     // The read in progress.
     target: Point,
     attacker: Color,
-    nodes: u64,
-    aborted: bool,
 }
 
 impl Default for Reader {
@@ -540,21 +586,14 @@ impl Reader {
 
     /// A reader with `limits` and a table of `2^table_bits` entries.
     pub fn with_limits(limits: ReaderLimits, table_bits: u32) -> Reader {
-        let board = Board::new(MAX_SIZE).expect("the largest size is valid");
         Reader {
             limits,
-            table: Table::new(table_bits),
-            age: 0,
-            boards: vec![board; MAX_PLY + 1],
-            candidates: vec![Candidates::EMPTY; MAX_PLY + 1],
-            path: vec![0; MAX_PLY + 1],
+            scratch: Scratch::new(table_bits, MAX_PLY),
             killers: vec![[NO_POINT; 2]; MAX_PLY + 1],
             history: vec![0; 2 * SLOTS],
             stats: ReaderStats::default(),
             target: Point::from_index(0),
             attacker: Color::Black,
-            nodes: 0,
-            aborted: false,
         }
     }
 
@@ -575,7 +614,7 @@ impl Reader {
 
     /// Forgets every stored result and the move-ordering tables.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.scratch.table.clear();
         self.history.fill(0);
         self.killers.fill([NO_POINT; 2]);
     }
@@ -649,12 +688,9 @@ impl Reader {
 
     /// Sets up a read: the root board, the target, the counters.
     fn begin(&mut self, board: &Board, target: Point, attacker: Color) {
-        self.age = self.age.wrapping_add(1);
-        self.boards[0].copy_from(board);
+        self.scratch.begin(board);
         self.target = target;
         self.attacker = attacker;
-        self.nodes = 0;
-        self.aborted = false;
         // Old history fades, so that one read's ordering does not rule the next ones.
         for h in &mut self.history {
             *h >>= 1;
@@ -671,7 +707,7 @@ impl Reader {
         };
         for depth in 0..=self.limits.max_depth {
             let node = self.search(0, attacker_to_move, depth as i32, false);
-            if self.aborted {
+            if self.scratch.aborted {
                 break;
             }
             result = node;
@@ -697,21 +733,21 @@ impl Reader {
         depth: i32,
         threat_spent: bool,
     ) -> Node {
-        self.nodes += 1;
+        self.scratch.nodes += 1;
         self.stats.nodes += 1;
         let cut = Node {
             value: if attacker_to_move { LOSS } else { WIN },
             exact: false,
             point: NO_POINT,
         };
-        if self.nodes > self.limits.nodes {
-            self.aborted = true;
+        if self.scratch.nodes > self.limits.nodes {
+            self.scratch.aborted = true;
             return cut;
         }
         let target = self.target;
         let attacker = self.attacker;
         let defender = attacker.opponent();
-        let board = &self.boards[ply];
+        let board = &self.scratch.boards[ply];
         if !board.cell(target).is(defender) {
             // Captured by the attacker's last move.
             return Node {
@@ -749,14 +785,7 @@ impl Reader {
         let key = node_key(board, target, attacker_to_move, threat_spent);
         // A position repeated in this line (the side to move included): the attacker's
         // sequence goes round in a circle and does not capture.
-        self.path[ply] = key;
-        if self.path[..ply]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&k| k == key)
-        {
+        if Scratch::repeats(&mut self.scratch.path, ply, key) {
             return Node {
                 value: if attacker_to_move { LOSS } else { WIN },
                 exact: true,
@@ -764,7 +793,7 @@ impl Reader {
             };
         }
         self.stats.probes += 1;
-        if let Some(e) = self.table.probe(key, stored_depth) {
+        if let Some(e) = self.scratch.table.probe(key, stored_depth) {
             self.stats.hits += 1;
             return Node {
                 value: e.value,
@@ -776,10 +805,10 @@ impl Reader {
         let mover = if attacker_to_move { attacker } else { defender };
         self.generate(ply, attacker_to_move, libs);
         let mut best = BestChild::new(attacker_to_move);
-        for i in 0..self.candidates[ply].len {
-            let m = self.candidates[ply].items[i].point;
+        for i in 0..self.scratch.candidates[ply].len {
+            let m = self.scratch.candidates[ply].items[i].point;
             let p = Point::from_index(m as usize);
-            let board = &self.boards[ply];
+            let board = &self.scratch.boards[ply];
             let mut cap = WIN;
             let mut child_threat = threat_spent;
             if board.cell(p) != Cell::Empty {
@@ -797,7 +826,7 @@ impl Reader {
             if best.cannot_improve(cap) {
                 continue;
             }
-            let (done, rest) = self.boards.split_at_mut(ply + 1);
+            let (done, rest) = self.scratch.boards.split_at_mut(ply + 1);
             let next = &mut rest[0];
             next.copy_from(&done[ply]);
             next.play_unchecked(p, mover);
@@ -811,14 +840,14 @@ impl Reader {
             };
             let child_depth = depth - i32::from(!free);
             let child = self.search(ply + 1, !attacker_to_move, child_depth, child_threat);
-            if self.aborted {
+            if self.scratch.aborted {
                 return cut;
             }
             if best.add(m, cap, child) {
                 break;
             }
         }
-        let best = best.finish(&mut self.table, key, stored_depth, self.age);
+        let best = best.finish(&mut self.scratch.table, key, stored_depth, self.scratch.age);
         if best.value > LOSS && best.point != NO_POINT {
             let h = &mut self.history[mover.index() * SLOTS + best.point as usize];
             *h = h.saturating_add(((depth + 1) * (depth + 1)) as u32);
@@ -833,8 +862,8 @@ impl Reader {
 
     /// Fills the candidate list of `ply` for the side to move, ordered best first.
     fn generate(&mut self, ply: usize, attacker_to_move: bool, libs: usize) {
-        let board = &self.boards[ply];
-        let list = &mut self.candidates[ply];
+        let board = &self.scratch.boards[ply];
+        let list = &mut self.scratch.candidates[ply];
         list.len = 0;
         let mover = if attacker_to_move {
             self.attacker

@@ -57,12 +57,12 @@
 //! and the inner [`Reader`] are allocated once with the [`SemeaiReader`]. Nothing is
 //! allocated per node or per read.
 
-use crate::board::{Board, Cell, Color, MAX_SIZE, Point};
+use crate::board::{Board, Cell, Color, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{
     BestChild, Candidates, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, ReaderLimits,
-    Table, Verdict, WIN, liberties_after_move, mix, neighbour_chains, self_atari_liberty,
+    Scratch, Verdict, WIN, liberties_after_move, mix, neighbour_chains, self_atari_liberty,
 };
 
 /// The most liberties a chain may have for a race that [`SemeaiReader::is_seki`] and the
@@ -196,11 +196,7 @@ fn node_key(
 /// lists, transposition table and inner tactical reader, all allocated once.
 pub struct SemeaiReader {
     limits: SemeaiLimits,
-    table: Table,
-    age: u8,
-    boards: Vec<Board>,
-    candidates: Vec<Candidates>,
-    path: Vec<u64>,
+    scratch: Scratch,
     reader: Reader,
     stats: SemeaiStats,
     // The question in progress.
@@ -210,8 +206,6 @@ pub struct SemeaiReader {
     /// The target's and the attacker's chain's liberties at the root.
     root_libs: usize,
     own_root_libs: usize,
-    nodes: u64,
-    aborted: bool,
 }
 
 impl Default for SemeaiReader {
@@ -231,14 +225,9 @@ impl SemeaiReader {
 
     /// A race reader with `limits` and a table of `2^table_bits` entries.
     pub fn with_limits(limits: SemeaiLimits, table_bits: u32) -> SemeaiReader {
-        let board = Board::new(MAX_SIZE).expect("the largest size is valid");
         SemeaiReader {
             limits,
-            table: Table::new(table_bits),
-            age: 0,
-            boards: vec![board; MAX_PLY + 1],
-            candidates: vec![Candidates::EMPTY; MAX_PLY + 1],
-            path: vec![0; MAX_PLY + 1],
+            scratch: Scratch::new(table_bits, MAX_PLY),
             reader: Reader::with_limits(
                 ReaderLimits {
                     nodes: READER_NODES,
@@ -252,8 +241,6 @@ impl SemeaiReader {
             attacker: Color::Black,
             root_libs: 0,
             own_root_libs: 0,
-            nodes: 0,
-            aborted: false,
         }
     }
 
@@ -264,7 +251,7 @@ impl SemeaiReader {
 
     /// Forgets every stored result.
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.scratch.table.clear();
         self.reader.clear();
     }
 
@@ -384,15 +371,12 @@ impl SemeaiReader {
                 return (node, true);
             }
         }
-        self.age = self.age.wrapping_add(1);
-        self.boards[0].copy_from(board);
+        self.scratch.begin(board);
         self.own = own;
         self.target = target;
         self.attacker = attacker;
         self.root_libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
         self.own_root_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
-        self.nodes = 0;
-        self.aborted = false;
         let mut result = Node {
             value: if attacker_to_move { LOSS } else { WIN },
             exact: false,
@@ -400,7 +384,7 @@ impl SemeaiReader {
         };
         for depth in 0..=self.limits.max_depth {
             let node = self.search(0, attacker_to_move, depth as i32, false);
-            if self.aborted {
+            if self.scratch.aborted {
                 break;
             }
             result = node;
@@ -420,7 +404,7 @@ impl SemeaiReader {
         depth: i32,
         threat_spent: bool,
     ) -> Node {
-        self.nodes += 1;
+        self.scratch.nodes += 1;
         self.stats.nodes += 1;
         let for_attacker = |attacker_wins: bool, exact: bool| Node {
             value: if attacker_wins == attacker_to_move {
@@ -432,13 +416,13 @@ impl SemeaiReader {
             point: NO_POINT,
         };
         let cut = for_attacker(false, false);
-        if self.nodes > self.limits.nodes {
-            self.aborted = true;
+        if self.scratch.nodes > self.limits.nodes {
+            self.scratch.aborted = true;
             return cut;
         }
         let (own, target, attacker) = (self.own, self.target, self.attacker);
         let defender = attacker.opponent();
-        let board = &self.boards[ply];
+        let board = &self.scratch.boards[ply];
         if !board.cell(target).is(defender) {
             return for_attacker(true, true);
         }
@@ -465,7 +449,7 @@ impl SemeaiReader {
                 (!r.verdict.succeeds(), r.exact)
             };
             // The tactical reader's nodes count against this read's budget.
-            self.nodes += self.reader.stats().nodes - before;
+            self.scratch.nodes += self.reader.stats().nodes - before;
             return for_attacker(captured, captured || exact);
         }
         if depth < libs as i32 || ply + 1 >= MAX_PLY {
@@ -478,18 +462,11 @@ impl SemeaiReader {
             attacker_to_move,
             threat_spent,
         );
-        self.path[ply] = key;
-        if self.path[..ply]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&k| k == key)
-        {
+        if Scratch::repeats(&mut self.scratch.path, ply, key) {
             return for_attacker(false, true);
         }
         self.stats.probes += 1;
-        if let Some(e) = self.table.probe(key, stored_depth) {
+        if let Some(e) = self.scratch.table.probe(key, stored_depth) {
             self.stats.hits += 1;
             return Node {
                 value: e.value,
@@ -500,7 +477,7 @@ impl SemeaiReader {
 
         let mover = if attacker_to_move { attacker } else { defender };
         {
-            let list = &mut self.candidates[ply];
+            let list = &mut self.scratch.candidates[ply];
             list.len = 0;
             let (mine, theirs) = if attacker_to_move {
                 (own, target)
@@ -514,9 +491,9 @@ impl SemeaiReader {
             }
         }
         let mut best = BestChild::new(attacker_to_move);
-        for i in 0..self.candidates[ply].len {
-            let m = self.candidates[ply].items[i].point;
-            let board = &self.boards[ply];
+        for i in 0..self.scratch.candidates[ply].len {
+            let m = self.scratch.candidates[ply].items[i].point;
+            let board = &self.scratch.boards[ply];
             let mut cap = WIN;
             let mut child_threat = threat_spent;
             if m != PASS {
@@ -537,7 +514,7 @@ impl SemeaiReader {
             if best.cannot_improve(cap) {
                 continue;
             }
-            let (done, rest) = self.boards.split_at_mut(ply + 1);
+            let (done, rest) = self.scratch.boards.split_at_mut(ply + 1);
             let next = &mut rest[0];
             next.copy_from(&done[ply]);
             if m == PASS {
@@ -550,14 +527,14 @@ impl SemeaiReader {
             }
             let child_depth = depth - i32::from(attacker_to_move);
             let child = self.search(ply + 1, !attacker_to_move, child_depth, child_threat);
-            if self.aborted {
+            if self.scratch.aborted {
                 return cut;
             }
             if best.add(m, cap, child) {
                 break;
             }
         }
-        best.finish(&mut self.table, key, stored_depth, self.age)
+        best.finish(&mut self.scratch.table, key, stored_depth, self.scratch.age)
     }
 }
 
