@@ -741,6 +741,24 @@ fn cmd_cputime(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
 /// needs none. GNU Go's errors for a bad or empty vertex; a wrong argument count is a syntax
 /// error.
 fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
+    read_at_vertex(engine, args, |board, p| {
+        let mut reader = Reader::new();
+        if attack {
+            reader.attack(board, p)
+        } else {
+            reader.defend(board, p)
+        }
+    })
+}
+
+/// The commands that read at one vertex holding a stone (`attack`, `defend`, `owl_attack`,
+/// `owl_defend`): `read` on the current board, answered by [`reading_reply`]; a syntax
+/// error for a wrong argument count, GNU Go's errors for a bad or empty vertex.
+fn read_at_vertex(
+    engine: &mut Engine,
+    args: &[&str],
+    read: impl FnOnce(&crate::board::Board, Point) -> Reading,
+) -> Outcome {
     let [vertex] = args else {
         return Err(ERR_SYNTAX.into());
     };
@@ -749,13 +767,7 @@ fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
     if board.cell(p).color().is_none() {
         return Err("vertex must not be empty".into());
     }
-    let mut reader = Reader::new();
-    let reading = if attack {
-        reader.attack(board, p)
-    } else {
-        reader.defend(board, p)
-    };
-    Ok(reading_reply(board.geometry(), reading))
+    Ok(reading_reply(board.geometry(), read(board, p)))
 }
 
 /// A read in GNU Go's reply format: `0` when it fails, else its code and the move (`PASS`
@@ -779,21 +791,14 @@ fn reading_reply(geometry: crate::board::Geometry, reading: Reading) -> String {
 /// within the reader's limits: a cut-off read answers `0` to `owl_attack` and counts as a
 /// success for `owl_defend`, as `attack` and `defend` do. Errors as for `attack`.
 fn cmd_owl(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
-    let [vertex] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
-    let board = engine.state.board();
-    let p = parse_point(board.geometry(), vertex).ok_or("invalid coordinate")?;
-    if board.cell(p).color().is_none() {
-        return Err("vertex must not be empty".into());
-    }
-    let mut reader = OwlReader::new();
-    let reading = if attack {
-        reader.attack(board, p)
-    } else {
-        reader.defend(board, p)
-    };
-    Ok(reading_reply(board.geometry(), reading))
+    read_at_vertex(engine, args, |board, p| {
+        let mut reader = OwlReader::new();
+        if attack {
+            reader.attack(board, p)
+        } else {
+            reader.defend(board, p)
+        }
+    })
 }
 
 /// `analyze_semeai DRAGONA DRAGONB`: the capturing race between the chains at the two
