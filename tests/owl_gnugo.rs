@@ -40,15 +40,7 @@ fn gnugo_or_skip() -> Option<PathBuf> {
 
 /// hane's answer in GNU Go's format.
 fn hane_answer(board: &Board, r: &Reading) -> String {
-    match (r.verdict.succeeds(), r.point) {
-        (false, _) => "0".to_string(),
-        (true, None) => format!("{} PASS", r.verdict.gtp_code()),
-        (true, Some(p)) => format!(
-            "{} {}",
-            r.verdict.gtp_code(),
-            board.geometry().format_point(p)
-        ),
-    }
+    r.gtp_reply(board.geometry())
 }
 
 /// The code of an answer (`0`, `1 B1`, ...).

@@ -752,7 +752,7 @@ fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
 }
 
 /// The commands that read at one vertex holding a stone (`attack`, `defend`, `owl_attack`,
-/// `owl_defend`): `read` on the current board, answered by [`reading_reply`]; a syntax
+/// `owl_defend`): `read` on the current board, answered by [`Reading::gtp_reply`]; a syntax
 /// error for a wrong argument count, GNU Go's errors for a bad or empty vertex.
 fn read_at_vertex(
     engine: &mut Engine,
@@ -767,21 +767,7 @@ fn read_at_vertex(
     if board.cell(p).color().is_none() {
         return Err("vertex must not be empty".into());
     }
-    Ok(reading_reply(board.geometry(), read(board, p)))
-}
-
-/// A read in GNU Go's reply format: `0` when it fails, else its code and the move (`PASS`
-/// when none is needed).
-fn reading_reply(geometry: crate::board::Geometry, reading: Reading) -> String {
-    match (reading.verdict.succeeds(), reading.point) {
-        (false, _) => "0".into(),
-        (true, None) => format!("{} PASS", reading.verdict.gtp_code()),
-        (true, Some(p)) => format!(
-            "{} {}",
-            reading.verdict.gtp_code(),
-            geometry.format_point(p)
-        ),
-    }
+    Ok(read(board, p).gtp_reply(board.geometry()))
 }
 
 /// `owl_attack VERTEX` and `owl_defend VERTEX`: the owl reader on the group (the dragon)

@@ -1032,11 +1032,7 @@ mod tests {
 
     /// GNU Go's reply to `owl_attack` (or `owl_defend`): `0`, or the code and the move.
     fn answer(board: &Board, reading: Reading) -> String {
-        match (reading.verdict, reading.point) {
-            (Verdict::Fails, _) => "0".to_string(),
-            (v, None) => format!("{} PASS", v.gtp_code()),
-            (v, Some(p)) => format!("{} {}", v.gtp_code(), board.geometry().format_point(p)),
-        }
+        reading.gtp_reply(board.geometry())
     }
 
     fn attack(diagram: &str, vertex: &str) -> String {

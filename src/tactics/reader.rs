@@ -64,7 +64,7 @@
 //! one only a look-up with no more depth to go. History and killer tables, also kept across
 //! reads, order the moves. Nothing is allocated per node or per read.
 
-use crate::board::{Board, Cell, Color, MAX_SIZE, OtherLiberties, Point};
+use crate::board::{Board, Cell, Color, Geometry, MAX_SIZE, OtherLiberties, Point};
 
 use super::liberties::{is_self_atari, liberties_after, liberties_capped, liberties_into};
 
@@ -143,6 +143,18 @@ pub struct Reading {
     pub verdict: Verdict,
     pub point: Option<Point>,
     pub exact: bool,
+}
+
+impl Reading {
+    /// The read in GNU Go's reply format (`attack`, `defend`, `owl_attack`, `owl_defend`):
+    /// `0` when it fails, else its code and the move (`PASS` when none is needed).
+    pub fn gtp_reply(self, geometry: Geometry) -> String {
+        match (self.verdict.succeeds(), self.point) {
+            (false, _) => "0".into(),
+            (true, None) => format!("{} PASS", self.verdict.gtp_code()),
+            (true, Some(p)) => format!("{} {}", self.verdict.gtp_code(), geometry.format_point(p)),
+        }
+    }
 }
 
 /// A chain's tactical status ([`Reader::status`]).
@@ -1108,11 +1120,7 @@ mod tests {
 
     /// GNU Go's reply to `attack` (or `defend`): `0`, or the code and the move.
     fn answer(board: &Board, reading: Reading) -> String {
-        match (reading.verdict, reading.point) {
-            (Verdict::Fails, _) => "0".to_string(),
-            (v, None) => format!("{} PASS", v.gtp_code()),
-            (v, Some(p)) => format!("{} {}", v.gtp_code(), board.geometry().format_point(p)),
-        }
+        reading.gtp_reply(board.geometry())
     }
 
     /// `attack` on a fresh reader; a capture must be proved (exact).
