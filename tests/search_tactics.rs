@@ -162,3 +162,66 @@ fn black_wins_the_capturing_race() {
 fn white_wins_the_capturing_race() {
     expect(SEMEAI, -4.5, Color::White, "B1");
 }
+
+/// The owl reader at the root (`owl` setting): black's five stones make a straight three in
+/// the corner of an otherwise empty 9x9 board, and its middle point B1 lives or kills (the
+/// komi makes the group decide the game: 7.5 with black to move, -5.5 with white). After
+/// 300 playouts the search without the owl plays in the open (F7 or G6 from every seed
+/// tried); with the owl's bonus it plays B1 from every seed, in a second search of the same
+/// position (its root kept) too, and reports the owl reads.
+#[test]
+fn the_root_owl_points_the_search_at_the_vital_point() {
+    let diagram = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O . . . .
+        X X X X O . . . .
+        . . . X O . . . .";
+    for (color, komi) in [(Color::Black, 7.5), (Color::White, -5.5)] {
+        for owl in [0.0, 200.0] {
+            let mut found = 0;
+            for seed in SEEDS {
+                let settings = Settings {
+                    threads: Auto::Value(1),
+                    owl,
+                    ..Settings::default()
+                };
+                let board = Board::from_diagram(diagram).unwrap();
+                let state = GameState::from_board(board, color, Rules::chinese(komi));
+                let mut searcher =
+                    Searcher::new(SearchConfig::with_builtin_patterns(settings, seed));
+                let limits = SearchLimits {
+                    playouts: Some(300),
+                    ..SearchLimits::default()
+                };
+                for round in 0..2 {
+                    let result = searcher.search(
+                        &state,
+                        color,
+                        &limits,
+                        &SearchControl::default(),
+                        &mut |_| {},
+                    );
+                    let best = result.best.to_gtp(state.geometry());
+                    found += usize::from(best == "B1");
+                    if owl > 0.0 {
+                        assert_eq!(best, "B1", "{color:?}, seed {seed}, search {round}");
+                        assert!(result.analysis.reading.owl_reads >= 3);
+                    } else {
+                        assert_eq!(result.analysis.reading.owl_reads, 0);
+                    }
+                }
+            }
+            if owl == 0.0 {
+                assert!(
+                    found < 2 * ENOUGH,
+                    "{color:?} without the owl: B1 {found} of 10"
+                );
+            }
+        }
+    }
+}

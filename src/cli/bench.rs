@@ -234,7 +234,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3} \
                      reading_expansions={} reads={} reading_share={:.3} \
-                     top1_share={:.3} top5_share={:.3}",
+                     owl_reads={} owl_share={:.3} top1_share={:.3} top5_share={:.3}",
                     settings_field(&settings),
                     a.playouts,
                     a.playouts as f64 / seconds,
@@ -247,6 +247,8 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     a.reading.expansions,
                     a.reading.reads,
                     a.reading.nanos as f64 * 1e-9 / (seconds * threads as f64),
+                    a.reading.owl_reads,
+                    a.reading.owl_nanos as f64 * 1e-9 / seconds,
                     top_share(&a.moves, 1),
                     top_share(&a.moves, 5),
                 );

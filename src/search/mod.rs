@@ -50,7 +50,7 @@ use crate::settings::{PlayoutKind, Settings};
 
 use parking_lot::Mutex;
 use priors::MovePriors;
-use reading::{ExpansionReader, ReadingShare};
+use reading::{ExpansionReader, ReadingShare, RootOwl};
 use tree::{Edge, MemoryBudget, Node, Prior};
 use worker::{SharedSearch, run_worker};
 
@@ -235,6 +235,8 @@ pub struct Searcher {
     searches: u64,
     /// One tactical reader per search thread when the tree reads (`reading` setting).
     readers: Vec<Mutex<ExpansionReader>>,
+    /// The owl reader of the root when the search reads groups (`owl` setting).
+    owl: Option<RootOwl>,
     /// Extra priors of root moves for the next search (see [`Searcher::set_root_priors`]).
     root_priors: Vec<RootPrior>,
     /// Extra komi black gives in the playouts (see [`Searcher::set_komi_offset`]).
@@ -263,6 +265,7 @@ impl Searcher {
             memory_warned: false,
             searches: 0,
             readers: Vec::new(),
+            owl: None,
             root_priors: Vec::new(),
             komi_offset: 0.0,
         }
@@ -303,6 +306,14 @@ impl Searcher {
         // of the other kind is dropped.
         if (config.settings.rave_distance > 0.0) != (self.config.settings.rave_distance > 0.0) {
             self.clear();
+        }
+        // The readers are made with the reading settings: new settings, new readers.
+        let (old, new) = (&self.config.settings, &config.settings);
+        if (old.reading, old.reading_nodes) != (new.reading, new.reading_nodes) {
+            self.readers.clear();
+        }
+        if (old.owl, old.owl_nodes) != (new.owl, new.owl_nodes) {
+            self.owl = None;
         }
         self.config = config;
     }
@@ -459,15 +470,28 @@ impl Searcher {
         } else {
             self.readers.clear();
         }
+        let owl = self.config.settings.owl;
+        if owl > 0.0 {
+            if self.owl.is_none() {
+                self.owl = Some(RootOwl::new(owl, self.config.settings.owl_nodes));
+            }
+        } else {
+            self.owl = None;
+        }
         let extra = std::mem::take(&mut self.root_priors);
+        let mut share = ReadingShare::default();
         prepare_root(
             &mut root,
             state,
             color,
             recent,
-            &*self.config.priors,
-            self.readers.first(),
-            &extra,
+            RootKnowledge {
+                priors: &*self.config.priors,
+                reader: self.readers.first(),
+                owl: self.owl.as_mut(),
+                extra: &extra,
+            },
+            &mut share,
         );
         let used = root.subtree_bytes();
         let real_komi = state.komi() + state.rules().handicap_points(state.handicap());
@@ -500,7 +524,7 @@ impl Searcher {
             root_real_half_wins: (0..MAX_CELLS).map(|_| AtomicU32::new(0)).collect(),
             seed,
             readers: &self.readers,
-            reading: Mutex::new(ReadingShare::default()),
+            reading: Mutex::new(share),
         };
         let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);
         if !nothing_to_do && !control.is_stopped() {
@@ -555,36 +579,72 @@ fn free_in_background<T: Send + 'static>(garbage: T) {
     let _ = spawned;
 }
 
+/// What the root's moves get as priors: the move priors, the tactical reader's, the root
+/// owl's and the play layer's `extra` ones.
+struct RootKnowledge<'a> {
+    priors: &'a dyn MovePriors,
+    reader: Option<&'a Mutex<ExpansionReader>>,
+    owl: Option<&'a mut RootOwl>,
+    extra: &'a [RootPrior],
+}
+
+impl RootKnowledge<'_> {
+    /// The priors of `moves` for `color` to move in `state`; the owl's cost goes to `share`.
+    fn priors(
+        &mut self,
+        state: &GameState,
+        color: Color,
+        recent: Recent,
+        moves: &[Move],
+        share: &mut ReadingShare,
+    ) -> Vec<Prior> {
+        let board = state.board();
+        let mut out = vec![Prior::NONE; moves.len()];
+        self.priors.priors(board, color, recent, moves, &mut out);
+        if let Some(reader) = self.reader {
+            reader
+                .lock()
+                .add_priors(board, color, recent, moves, &mut out);
+        }
+        if let Some(owl) = self.owl.as_deref_mut() {
+            owl.add_priors(board, color, moves, &mut out, share);
+        }
+        for x in self.extra {
+            if let Some(k) = moves.iter().position(|&m| m == x.mv) {
+                out[k].add(x.visits, x.value);
+            }
+        }
+        out
+    }
+
+    /// Whether a kept root's priors must be computed again: the owl and the extra priors
+    /// are the root's own (an edge's prior from when it was a deeper node lacks them).
+    fn root_only(&self) -> bool {
+        self.owl.is_some() || !self.extra.is_empty()
+    }
+}
+
 /// Gives the root its edges (the game's legal moves, superko included) or removes edges a
-/// reused tree brought that the game's ko rule forbids; adds the `extra` priors.
+/// reused tree brought that the game's ko rule forbids; a kept root gets its priors again
+/// when the root has priors of its own (see [`RootKnowledge::root_only`]).
 fn prepare_root(
     root: &mut Node,
     state: &GameState,
     color: Color,
     recent: Recent,
-    priors: &dyn MovePriors,
-    reader: Option<&Mutex<ExpansionReader>>,
-    extra: &[RootPrior],
+    mut knowledge: RootKnowledge<'_>,
+    share: &mut ReadingShare,
 ) {
-    let add_extra = |moves: &[Move], out: &mut [Prior]| {
-        for x in extra {
-            if let Some(k) = moves.iter().position(|&m| m == x.mv) {
-                out[k].add(x.visits, x.value);
-            }
-        }
-    };
     if root.edges().is_some() {
         let removed = root.retain_edges(|e| state.is_legal(color, e.mv()));
         if !removed.is_empty() {
             free_in_background(removed);
         }
-        if !extra.is_empty()
+        if knowledge.root_only()
             && let Some(edges) = root.edges_mut()
         {
             let moves: Vec<Move> = edges.iter().map(Edge::mv).collect();
-            let mut out = vec![Prior::NONE; moves.len()];
-            priors.priors(state.board(), color, recent, &moves, &mut out);
-            add_extra(&moves, &mut out);
+            let out = knowledge.priors(state, color, recent, &moves, share);
             for (edge, prior) in edges.iter_mut().zip(out) {
                 edge.set_prior(prior);
             }
@@ -601,14 +661,7 @@ fn prepare_root(
         .map(Move::Play)
         .collect();
     moves.push(Move::Pass);
-    let mut out = vec![Prior::NONE; moves.len()];
-    priors.priors(state.board(), color, recent, &moves, &mut out);
-    if let Some(reader) = reader {
-        reader
-            .lock()
-            .add_priors(state.board(), color, recent, &moves, &mut out);
-    }
-    add_extra(&moves, &mut out);
+    let out = knowledge.priors(state, color, recent, &moves, share);
     let edges: Box<[Edge]> = moves
         .iter()
         .zip(&out)

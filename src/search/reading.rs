@@ -13,6 +13,12 @@
 //! capture but the opponent could still save gives the capturing move the bonus. Results
 //! that need a ko count half.
 //!
+//! At the root the owl reader ([`RootOwl`]) also reads the life of the groups of
+//! [`OWL_MIN_STONES`] stones or more (at most [`OWL_TARGETS`], the biggest first): a group
+//! of the side to move that the opponent could kill and a move saves gives that move its
+//! bonus, and so does a group of the opponent that a move kills and the opponent could
+//! still save. Groups that live whoever moves, and dead ones, get nothing.
+//!
 //! Each search thread has its own reader ([`Reader`], with its transposition table kept
 //! from one search to the next), so reading takes no lock; the time it takes is counted so
 //! that its share of the search can be reported ([`ReadingShare`]).
@@ -21,6 +27,7 @@ use std::time::Instant;
 
 use crate::board::{Board, Color, Move, Point, Recent};
 use crate::tactics::liberties::{liberties_capped, liberties_into};
+use crate::tactics::owl::{OwlLimits, OwlReader};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict};
 
 use super::tree::Prior;
@@ -40,6 +47,12 @@ pub const MAX_TARGETS: usize = 6;
 /// Depth limit of the reads at expansion, in the reader's units.
 const MAX_DEPTH: u32 = 12;
 
+/// Groups of at least this many stones are read by the owl reader at the root.
+pub const OWL_MIN_STONES: usize = 4;
+
+/// At most this many groups are read by the owl reader at the root.
+pub const OWL_TARGETS: usize = 8;
+
 /// What reading cost in one search, summed over its threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReadingShare {
@@ -49,6 +62,9 @@ pub struct ReadingShare {
     pub reads: u64,
     /// Nanoseconds spent reading.
     pub nanos: u64,
+    /// The owl reads at the root and their nanoseconds (before the threads start).
+    pub owl_reads: u64,
+    pub owl_nanos: u64,
 }
 
 impl ReadingShare {
@@ -57,6 +73,8 @@ impl ReadingShare {
         self.expansions += other.expansions;
         self.reads += other.reads;
         self.nanos += other.nanos;
+        self.owl_reads += other.owl_reads;
+        self.owl_nanos += other.owl_nanos;
     }
 }
 
@@ -242,6 +260,118 @@ impl ExpansionReader {
     }
 }
 
+/// The owl reader's part at the root (see the module documentation).
+pub struct RootOwl {
+    reader: OwlReader,
+    /// Virtual playouts won of a saving or killing move.
+    weight: f32,
+    /// The chains read (one stone each) and the chain ids of the groups already read.
+    targets: Vec<Point>,
+    read: Vec<usize>,
+}
+
+impl std::fmt::Debug for RootOwl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RootOwl")
+            .field("weight", &self.weight)
+            .field("limits", &self.reader.limits())
+            .finish()
+    }
+}
+
+impl RootOwl {
+    /// A root owl whose bonus is worth `weight` virtual playouts and whose reads visit at
+    /// most `nodes` nodes each.
+    pub fn new(weight: f32, nodes: u64) -> RootOwl {
+        let limits = OwlLimits {
+            nodes,
+            ..OwlLimits::default()
+        };
+        RootOwl {
+            reader: OwlReader::with_limits(limits, OwlReader::DEFAULT_TABLE_BITS),
+            weight,
+            targets: Vec::with_capacity(crate::board::MAX_CELLS),
+            read: Vec::with_capacity(crate::board::MAX_CELLS),
+        }
+    }
+
+    /// Adds the owl priors of `color` to move on `board` to `out` (`out[k]` for
+    /// `moves[k]`) and what they cost to `share`.
+    pub fn add_priors(
+        &mut self,
+        board: &Board,
+        color: Color,
+        moves: &[Move],
+        out: &mut [Prior],
+        share: &mut ReadingShare,
+    ) {
+        let start = Instant::now();
+        let reads_before = self.reader.stats().reads;
+        // The big chains, biggest first (one stone each: the chain's head).
+        self.targets.clear();
+        for p in board.geometry().points() {
+            if board.cell(p).color().is_some()
+                && board.chain_id(p) == p.index()
+                && board.chain_len(p) >= 2
+            {
+                self.targets.push(p);
+            }
+        }
+        self.targets
+            .sort_unstable_by_key(|&p| (std::cmp::Reverse(board.chain_len(p)), p.index()));
+        self.read.clear();
+        let mut groups = 0;
+        for k in 0..self.targets.len() {
+            if groups == OWL_TARGETS {
+                break;
+            }
+            let target = self.targets[k];
+            if self.read.contains(&board.chain_id(target)) {
+                continue;
+            }
+            let chains = self.reader.group(board, target);
+            let stones: usize = chains
+                .iter()
+                .map(|&c| board.chain_len(Point::from_index(c as usize)))
+                .sum();
+            for &c in chains {
+                self.read
+                    .push(board.chain_id(Point::from_index(c as usize)));
+            }
+            if stones < OWL_MIN_STONES {
+                continue;
+            }
+            groups += 1;
+            let Some(owner) = board.cell(target).color() else {
+                continue;
+            };
+            // Our group: killable, and saved by a move; theirs: killable by a move, and
+            // not dead already.
+            let attack = self.reader.attack(board, target);
+            if !attack.verdict.succeeds() {
+                continue;
+            }
+            let (decisive, share_of) = if owner == color {
+                let defence = self.reader.defend(board, target);
+                (defence.point, verdict_share(defence.verdict))
+            } else {
+                let defence = self.reader.defend(board, target);
+                if !defence.verdict.succeeds() {
+                    continue;
+                }
+                (attack.point, verdict_share(attack.verdict))
+            };
+            if let Some(point) = decisive
+                && let Some(k) = moves.iter().position(|&m| m == Move::Play(point))
+            {
+                out[k].add(self.weight * share_of, 1.0);
+            }
+        }
+        share.owl_reads += self.reader.stats().reads - reads_before;
+        share.owl_nanos += start.elapsed().as_nanos() as u64;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,5 +536,101 @@ mod tests {
         )
         .unwrap();
         assert_eq!(touched(&small, Color::White, "J9"), vec![]);
+    }
+
+    /// The owl priors of every empty point and a pass for `color` on the diagram, as GTP
+    /// vertices with their virtual visits and wins, and what they cost.
+    fn owl_touched(diagram: &str, color: Color) -> (Vec<(String, f32, f32)>, ReadingShare) {
+        let board = Board::from_diagram(diagram).unwrap();
+        let g = board.geometry();
+        let mut moves: Vec<Move> = g
+            .points()
+            .filter(|&p| board.cell(p) == Cell::Empty)
+            .map(Move::Play)
+            .collect();
+        moves.push(Move::Pass);
+        let mut out = vec![Prior::NONE; moves.len()];
+        let mut share = ReadingShare::default();
+        RootOwl::new(WEIGHT, 20_000).add_priors(&board, color, &moves, &mut out, &mut share);
+        let touched = moves
+            .into_iter()
+            .zip(out)
+            .filter(|(_, p)| p.visits != 0.0)
+            .map(|(m, p)| (m.to_gtp(g), p.visits, p.wins))
+            .collect();
+        (touched, share)
+    }
+
+    /// Black's five stones in the corner make a straight three: B1 lives or kills.
+    const STRAIGHT_THREE: &str = "
+        .........
+        .........
+        .........
+        .........
+        .........
+        .........
+        OOOOO....
+        XXXXO....
+        ...XO....";
+
+    #[test]
+    fn the_owl_bonus_goes_to_the_vital_point_for_both_sides() {
+        for color in [Color::Black, Color::White] {
+            let (touched, share) = owl_touched(STRAIGHT_THREE, color);
+            assert_eq!(
+                touched,
+                vec![("B1".to_string(), WEIGHT, WEIGHT)],
+                "{color:?}"
+            );
+            // Black's group: attack and defence; the white wall: an attack that fails.
+            assert!(share.owl_reads >= 3, "{share:?}");
+        }
+    }
+
+    #[test]
+    fn settled_and_small_groups_get_no_owl_bonus() {
+        // Two real eyes: alive whoever moves.
+        let alive = "
+            .........
+            .........
+            .........
+            .........
+            .........
+            OOOOOO...
+            XXXXXO...
+            .X.XXO...
+            XXXXXO...";
+        // One eye of two points: dead whoever moves.
+        let dead = "
+            .........
+            .........
+            .........
+            .........
+            .........
+            .........
+            OOOO.....
+            XXXO.....
+            ..XO.....";
+        // A straight three of three stones: too small to be read.
+        let small = "
+            .........
+            .........
+            .........
+            .........
+            .........
+            .........
+            OOOO.....
+            XXXO.....
+            ...O.....";
+        for diagram in [alive, dead] {
+            for color in [Color::Black, Color::White] {
+                let (touched, share) = owl_touched(diagram, color);
+                assert_eq!(touched, vec![], "{color:?} in {diagram}");
+                assert!(share.owl_reads > 0);
+            }
+        }
+        let (touched, share) = owl_touched(small, Color::Black);
+        assert_eq!(touched, vec![]);
+        assert_eq!(share.owl_reads, 1, "only the white wall is read");
     }
 }

@@ -349,6 +349,12 @@ settings! {
     reading: f32 = 20.0, Meta::new("reading", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
     /// Node budget of each tactical read at tree expansion.
     reading_nodes: u64 = 100, Meta::new("reading-nodes", Scope::Search).range(1.0, 1e7);
+    /// Virtual playouts won that the owl reader gives a root move saving a group of ours
+    /// that the opponent could kill, or killing one of theirs that could still live (0: no
+    /// owl reading).
+    owl: f32 = 0.0, Meta::new("owl", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
+    /// Node budget of each owl read at the root.
+    owl_nodes: u64 = 20000, Meta::new("owl-nodes", Scope::Search).range(1.0, 1e7);
     /// Stop a move's search early when the runner-up cannot overtake the best move in
     /// the playouts or time left.
     early_stop: bool = true, Meta::new("early-stop", Scope::Search);

@@ -735,6 +735,18 @@ impl OwlReader {
         self.reader.clear();
     }
 
+    /// The group through the stone at `target` as the reads see it: one stone of each of
+    /// its chains, the target's first (empty when `target` is empty).
+    pub fn group(&mut self, board: &Board, target: Point) -> &[u16] {
+        match board.cell(target).color() {
+            Some(owner) => {
+                self.analysis.analyse(board, target, owner);
+                &self.analysis.chains
+            }
+            None => &[],
+        }
+    }
+
     /// Whether the group through the stone at `target` can be killed with its opponent to
     /// move, and the killing move (a dead group gets one too). An empty `target` fails.
     pub fn attack(&mut self, board: &Board, target: Point) -> Reading {
