@@ -9,7 +9,7 @@
 //! --chinese-rules`, same komi) plays the same move in each position.
 
 use hane::board::{Board, Color, GameState, Move, Rules};
-use hane::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::search::{SearchConfig, SearchControl, SearchLimits, SearchResult, Searcher};
 use hane::settings::{Auto, PlayoutKind, PriorsKind, Settings};
 
 /// The search settings a test runs with.
@@ -41,6 +41,21 @@ fn config(setup: Setup, seed: u64) -> SearchConfig {
     SearchConfig::with_builtin_patterns(settings, seed)
 }
 
+/// One search of `state` for its side to move, `playouts` long.
+fn search(searcher: &mut Searcher, state: &GameState, playouts: u64) -> SearchResult {
+    let limits = SearchLimits {
+        playouts: Some(playouts),
+        ..SearchLimits::default()
+    };
+    searcher.search(
+        state,
+        state.to_move(),
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    )
+}
+
 fn solve(
     diagram: &str,
     komi: f32,
@@ -52,17 +67,7 @@ fn solve(
     let board = Board::from_diagram(diagram).expect("valid diagram");
     let state = GameState::from_board(board, color, Rules::chinese(komi));
     let mut searcher = Searcher::new(config(setup, seed));
-    let limits = SearchLimits {
-        playouts: Some(playouts),
-        ..SearchLimits::default()
-    };
-    let result = searcher.search(
-        &state,
-        color,
-        &limits,
-        &SearchControl::default(),
-        &mut |_| {},
-    );
+    let result = search(&mut searcher, &state, playouts);
     eprintln!(
         "{setup:?}, seed {seed}: best {} after {} playouts; top: {:?}",
         result.best.to_gtp(state.geometry()),
@@ -194,18 +199,8 @@ fn the_root_owl_points_the_search_at_the_vital_point() {
                 let state = GameState::from_board(board, color, Rules::chinese(komi));
                 let mut searcher =
                     Searcher::new(SearchConfig::with_builtin_patterns(settings, seed));
-                let limits = SearchLimits {
-                    playouts: Some(300),
-                    ..SearchLimits::default()
-                };
                 for round in 0..2 {
-                    let result = searcher.search(
-                        &state,
-                        color,
-                        &limits,
-                        &SearchControl::default(),
-                        &mut |_| {},
-                    );
+                    let result = search(&mut searcher, &state, 300);
                     let best = result.best.to_gtp(state.geometry());
                     found += usize::from(best == "B1");
                     if owl > 0.0 {

@@ -386,9 +386,8 @@ mod tests {
         read(board, color, recent).0
     }
 
-    /// Every empty point and a pass with the priors a fresh reader gives them for `color`
-    /// after `recent`, and what the reading cost.
-    fn read(board: &Board, color: Color, recent: Recent) -> (Vec<(Move, Prior)>, ReadingShare) {
+    /// Every empty point of `board` and a pass.
+    fn every_move(board: &Board) -> Vec<Move> {
         let mut moves: Vec<Move> = board
             .geometry()
             .points()
@@ -396,6 +395,13 @@ mod tests {
             .map(Move::Play)
             .collect();
         moves.push(Move::Pass);
+        moves
+    }
+
+    /// Every empty point and a pass with the priors a fresh reader gives them for `color`
+    /// after `recent`, and what the reading cost.
+    fn read(board: &Board, color: Color, recent: Recent) -> (Vec<(Move, Prior)>, ReadingShare) {
+        let moves = every_move(board);
         let mut out = vec![Prior::NONE; moves.len()];
         let mut reader = ExpansionReader::new(WEIGHT, 5_000);
         reader.add_priors(board, color, recent, &moves, &mut out);
@@ -543,12 +549,7 @@ mod tests {
     fn owl_touched(diagram: &str, color: Color) -> (Vec<(String, f32, f32)>, ReadingShare) {
         let board = Board::from_diagram(diagram).unwrap();
         let g = board.geometry();
-        let mut moves: Vec<Move> = g
-            .points()
-            .filter(|&p| board.cell(p) == Cell::Empty)
-            .map(Move::Play)
-            .collect();
-        moves.push(Move::Pass);
+        let moves = every_move(&board);
         let mut out = vec![Prior::NONE; moves.len()];
         let mut share = ReadingShare::default();
         RootOwl::new(WEIGHT, 20_000).add_priors(&board, color, &moves, &mut out, &mut share);
