@@ -125,22 +125,22 @@ const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
 const ENOUGH: usize = 4;
 
 /// hane's `reg_genmove` for the side to move at the case's position: `hane gtp` with one
-/// thread, `playouts` per move and `seed`, the record's moves replayed with `play`.
-fn search(case: Case, game: &SgfGame, playouts: u64, seed: u64) -> String {
+/// thread, `playouts` per move, `seed` and the `extra` options, the record's moves replayed
+/// with `play`.
+fn search(case: Case, game: &SgfGame, playouts: u64, seed: u64, extra: &[&str]) -> String {
     let playouts = playouts.to_string();
     let seed = seed.to_string();
-    let mut hane = common::Session::start_in(
-        &[
-            "gtp",
-            "--threads",
-            "1",
-            "--playouts",
-            &playouts,
-            "--seed",
-            &seed,
-        ],
-        None,
-    );
+    let mut args = vec![
+        "gtp",
+        "--threads",
+        "1",
+        "--playouts",
+        &playouts,
+        "--seed",
+        &seed,
+    ];
+    args.extend_from_slice(extra);
+    let mut hane = common::Session::start_in(&args, None);
     let size = game.size;
     hane.ask(&format!("boardsize {size}"));
     hane.ask("komi 7.5");
@@ -158,14 +158,19 @@ fn search(case: Case, game: &SgfGame, playouts: u64, seed: u64) -> String {
 /// Asserts that the search, from at least [`ENOUGH`] of [`SEEDS`], chooses one of `good`
 /// (when given) and never `bad`.
 fn assert_search(case: Case, playouts: u64, good: &[&str], bad: &[&str]) {
+    assert_search_with(case, playouts, &[], good, bad);
+}
+
+/// [`assert_search`] with the `extra` options of `hane gtp`.
+fn assert_search_with(case: Case, playouts: u64, extra: &[&str], good: &[&str], bad: &[&str]) {
     let Some((game, _)) = case.load() else {
         return;
     };
     let chosen: Vec<String> = SEEDS
         .iter()
-        .map(|&seed| search(case, &game, playouts, seed))
+        .map(|&seed| search(case, &game, playouts, seed, extra))
         .collect();
-    eprintln!("{case:?}: {playouts} playouts chose {chosen:?}");
+    eprintln!("{case:?} {extra:?}: {playouts} playouts chose {chosen:?}");
     let right = chosen
         .iter()
         .filter(|m| {
@@ -253,6 +258,19 @@ fn odds07_search_saves_d5() {
         before: 53,
     };
     assert_search(case, 5_000, &["A3"], &[]);
+}
+
+/// Same position with the owl reader at the root (`--owl 100`): it reads the D5 dragon
+/// as killable at A3 and savable there, and the search plays A3 (from seeds 1-5 at 5,000
+/// playouts: A3 every time).
+#[test]
+fn odds07_search_saves_d5_with_the_owl() {
+    let case = Case {
+        file: ODDS,
+        game: 7,
+        before: 53,
+    };
+    assert_search_with(case, 5_000, &["--owl", "100"], &["A3"], &[]);
 }
 
 /// Time odds, game 11 (hane black), move 43: black's chain A8-B8-B7 can be captured by
