@@ -17,26 +17,15 @@
 
 mod common;
 
-use common::gnugo::{self, GNUGO_RULES, GnuGo, gtp_color};
+use common::comparison::{self, Comparison, compare_random_games};
+use common::gnugo::GnuGo;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
-use hane::board::{Board, Color, GameState, Move, Point};
+use hane::board::{Board, Point};
 use hane::tactics::owl::OwlReader;
 use hane::tactics::reader::Reading;
-
-fn gnugo_or_skip() -> Option<PathBuf> {
-    let found = gnugo::find();
-    if found.is_none() {
-        common::skip_unless_ci(
-            "GNU Go (/usr/games/gnugo or gnugo on the PATH)",
-            "apt-get install -y gnugo, see .ci/install.d/10-gnugo.sh",
-        );
-    }
-    found
-}
 
 /// hane's answer in GNU Go's format.
 fn hane_answer(board: &Board, r: &Reading) -> String {
@@ -75,6 +64,26 @@ impl Agreement {
     fn rate(agree: usize, of: usize) -> f64 {
         100.0 * agree as f64 / of.max(1) as f64
     }
+}
+
+/// One stone of every GNU Go dragon of the positions after given moves, read both ways (see
+/// [`compare_position`]).
+impl Comparison for Agreement {
+    type Reader = OwlReader;
+
+    fn compared(&self) -> usize {
+        self.reads
+    }
+
+    fn compare_position(
+        &mut self,
+        gnugo: &mut GnuGo,
+        reader: &mut OwlReader,
+        board: &Board,
+        goal: usize,
+    ) {
+        compare_position(gnugo, reader, board, goal, self);
+    }
 
     fn summary(&self) -> String {
         format!(
@@ -94,93 +103,9 @@ impl Agreement {
             self.gnugo_works,
         )
     }
-}
 
-/// Plays seeded random games of `size` into hane and GNU Go and compares the owl readers
-/// after `stops` moves of each game, until `wanted` reads were compared.
-fn compare_random_games(
-    gnugo: &mut GnuGo,
-    size: usize,
-    stops: &[usize],
-    seed: u64,
-    wanted: usize,
-    agreement: &mut Agreement,
-) {
-    let mut reader = OwlReader::new();
-    let goal = agreement.reads + wanted;
-    for game_index in 0.. {
-        let moves = gnugo::random_game(size, seed, game_index, *stops.iter().max().unwrap());
-        compare_game(gnugo, &mut reader, size, &moves, stops, goal, agreement);
-        if agreement.reads >= goal {
-            return;
-        }
-    }
-}
-
-/// Compares the readers on positions of professional games (`pro-000.sgf`, 19x19 games,
-/// after moves 100, 150 and 200) until `wanted` reads were compared; `false` when the
-/// collection is not there.
-fn compare_pro_games(gnugo: &mut GnuGo, wanted: usize, agreement: &mut Agreement) -> bool {
-    let Some(games) = gnugo::pro_games() else {
-        return false;
-    };
-    let mut reader = OwlReader::new();
-    let goal = agreement.reads + wanted;
-    let stops = [100, 150, 200];
-    for game in games {
-        if game.size != 19 || !game.setup.is_empty() || game.moves.len() < 200 {
-            continue;
-        }
-        let mut state = GameState::new(19, GNUGO_RULES).unwrap();
-        if game.moves[..200]
-            .iter()
-            .any(|&(color, mv)| state.play(color, mv).is_err())
-        {
-            continue;
-        }
-        compare_game(
-            gnugo,
-            &mut reader,
-            19,
-            &game.moves[..200],
-            &stops,
-            goal,
-            agreement,
-        );
-        if agreement.reads >= goal {
-            break;
-        }
-    }
-    true
-}
-
-/// Plays `moves` into hane and GNU Go and compares the readers after each number of moves
-/// in `stops`, until `goal` reads were compared.
-fn compare_game(
-    gnugo: &mut GnuGo,
-    reader: &mut OwlReader,
-    size: usize,
-    moves: &[(Color, Move)],
-    stops: &[usize],
-    goal: usize,
-    agreement: &mut Agreement,
-) {
-    gnugo.ok(&format!("boardsize {size}"));
-    gnugo.ok("clear_board");
-    let mut state = GameState::new(size, GNUGO_RULES).unwrap();
-    for (k, &(color, mv)) in moves.iter().enumerate() {
-        state.play(color, mv).expect("a legal move");
-        gnugo.ok(&format!(
-            "play {} {}",
-            gtp_color(color),
-            mv.to_gtp(state.geometry())
-        ));
-        if stops.contains(&(k + 1)) {
-            compare_position(gnugo, reader, state.board(), goal, agreement);
-            if agreement.reads >= goal {
-                return;
-            }
-        }
+    fn report(&self) -> &str {
+        &self.report
     }
 }
 
@@ -266,10 +191,9 @@ fn compare_position(
 
 #[test]
 fn owl_reader_agrees_with_gnugo_on_most_dragons() {
-    let Some(path) = gnugo_or_skip() else {
+    let Some(mut gnugo) = comparison::start_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut agreement = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[40, 60], 31, 60, &mut agreement);
     eprintln!("{}\n{}", agreement.summary(), agreement.report);
@@ -286,27 +210,19 @@ fn owl_reader_agrees_with_gnugo_on_most_dragons() {
 #[test]
 #[ignore = "a long run: cargo test --release --test owl_gnugo -- --ignored --nocapture"]
 fn owl_reader_agrees_with_gnugo_on_many_dragons() {
-    let Some(path) = gnugo_or_skip() else {
+    let Some(mut gnugo) = comparison::start_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut random = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[30, 45, 60], 301, 300, &mut random);
     compare_random_games(&mut gnugo, 13, &[60, 100], 302, 200, &mut random);
-    eprintln!("random games: {}", random.summary());
-    let mut pro = Agreement::default();
-    if compare_pro_games(&mut gnugo, 300, &mut pro) {
-        eprintln!("professional games: {}", pro.summary());
-    } else {
-        eprintln!("professional games: ../shared/data/pro-games/pro-000.sgf not found");
-    }
-    if let Some(file) = std::env::var_os("HANE_OWL_REPORT") {
-        let report = format!(
-            "# random games\n{}\n# professional games\n{}",
-            random.report, pro.report
-        );
-        std::fs::write(&file, report).expect("write the report");
-    }
+    let pro = comparison::finish_long_run(
+        &mut gnugo,
+        &random,
+        &[100, 150, 200],
+        300,
+        "HANE_OWL_REPORT",
+    );
     // Measured: random games 82.4% of 500 reads (codes 81.2%; 93.4% of hane's 288 exact
     // reads), professional games 93.0% of 300 (codes 93.0%; 96.1% of 206). Most
     // disagreements are reads that hane's budget cuts off (a kill it cannot prove). Of the

@@ -16,26 +16,15 @@
 
 mod common;
 
-use common::gnugo::{self, GNUGO_RULES, GnuGo, gtp_color};
+use common::comparison::{self, Comparison, compare_random_games};
+use common::gnugo::GnuGo;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
-use hane::board::{Board, Color, GameState, Move, Point};
+use hane::board::{Board, Point};
 use hane::tactics::liberties::liberties_capped;
 use hane::tactics::semeai::{RaceOutcome, RaceResult, SemeaiReader};
-
-fn gnugo_or_skip() -> Option<PathBuf> {
-    let found = gnugo::find();
-    if found.is_none() {
-        common::skip_unless_ci(
-            "GNU Go (/usr/games/gnugo or gnugo on the PATH)",
-            "apt-get install -y gnugo, see .ci/install.d/10-gnugo.sh",
-        );
-    }
-    found
-}
 
 /// The most liberties of either chain of a compared pair.
 const PAIR_LIBERTIES: usize = 4;
@@ -91,6 +80,26 @@ impl Agreement {
     fn rate(agree: usize, of: usize) -> f64 {
         100.0 * agree as f64 / of.max(1) as f64
     }
+}
+
+/// Every race pair of the positions after given moves, read both ways (see
+/// [`compare_position`]).
+impl Comparison for Agreement {
+    type Reader = SemeaiReader;
+
+    fn compared(&self) -> usize {
+        self.reads
+    }
+
+    fn compare_position(
+        &mut self,
+        gnugo: &mut GnuGo,
+        reader: &mut SemeaiReader,
+        board: &Board,
+        _: usize,
+    ) {
+        compare_position(gnugo, reader, board, self);
+    }
 
     fn summary(&self) -> String {
         format!(
@@ -110,93 +119,9 @@ impl Agreement {
             self.gnugo_seki,
         )
     }
-}
 
-/// Plays seeded random games of `size` into hane and GNU Go and compares the race readers
-/// after `stops` moves of each game, until `wanted` reads were compared.
-fn compare_random_games(
-    gnugo: &mut GnuGo,
-    size: usize,
-    stops: &[usize],
-    seed: u64,
-    wanted: usize,
-    agreement: &mut Agreement,
-) {
-    let mut reader = SemeaiReader::new();
-    let goal = agreement.reads + wanted;
-    for game_index in 0.. {
-        let moves = gnugo::random_game(size, seed, game_index, *stops.iter().max().unwrap());
-        compare_game(gnugo, &mut reader, size, &moves, stops, goal, agreement);
-        if agreement.reads >= goal {
-            return;
-        }
-    }
-}
-
-/// Compares the readers on positions of professional games (`pro-000.sgf`, 19x19 games,
-/// after moves 100, 150, 200 and 250) until `wanted` reads were compared; `false` when the
-/// collection is not there.
-fn compare_pro_games(gnugo: &mut GnuGo, wanted: usize, agreement: &mut Agreement) -> bool {
-    let Some(games) = gnugo::pro_games() else {
-        return false;
-    };
-    let mut reader = SemeaiReader::new();
-    let goal = agreement.reads + wanted;
-    let stops = [100, 150, 200, 250];
-    for game in games {
-        if game.size != 19 || !game.setup.is_empty() || game.moves.len() < 250 {
-            continue;
-        }
-        let mut state = GameState::new(19, GNUGO_RULES).unwrap();
-        if game.moves[..250]
-            .iter()
-            .any(|&(color, mv)| state.play(color, mv).is_err())
-        {
-            continue;
-        }
-        compare_game(
-            gnugo,
-            &mut reader,
-            19,
-            &game.moves[..250],
-            &stops,
-            goal,
-            agreement,
-        );
-        if agreement.reads >= goal {
-            break;
-        }
-    }
-    true
-}
-
-/// Plays `moves` into hane and GNU Go and compares the readers after each number of moves
-/// in `stops`, until `goal` reads were compared.
-fn compare_game(
-    gnugo: &mut GnuGo,
-    reader: &mut SemeaiReader,
-    size: usize,
-    moves: &[(Color, Move)],
-    stops: &[usize],
-    goal: usize,
-    agreement: &mut Agreement,
-) {
-    gnugo.ok(&format!("boardsize {size}"));
-    gnugo.ok("clear_board");
-    let mut state = GameState::new(size, GNUGO_RULES).unwrap();
-    for (k, &(color, mv)) in moves.iter().enumerate() {
-        state.play(color, mv).expect("a legal move");
-        gnugo.ok(&format!(
-            "play {} {}",
-            gtp_color(color),
-            mv.to_gtp(state.geometry())
-        ));
-        if stops.contains(&(k + 1)) {
-            compare_position(gnugo, reader, state.board(), agreement);
-            if agreement.reads >= goal {
-                return;
-            }
-        }
+    fn report(&self) -> &str {
+        &self.report
     }
 }
 
@@ -291,10 +216,9 @@ fn compare_position(
 
 #[test]
 fn race_reader_agrees_with_gnugo_on_most_pairs() {
-    let Some(path) = gnugo_or_skip() else {
+    let Some(mut gnugo) = comparison::start_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut agreement = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[40, 60], 21, 60, &mut agreement);
     eprintln!("{}\n{}", agreement.summary(), agreement.report);
@@ -313,27 +237,19 @@ fn race_reader_agrees_with_gnugo_on_most_pairs() {
 #[test]
 #[ignore = "a long run: cargo test --release --test semeai_gnugo -- --ignored --nocapture"]
 fn race_reader_agrees_with_gnugo_on_many_pairs() {
-    let Some(path) = gnugo_or_skip() else {
+    let Some(mut gnugo) = comparison::start_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut random = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[30, 45, 60], 201, 500, &mut random);
     compare_random_games(&mut gnugo, 19, &[120, 200], 202, 500, &mut random);
-    eprintln!("random games: {}", random.summary());
-    let mut pro = Agreement::default();
-    if compare_pro_games(&mut gnugo, 500, &mut pro) {
-        eprintln!("professional games: {}", pro.summary());
-    } else {
-        eprintln!("professional games: ../shared/data/pro-games/pro-000.sgf not found");
-    }
-    if let Some(file) = std::env::var_os("HANE_SEMEAI_REPORT") {
-        let report = format!(
-            "# random games\n{}\n# professional games\n{}",
-            random.report, pro.report
-        );
-        std::fs::write(&file, report).expect("write the report");
-    }
+    let pro = comparison::finish_long_run(
+        &mut gnugo,
+        &random,
+        &[100, 150, 200, 250],
+        500,
+        "HANE_SEMEAI_REPORT",
+    );
     // Measured: random games 63.8% of 1,006 reads (72.6% of the 208 where neither dragon
     // lives, 85.3% of hane's 689 exact reads); professional games 63.7% of 510 reads
     // (84.4% of 32, 85.5% of 290).

@@ -14,26 +14,15 @@
 
 mod common;
 
-use common::gnugo::{self, GNUGO_RULES, GnuGo, gtp_color};
+use common::comparison::{self, Comparison, compare_random_games};
+use common::gnugo::GnuGo;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
-use hane::board::{Board, Color, GameState, Move, Point};
+use hane::board::{Board, Point};
 use hane::tactics::liberties::liberties_capped;
 use hane::tactics::reader::{Reader, Reading};
-
-fn gnugo_or_skip() -> Option<PathBuf> {
-    let found = gnugo::find();
-    if found.is_none() {
-        common::skip_unless_ci(
-            "GNU Go (/usr/games/gnugo or gnugo on the PATH)",
-            "apt-get install -y gnugo, see .ci/install.d/10-gnugo.sh",
-        );
-    }
-    found
-}
 
 /// hane's answer in GNU Go's format: `0`, or the code and the move (`PASS` for none).
 fn hane_answer(board: &Board, reading: Reading) -> String {
@@ -66,92 +55,41 @@ impl Agreement {
     }
 }
 
-/// Plays seeded random games of `size` into hane and GNU Go and compares the readers on the
-/// chains of at most four liberties of the positions after `stops` moves of each game, until
-/// `wanted` chains were compared.
-fn compare_random_games(
-    gnugo: &mut GnuGo,
-    size: usize,
-    stops: &[usize],
-    seed: u64,
-    wanted: usize,
-    agreement: &mut Agreement,
-) {
-    let mut reader = Reader::new();
-    let goal = agreement.chains + wanted;
-    for game_index in 0.. {
-        let moves = gnugo::random_game(size, seed, game_index, *stops.iter().max().unwrap());
-        compare_game(gnugo, &mut reader, size, &moves, stops, goal, agreement);
-        if agreement.chains >= goal {
-            return;
-        }
-    }
-}
+/// The chains of at most four liberties of the positions after given moves (see
+/// [`compare_position`]).
+impl Comparison for Agreement {
+    type Reader = Reader;
 
-/// Compares the readers on positions of professional games (`pro-000.sgf`, 19x19 games
-/// only, after moves 60, 120 and 180) until `wanted` chains were compared; `false` when the
-/// collection is not there.
-fn compare_pro_games(gnugo: &mut GnuGo, wanted: usize, agreement: &mut Agreement) -> bool {
-    let Some(games) = gnugo::pro_games() else {
-        return false;
-    };
-    let mut reader = Reader::new();
-    let goal = agreement.chains + wanted;
-    for game in games {
-        if game.size != 19 || !game.setup.is_empty() || game.moves.len() < 180 {
-            continue;
-        }
-        // Only games every move of which is legal under GNU Go's rules.
-        let mut state = GameState::new(19, GNUGO_RULES).unwrap();
-        if game.moves[..180]
-            .iter()
-            .any(|&(color, mv)| state.play(color, mv).is_err())
-        {
-            continue;
-        }
-        compare_game(
-            gnugo,
-            &mut reader,
-            19,
-            &game.moves[..180],
-            &[60, 120, 180],
-            goal,
-            agreement,
-        );
-        if agreement.chains >= goal {
-            break;
-        }
+    fn compared(&self) -> usize {
+        self.chains
     }
-    true
-}
 
-/// Plays `moves` into hane and GNU Go from the empty board of `size` and compares the
-/// readers after each number of moves in `stops`, until `goal` chains were compared.
-fn compare_game(
-    gnugo: &mut GnuGo,
-    reader: &mut Reader,
-    size: usize,
-    moves: &[(Color, Move)],
-    stops: &[usize],
-    goal: usize,
-    agreement: &mut Agreement,
-) {
-    gnugo.ok(&format!("boardsize {size}"));
-    gnugo.ok("clear_board");
-    let mut state = GameState::new(size, GNUGO_RULES).unwrap();
-    for (k, &(color, mv)) in moves.iter().enumerate() {
-        state.play(color, mv).expect("a legal move");
-        gnugo.ok(&format!(
-            "play {} {}",
-            gtp_color(color),
-            mv.to_gtp(state.geometry())
-        ));
-        if stops.contains(&(k + 1)) {
-            compare_position(gnugo, reader, state.board(), agreement);
-            if agreement.chains >= goal {
-                return;
-            }
-        }
+    fn compare_position(
+        &mut self,
+        gnugo: &mut GnuGo,
+        reader: &mut Reader,
+        board: &Board,
+        _: usize,
+    ) {
+        compare_position(gnugo, reader, board, self);
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} chains: attack agrees {:.1}%, defend agrees {:.1}%, both {:.1}%; attack works \
+             hane {} gnugo {}; {} inexact",
+            self.chains,
+            100.0 * self.rate(self.attack_agree),
+            100.0 * self.rate(self.defend_agree),
+            100.0 * self.rate(self.both_agree),
+            self.hane_attack_works,
+            self.gnugo_attack_works,
+            self.inexact,
+        )
+    }
+
+    fn report(&self) -> &str {
+        &self.report
     }
 }
 
@@ -210,43 +148,28 @@ fn compare_position(
     }
 }
 
-fn summary(agreement: &Agreement) -> String {
-    format!(
-        "{} chains: attack agrees {:.1}%, defend agrees {:.1}%, both {:.1}%; attack works \
-         hane {} gnugo {}; {} inexact",
-        agreement.chains,
-        100.0 * agreement.rate(agreement.attack_agree),
-        100.0 * agreement.rate(agreement.defend_agree),
-        100.0 * agreement.rate(agreement.both_agree),
-        agreement.hane_attack_works,
-        agreement.gnugo_attack_works,
-        agreement.inexact,
-    )
-}
-
 #[test]
 fn reader_agrees_with_gnugo_on_most_chains() {
-    let Some(path) = gnugo_or_skip() else {
+    let Some(mut gnugo) = comparison::start_or_skip() else {
         return;
     };
-    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut agreement = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[30, 50], 11, 300, &mut agreement);
     compare_random_games(&mut gnugo, 19, &[120], 12, 300, &mut agreement);
-    eprintln!("{}\n{}", summary(&agreement), agreement.report);
+    eprintln!("{}\n{}", agreement.summary(), agreement.report);
     assert!(agreement.chains >= 600);
     // Measured: 96.0% of 682 chains (attack 96.8%, defend 99.3%).
     assert!(
         agreement.rate(agreement.both_agree) >= 0.93,
         "{}",
-        summary(&agreement)
+        agreement.summary()
     );
 }
 
 #[test]
 #[ignore = "a long run: cargo test --release --test tactics_gnugo -- --ignored --nocapture"]
 fn reader_agrees_with_gnugo_on_thousands_of_chains() {
-    let Some(path) = gnugo_or_skip() else {
+    let Some(mut gnugo) = comparison::start_or_skip() else {
         return;
     };
     let wanted: usize = std::env::var("HANE_TACTICS_CHAINS")
@@ -254,7 +177,6 @@ fn reader_agrees_with_gnugo_on_thousands_of_chains() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(2000)
         .max(2000);
-    let mut gnugo = GnuGo::start(&path, &["--chinese-rules"]);
     let mut random = Agreement::default();
     compare_random_games(&mut gnugo, 9, &[20, 35, 50], 101, wanted / 2, &mut random);
     compare_random_games(
@@ -265,25 +187,18 @@ fn reader_agrees_with_gnugo_on_thousands_of_chains() {
         wanted / 2,
         &mut random,
     );
-    eprintln!("random games: {}", summary(&random));
-    let mut pro = Agreement::default();
-    if compare_pro_games(&mut gnugo, 1000, &mut pro) {
-        eprintln!("professional games: {}", summary(&pro));
-    } else {
-        eprintln!("professional games: ../shared/data/pro-games/pro-000.sgf not found");
-    }
-    if let Some(file) = std::env::var_os("HANE_TACTICS_REPORT") {
-        let report = format!(
-            "# random games\n{}\n# professional games\n{}",
-            random.report, pro.report
-        );
-        std::fs::write(&file, report).expect("write the report");
-    }
+    let pro = comparison::finish_long_run(
+        &mut gnugo,
+        &random,
+        &[60, 120, 180],
+        1000,
+        "HANE_TACTICS_REPORT",
+    );
     for agreement in [&random, &pro] {
         assert!(
             agreement.chains == 0 || agreement.rate(agreement.both_agree) >= 0.90,
             "{}",
-            summary(agreement)
+            agreement.summary()
         );
     }
 }

@@ -6,9 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use hane::board::{Color, GameState, HandicapCompensation, KoRule, Move, Rules};
-use hane::playout::{play_random_moves, playout_rng};
-use hane::sgf::{SgfGame, parse_collection};
+use hane::board::{Color, HandicapCompensation, KoRule, Rules};
 
 /// GNU Go's rules for `play`: simple ko, no suicide.
 pub const GNUGO_RULES: Rules = Rules {
@@ -106,23 +104,4 @@ impl Drop for GnuGo {
         let _ = self.stdin.flush();
         let _ = self.child.wait();
     }
-}
-
-/// The moves of seeded game `game_index` of light-policy play on `size` under
-/// [`GNUGO_RULES`], `moves` of them (an illegal choice becomes a pass): positions for
-/// comparing readers with GNU Go's.
-pub fn random_game(size: usize, seed: u64, game_index: u64, moves: usize) -> Vec<(Color, Move)> {
-    let mut state = GameState::new(size, GNUGO_RULES).unwrap();
-    play_random_moves(&mut state, moves, &mut playout_rng(seed, game_index))
-}
-
-/// The games of `../shared/data/pro-games/pro-000.sgf` beside the checkout that parse;
-/// `None` when the collection is not there.
-pub fn pro_games() -> Option<Vec<SgfGame>> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pro-games/pro-000.sgf");
-    let bytes = std::fs::read(&path).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    let games = parse_collection(&text).expect("an SGF collection");
-    Some(games.into_iter().filter_map(Result::ok).collect())
 }

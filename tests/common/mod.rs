@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod comparison;
 pub mod gnugo;
 
 use std::io::{BufRead, BufReader, Write};
