@@ -168,6 +168,14 @@ fn verdict_share(verdict: Verdict) -> f32 {
     }
 }
 
+/// Adds `visits` virtual playouts won at rate `value` to the prior of the move at `point`
+/// (`out[k]` for `moves[k]`), when it is among the candidates.
+fn add_prior(moves: &[Move], out: &mut [Prior], point: Point, visits: f32, value: f32) {
+    if let Some(k) = moves.iter().position(|&m| m == Move::Play(point)) {
+        out[k].add(visits, value);
+    }
+}
+
 /// Whether `color` playing `p` captures something (an enemy neighbour in atari).
 fn captures(board: &Board, p: Point, color: Color) -> bool {
     board
@@ -214,11 +222,6 @@ impl ExpansionReader {
         }
         let start = Instant::now();
         let reads_before = self.reader.stats().reads;
-        let bonus = |out: &mut [Prior], point: Point, weight: f32, value: f32| {
-            if let Some(k) = moves.iter().position(|&m| m == Move::Play(point)) {
-                out[k].add(weight, value);
-            }
-        };
         for &target in &targets.stones[..targets.len] {
             let Some(owner) = board.cell(target).color() else {
                 continue;
@@ -228,7 +231,7 @@ impl ExpansionReader {
                 match (reading.verdict, reading.point) {
                     // Threatened, and this move saves it.
                     (verdict, Some(save)) if verdict.succeeds() => {
-                        bonus(out, save, self.weight * verdict_share(verdict), 1.0);
+                        add_prior(moves, out, save, self.weight * verdict_share(verdict), 1.0);
                     }
                     // Lost: running at its liberties only adds stones to the capture.
                     (Verdict::Fails, _) => {
@@ -237,7 +240,7 @@ impl ExpansionReader {
                         for &n in &liberties[..count] {
                             let n = Point::from_index(n as usize);
                             if !captures(board, n, color) {
-                                bonus(out, n, self.weight, 0.0);
+                                add_prior(moves, out, n, self.weight, 0.0);
                             }
                         }
                     }
@@ -246,7 +249,8 @@ impl ExpansionReader {
             } else if let ChainStatus::Unsettled { attack, .. } = self.reader.status(board, target)
                 && let Some(capture) = attack.point
             {
-                bonus(
+                add_prior(
+                    moves,
                     out,
                     capture,
                     self.weight * verdict_share(attack.verdict),
@@ -351,20 +355,22 @@ impl RootOwl {
             if !attack.verdict.succeeds() {
                 continue;
             }
-            let (decisive, share_of) = if owner == color {
-                let defence = self.reader.defend(board, target);
-                (defence.point, verdict_share(defence.verdict))
+            let defence = self.reader.defend(board, target);
+            let decisive = if owner == color {
+                defence
+            } else if defence.verdict.succeeds() {
+                attack
             } else {
-                let defence = self.reader.defend(board, target);
-                if !defence.verdict.succeeds() {
-                    continue;
-                }
-                (attack.point, verdict_share(attack.verdict))
+                continue;
             };
-            if let Some(point) = decisive
-                && let Some(k) = moves.iter().position(|&m| m == Move::Play(point))
-            {
-                out[k].add(self.weight * share_of, 1.0);
+            if let Some(point) = decisive.point {
+                add_prior(
+                    moves,
+                    out,
+                    point,
+                    self.weight * verdict_share(decisive.verdict),
+                    1.0,
+                );
             }
         }
         share.owl_reads += self.reader.stats().reads - reads_before;

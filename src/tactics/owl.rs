@@ -103,8 +103,8 @@ use crate::board::{Board, Cell, Color, MAX_CELLS, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{
-    BestChild, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, ReaderLimits, Reading,
-    Scratch, Verdict, WIN, mix,
+    BestChild, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, Reading, Scratch,
+    Verdict, WIN, mix,
 };
 
 /// The most points of a region that counts as an eye space (a bigger one is open).
@@ -701,13 +701,7 @@ impl OwlReader {
             limits,
             scratch: Scratch::new(table_bits, MAX_PLY),
             analysis: Analysis::new(),
-            reader: Reader::with_limits(
-                ReaderLimits {
-                    nodes: READER_NODES,
-                    ..ReaderLimits::default()
-                },
-                12,
-            ),
+            reader: Reader::nested(READER_NODES),
             stats: OwlStats::default(),
             target: Point::from_index(0),
             attacker: Color::Black,

@@ -609,6 +609,22 @@ impl Reader {
         }
     }
 
+    /// Table size of a reader nested in another reader (the owl's and the race reader's
+    /// questions about single chains): 2^12 entries.
+    pub const NESTED_TABLE_BITS: u32 = 12;
+
+    /// A tactical reader nested in another reader: `nodes` per read, the default depth,
+    /// a table of [`Reader::NESTED_TABLE_BITS`].
+    pub fn nested(nodes: u64) -> Reader {
+        Reader::with_limits(
+            ReaderLimits {
+                nodes,
+                ..ReaderLimits::default()
+            },
+            Reader::NESTED_TABLE_BITS,
+        )
+    }
+
     /// The limits each read runs under.
     pub fn limits(&self) -> ReaderLimits {
         self.limits

@@ -61,8 +61,8 @@ use crate::board::{Board, Cell, Color, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{
-    BestChild, Candidates, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, ReaderLimits,
-    Scratch, Verdict, WIN, liberties_after_move, mix, neighbour_chains, self_atari_liberty,
+    BestChild, Candidates, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, Scratch,
+    Verdict, WIN, liberties_after_move, mix, neighbour_chains, self_atari_liberty,
 };
 
 /// The most liberties a chain may have for a race that [`SemeaiReader::is_seki`] and the
@@ -228,13 +228,7 @@ impl SemeaiReader {
         SemeaiReader {
             limits,
             scratch: Scratch::new(table_bits, MAX_PLY),
-            reader: Reader::with_limits(
-                ReaderLimits {
-                    nodes: READER_NODES,
-                    ..ReaderLimits::default()
-                },
-                12,
-            ),
+            reader: Reader::nested(READER_NODES),
             stats: SemeaiStats::default(),
             own: Point::from_index(0),
             target: Point::from_index(0),
