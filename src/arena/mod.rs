@@ -32,7 +32,7 @@ use player::{DeadStones, Player, TimeControl};
 use progress::{LiveGame, LiveGames, Status, status_line};
 use referee::{GameEnd, GameOutcome, GameProgress, RefereeSettings, play_game};
 use results::{EndKind, GameRecord, MatchSettings, ResultsWriter};
-use stats::{Sprt, SprtVerdict, engine_tallies};
+use stats::Sprt;
 
 use crate::search::SearchControl;
 
@@ -344,11 +344,12 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     );
     bar.set_position((list.len() - pending.len()) as u64);
     bar.enable_steady_tick(Duration::from_secs(1));
+    // Records stay in the order they were recorded until the report is written: an SPRT
+    // decides at the first bound crossed along that order.
     let decided = |records: &[GameRecord]| {
-        plan.sprt.as_ref().is_some_and(|sprt| {
-            let (_, _, tally) = engine_tallies(records, 1);
-            sprt.verdict(&tally) != SprtVerdict::Continue
-        })
+        plan.sprt
+            .as_ref()
+            .is_some_and(|sprt| sprt.decision(records).is_some())
     };
     let stop = AtomicBool::new(decided(&records));
     let next = AtomicUsize::new(0);
@@ -473,10 +474,10 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     if let Some(e) = failure {
         return Err(e);
     }
-    records.sort_by_key(|r| r.number);
     let unfinished = records.len() < list.len();
     let stopped_by_sprt = decided(&records) && unfinished;
     let report = stats::report(&settings, &records, plan.sprt.as_ref());
+    records.sort_by_key(|r| r.number);
     results::write_atomically(&dir.join("report.txt"), report.as_bytes())?;
     results::write_atomically(
         &dir.join("winrate.svg"),

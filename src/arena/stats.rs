@@ -102,6 +102,15 @@ pub enum SprtVerdict {
     Continue,
 }
 
+/// The bound an SPRT crossed first: its verdict, the games recorded by then and the
+/// log-likelihood ratio there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtDecision {
+    pub verdict: SprtVerdict,
+    pub games: usize,
+    pub llr: f64,
+}
+
 impl Sprt {
     /// Parses `elo0,elo1,alpha,beta`.
     pub fn parse(text: &str) -> Result<Sprt, String> {
@@ -167,6 +176,23 @@ impl Sprt {
         (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
 
+    /// Where the test first crossed a bound, along `records` in the order they were
+    /// recorded (the order a match finished them): `None` while it never did. A match stops
+    /// there, but the games still in play then are recorded after it and may move the
+    /// log-likelihood ratio back inside the bounds; the verdict stays the one reached first.
+    pub fn decision(&self, records: &[GameRecord]) -> Option<SprtDecision> {
+        let mut tally = Tally::default();
+        records.iter().enumerate().find_map(|(k, r)| {
+            tally.add(r.winner_engine.map(|w| w == 1));
+            let verdict = self.verdict(&tally);
+            (verdict != SprtVerdict::Continue).then(|| SprtDecision {
+                verdict,
+                games: k + 1,
+                llr: self.llr(&tally),
+            })
+        })
+    }
+
     pub fn verdict(&self, tally: &Tally) -> SprtVerdict {
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();
@@ -228,8 +254,10 @@ fn describe_time(control: &TimeControl) -> String {
 /// only on the moves and results.
 pub const TIMING_PREFIX: &str = "Time per move";
 
-/// The text report of a match.
+/// The text report of a match; `records` in the order they were recorded, which decides
+/// where an SPRT stopped.
 pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sprt>) -> String {
+    let decision = sprt.and_then(|sprt| sprt.decision(records));
     let mut records: Vec<GameRecord> = records.to_vec();
     records.sort_by_key(|r| r.number);
     let names = &settings.names;
@@ -399,10 +427,20 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     if let Some(sprt) = sprt {
         let llr = sprt.llr(&total);
         let (lower, upper) = sprt.bounds();
-        let verdict = match sprt.verdict(&total) {
-            SprtVerdict::AcceptH0 => "H0 accepted",
-            SprtVerdict::AcceptH1 => "H1 accepted",
-            SprtVerdict::Continue => "undecided",
+        let verdict = match decision {
+            None => "undecided".to_string(),
+            Some(d) => {
+                let name = match d.verdict {
+                    SprtVerdict::AcceptH0 => "H0",
+                    _ => "H1",
+                };
+                let mut text = format!("{name} accepted at game {} (LLR {:.3})", d.games, d.llr);
+                let after = records.len() - d.games;
+                if after > 0 {
+                    let _ = write!(text, "; {after} games in play then finished after it");
+                }
+                text
+            }
         };
         let _ = writeln!(
             out,
@@ -471,6 +509,41 @@ pub(crate) mod tests {
             "{svg}"
         );
         assert!(svg.contains("score of gnugo"), "{svg}");
+    }
+
+    #[test]
+    fn an_sprt_keeps_the_verdict_it_reached_first() {
+        let sprt = Sprt::parse("0,50,0.05,0.05").unwrap();
+        // Engine 1 scores a third until the lower bound is crossed; then the games still in
+        // play (won by engine 1) come in and move the ratio back inside.
+        let mut records: Vec<GameRecord> = (1..=300)
+            .map(|n| record(n, if n % 3 == 0 { 1 } else { 2 }))
+            .collect();
+        let decision = sprt
+            .decision(&records)
+            .expect("a third of the points decides");
+        assert_eq!(decision.verdict, SprtVerdict::AcceptH0);
+        let (lower, _) = sprt.bounds();
+        assert!(decision.llr <= lower);
+        let first = decision.games;
+        records.truncate(first);
+        while sprt.verdict(&engine_tallies(&records, 1).2) != SprtVerdict::Continue {
+            assert!(records.len() < first + 20, "wins never undo the verdict");
+            records.push(record(records.len() + 1, 1));
+        }
+        let after = records.len() - first;
+        assert!(after > 0);
+        assert_eq!(sprt.decision(&records), Some(decision));
+        let text = report(&settings(["a", "b"]), &records, Some(&sprt));
+        let line = format!(
+            "H0 accepted at game {first} (LLR {:.3}); {after} games",
+            decision.llr
+        );
+        assert!(text.contains(&line), "{line:?} not in\n{text}");
+        // The same games with the late wins first never cross: undecided.
+        records.rotate_right(after);
+        assert_eq!(sprt.decision(&records), None);
+        assert!(report(&settings(["a", "b"]), &records, Some(&sprt)).contains("undecided"));
     }
 
     #[test]
