@@ -20,7 +20,9 @@ pub mod train;
 use std::sync::{Arc, LazyLock};
 
 pub use features::{Context, Group, MoveFeatures, extract};
-pub use table::{PatternError, PatternTable, PlayoutShapes, ShapeWeights, context, context_of};
+pub use table::{
+    PatternError, PatternTable, PlayoutShapes, ShapeWeights, TemperedShapes, context, context_of,
+};
 pub use train::{PatternDataset, Prediction, ShapeCounter, for_each_position};
 
 /// The text of the shipped table.

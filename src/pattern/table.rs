@@ -125,7 +125,42 @@ pub struct PlayoutShapes {
     /// `bound_levels[cells]`: the highest level of the raw codes with these cells (the low
     /// 16 bits) and any atari bits they can have.
     bound_levels: Box<[u8; 1 << 16]>,
+}
+
+/// The playout gammas at one temperature ([`PlayoutShapes::tempered`]): the shared levels
+/// and the gamma of each level.
+#[derive(Clone, Debug)]
+pub struct TemperedShapes<'t> {
+    shapes: &'t PlayoutShapes,
+    temperature: f32,
     gamma_of_level: [f32; 256],
+}
+
+impl<'t> TemperedShapes<'t> {
+    /// The temperature.
+    pub fn temperature(&self) -> f32 {
+        self.temperature
+    }
+
+    /// The same shapes at another temperature.
+    pub fn at(&self, temperature: f32) -> TemperedShapes<'t> {
+        self.shapes.tempered(temperature)
+    }
+
+    /// The gamma (within about 3% at temperature 1) of a raw 3x3 code (see
+    /// [`super::shape::raw_code_3x3`]).
+    #[inline]
+    pub fn gamma(&self, raw_code: u32) -> f32 {
+        self.gamma_of_level[self.shapes.levels[raw_code as usize] as usize]
+    }
+
+    /// An upper bound of [`TemperedShapes::gamma`] over the raw codes with the given cells
+    /// (see [`super::shape::cells_3x3`]), whatever their atari bits: exact for most cells,
+    /// and known without looking at a chain.
+    #[inline]
+    pub fn gamma_bound(&self, cells: u32) -> f32 {
+        self.gamma_of_level[self.shapes.bound_levels[cells as usize & 0xffff] as usize]
+    }
 }
 
 impl PlayoutShapes {
@@ -133,22 +168,22 @@ impl PlayoutShapes {
         ((gamma.ln() + 8.0) * 16.0).round().clamp(0.0, 255.0) as u8
     }
 
-    fn gamma_of(level: u8) -> f32 {
-        (level as f32 / 16.0 - 8.0).exp()
+    /// The natural log of a level's gamma.
+    fn log_gamma_of(level: u8) -> f32 {
+        level as f32 / 16.0 - 8.0
     }
 
-    /// The gamma (within about 3%) of a raw 3x3 code (see [`super::shape::raw_code_3x3`]).
-    #[inline]
-    pub fn gamma(&self, raw_code: u32) -> f32 {
-        self.gamma_of_level[self.levels[raw_code as usize] as usize]
-    }
-
-    /// An upper bound of [`PlayoutShapes::gamma`] over the raw codes with the given cells
-    /// (see [`super::shape::cells_3x3`]), whatever their atari bits: exact for most cells,
-    /// and known without looking at a chain.
-    #[inline]
-    pub fn gamma_bound(&self, cells: u32) -> f32 {
-        self.gamma_of_level[self.bound_levels[cells as usize & 0xffff] as usize]
+    /// The gammas raised to the power `1 / temperature` (1: as learned; below 1 the draw
+    /// favours the best shapes more, above 1 it flattens towards uniform). A temperature
+    /// keeps the order of the gammas, so the bounds stay bounds.
+    pub fn tempered(&self, temperature: f32) -> TemperedShapes<'_> {
+        TemperedShapes {
+            shapes: self,
+            temperature,
+            gamma_of_level: std::array::from_fn(|q| {
+                (PlayoutShapes::log_gamma_of(q as u8) / temperature).exp()
+            }),
+        }
     }
 
     /// The highest level over the atari variants of each 16-bit cells code.
@@ -432,7 +467,6 @@ impl PatternTable {
             PlayoutShapes {
                 bound_levels: PlayoutShapes::bound_levels(&levels),
                 levels,
-                gamma_of_level: std::array::from_fn(|q| PlayoutShapes::gamma_of(q as u8)),
             }
         })
     }

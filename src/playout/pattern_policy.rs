@@ -15,7 +15,7 @@ use rand::Rng as _;
 use crate::board::{Board, Cell, Color, OtherLiberties, Point, Recent};
 use crate::pattern::PatternTable;
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
-use crate::pattern::table::PlayoutShapes;
+use crate::pattern::table::TemperedShapes;
 use crate::settings::Settings;
 use crate::tactics::eye_space::EyeSpaceReader;
 use crate::tactics::ladder::{LadderScratch, two_liberties};
@@ -36,8 +36,8 @@ const BIG_CHAIN: usize = 3;
 /// colour is ignored.
 #[derive(Clone, Debug)]
 pub struct PatternPolicy<'t> {
-    /// Gamma of every raw 3x3 code.
-    gammas: &'t PlayoutShapes,
+    /// Gamma of every raw 3x3 code, at the policy's temperature.
+    gammas: TemperedShapes<'t>,
     /// Last move (by the opponent of the player to move) and the one before; 0 for none.
     last: [u16; 2],
     /// Weight of "no local shape move": the local shapes are chosen with probability
@@ -86,6 +86,8 @@ impl<'t> PatternPolicy<'t> {
             .with_ladders(settings.ladders)
             .with_global_captures(settings.captures)
             .with_fill_board(settings.fill_board)
+            .with_local_reluctance(settings.shape_reluctance)
+            .with_shape_temperature(settings.shape_temperature)
             .with_self_atari_fix(settings.self_atari_fix)
             .with_two_liberty_ataris(settings.two_liberty_ataris);
         if settings.replies {
@@ -104,7 +106,7 @@ impl<'t> PatternPolicy<'t> {
     /// The policy with every optional step off, before the settings apply.
     fn bare(table: &'t PatternTable) -> PatternPolicy<'t> {
         PatternPolicy {
-            gammas: table.playout_3x3_gammas(),
+            gammas: table.playout_3x3_gammas().tempered(1.0),
             last: [0; 2],
             local_reluctance: 4.0,
             read_ladders: true,
@@ -184,6 +186,13 @@ impl<'t> PatternPolicy<'t> {
     /// Sets the weight of "no local shape move" (default 4; larger means more random moves).
     pub fn with_local_reluctance(mut self, reluctance: f32) -> PatternPolicy<'t> {
         self.local_reluctance = reluctance.max(0.0);
+        self
+    }
+
+    /// Draws the shapes next to the last move with their gammas raised to `1 /
+    /// temperature` (default 1, the learned gammas; see [`TemperedShapes`]).
+    pub fn with_shape_temperature(mut self, temperature: f32) -> PatternPolicy<'t> {
+        self.gammas = self.gammas.at(temperature);
         self
     }
 
@@ -718,22 +727,51 @@ mod tests {
     /// The rejection sampler of the shape moves draws each empty neighbour of the last move
     /// (and "none") with the probability its exact gamma gives, in positions where the
     /// gamma bounds it starts from are loose: each frequency over 40,000 draws lies
-    /// within five standard deviations of the exact probability.
+    /// within five standard deviations of the exact probability. At a temperature T the
+    /// exact weight is the learned gamma raised to 1 / T, computed here from the learned
+    /// table, not from the policy's tempered one.
     #[test]
     fn shape_draws_follow_the_exact_gammas() {
         let table = crate::pattern::default_table();
-        let policy = PatternPolicy::new(table).with_tactics(false);
-        let gammas = table.playout_3x3_gammas();
+        let learned = table.playout_3x3_gammas().tempered(1.0);
         let mut rng = playout_rng(11, 0);
+        for (temperature, reluctance, positions) in [(1.0, 4.0, 60), (0.5, 1.0, 20), (2.0, 8.0, 20)]
+        {
+            // Through the settings, as the search builds its policies.
+            let mut settings = Settings::default();
+            settings
+                .set("shape-temperature", &temperature.to_string())
+                .unwrap();
+            settings
+                .set("shape-reluctance", &reluctance.to_string())
+                .unwrap();
+            let policy = PatternPolicy::configured(table, &settings, 0);
+            let exponent = 1.0 / f64::from(temperature);
+            let (tested, loose) = shape_draws_at(&policy, &learned, exponent, positions, &mut rng);
+            assert_eq!(
+                tested, positions,
+                "temperature {temperature}: only {tested} positions with loose bounds ({loose} seen)"
+            );
+        }
+    }
+
+    /// The body of [`shape_draws_follow_the_exact_gammas`] for one policy, whose shapes
+    /// should be drawn by the `learned` gammas raised to `exponent`: the positions tested
+    /// (at most `positions`) and those with loose bounds seen.
+    fn shape_draws_at(
+        policy: &PatternPolicy,
+        learned: &TemperedShapes,
+        exponent: f64,
+        positions: usize,
+        rng: &mut PlayoutRng,
+    ) -> (usize, usize) {
         let (mut tested, mut loose) = (0, 0);
         for size in [9, 13, 19] {
             let mut board = Board::new(size).unwrap();
             let mut color = Color::Black;
             for _ in 0..size * size {
                 let Some(p) =
-                    crate::playout::random_acceptable_move(&mut board, color, &mut rng, |_, _| {
-                        true
-                    })
+                    crate::playout::random_acceptable_move(&mut board, color, rng, |_, _| true)
                 else {
                     break;
                 };
@@ -744,26 +782,32 @@ mod tests {
                     .neighbours_holding(p, Cell::Empty)
                     .map(|n| {
                         let q = Point::from_index(n);
-                        (Some(q), gammas.gamma(raw_code_3x3(&board, q, color)) as f64)
+                        let gamma = f64::from(learned.gamma(raw_code_3x3(&board, q, color)));
+                        (Some(q), gamma.powf(exponent))
                     })
                     .collect();
                 let exact_sum: f64 = outcomes.iter().map(|&(_, g)| g).sum();
                 let mut bound_sum = 0.0;
                 for &(q, g) in &outcomes {
-                    let bound = gammas.gamma_bound(cells_3x3(&board, q.unwrap(), color)) as f64;
-                    assert!(g <= bound, "{q:?}: gamma {g} above its bound {bound}");
+                    let cells = cells_3x3(&board, q.unwrap(), color);
+                    let bound = f64::from(policy.gammas.gamma_bound(cells));
+                    assert!(
+                        g <= bound * (1.0 + 1e-5),
+                        "{q:?}: gamma {g} above its bound {bound}"
+                    );
                     bound_sum += bound;
                 }
                 if outcomes.len() < 2 || bound_sum < exact_sum * 1.05 {
                     continue;
                 }
                 loose += 1;
-                outcomes.push((None, policy.local_reluctance as f64));
-                let total = exact_sum + policy.local_reluctance as f64;
+                let reluctance = f64::from(policy.local_reluctance);
+                outcomes.push((None, reluctance));
+                let total = exact_sum + reluctance;
                 let draws = 40_000;
                 let mut counts = vec![0usize; outcomes.len()];
                 for _ in 0..draws {
-                    let drawn = policy.draw_shape_point(&board, color, p, &mut rng);
+                    let drawn = policy.draw_shape_point(&board, color, p, rng);
                     let k = outcomes.iter().position(|&(q, _)| q == drawn).unwrap();
                     counts[k] += 1;
                 }
@@ -778,12 +822,12 @@ mod tests {
                     );
                 }
                 tested += 1;
-                if tested == 60 {
-                    return;
+                if tested == positions {
+                    return (tested, loose);
                 }
             }
         }
-        panic!("only {tested} positions with loose bounds ({loose} seen)");
+        (tested, loose)
     }
 
     /// A chain that our previous move left in atari, far from the opponent's last move, is

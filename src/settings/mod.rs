@@ -320,6 +320,14 @@ settings! {
     /// Random points the pattern playouts try for one in an empty 3x3 area before their
     /// random move ("fill the board"); 0: none.
     fill_board: u32 = 0, Meta::new("fill-board", Scope::Search).range(0.0, 64.0).tune(0.0, 16.0, 1.0);
+    /// Weight of "no shape move" in the pattern playouts: with W the sum of the
+    /// (tempered) 3x3 gammas of the empty points next to the last move, a shape there is
+    /// played with probability W / (W + shape-reluctance), else the random move.
+    shape_reluctance: f32 = 4.0, Meta::new("shape-reluctance", Scope::Search).range(0.0, 1e6).tune(0.0, 16.0, 1.0);
+    /// Temperature of the pattern playouts' shapes: a shape is drawn with its gamma
+    /// raised to 1 / shape-temperature (below 1 the best shapes are favoured more, above 1
+    /// the draw flattens).
+    shape_temperature: f32 = 1.0, Meta::new("shape-temperature", Scope::Search).above(0.0, 100.0).tune(0.5, 2.0, 0.1);
     /// UCT exploration constant (auto: 0.02 with light playouts, 0.2 with pattern
     /// playouts).
     exploration: Auto<f32> = Auto::Auto, Meta::new("exploration", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.05);
