@@ -746,7 +746,7 @@ mod tests {
                 .set("shape-reluctance", &reluctance.to_string())
                 .unwrap();
             let policy = PatternPolicy::configured(table, &settings, 0);
-            let exponent = 1.0 / f64::from(temperature);
+            let exponent = 1.0 / temperature;
             let (tested, loose) = shape_draws_at(&policy, &learned, exponent, positions, &mut rng);
             assert_eq!(
                 tested, positions,
