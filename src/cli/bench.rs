@@ -233,7 +233,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                      seconds={seconds:.3} playouts_per_s={:.0} playouts_per_s_per_thread={:.0} \
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3} \
-                     reading_expansions={} reads={} reading_share={:.3} \
+                     reading_expansions={} reads={} race_reads={} reading_share={:.3} \
                      owl_reads={} owl_share={:.3} top1_share={:.3} top5_share={:.3}",
                     settings_field(&settings),
                     a.playouts,
@@ -246,6 +246,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     a.winrate,
                     a.reading.expansions,
                     a.reading.reads,
+                    a.reading.race_reads,
                     a.reading.nanos as f64 * 1e-9 / (seconds * threads as f64),
                     a.reading.owl_reads,
                     a.reading.owl_nanos as f64 * 1e-9 / seconds,

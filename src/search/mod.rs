@@ -309,7 +309,9 @@ impl Searcher {
         }
         // The readers are made with the reading settings: new settings, new readers.
         let (old, new) = (&self.config.settings, &config.settings);
-        if (old.reading, old.reading_nodes) != (new.reading, new.reading_nodes) {
+        if (old.reading, old.reading_nodes, old.race, old.race_nodes)
+            != (new.reading, new.reading_nodes, new.race, new.race_nodes)
+        {
             self.readers.clear();
         }
         if (old.owl, old.owl_nodes) != (new.owl, new.owl_nodes) {
@@ -460,15 +462,11 @@ impl Searcher {
         let board = state.board();
         let recent = Recent::of_game(state);
         let threads = self.config.threads.max(1);
-        let reading = self.config.settings.reading;
-        if reading > 0.0 {
-            let nodes = self.config.settings.reading_nodes;
-            while self.readers.len() < threads {
-                self.readers
-                    .push(Mutex::new(ExpansionReader::new(reading, nodes)));
+        while self.readers.len() < threads {
+            match ExpansionReader::configured(&self.config.settings) {
+                Some(reader) => self.readers.push(Mutex::new(reader)),
+                None => break,
             }
-        } else {
-            self.readers.clear();
         }
         let owl = self.config.settings.owl;
         if owl > 0.0 {

@@ -13,6 +13,12 @@
 //! capture but the opponent could still save gives the capturing move the bonus. Results
 //! that need a ko count half.
 //!
+//! With `race` on, the capturing races next to the last two moves are read too
+//! ([`RaceReads`]: a chain of each colour, adjacent, each of [`RACE_MIN_STONES`] stones or
+//! more with 2 to [`RACE_LIBERTIES`] liberties, at most [`MAX_RACES`] pairs): when the
+//! opponent would win the race by moving first and the side to move wins it (or makes
+//! seki) by moving now, that move gets the race bonus.
+//!
 //! At the root the owl reader ([`RootOwl`]) also reads the life of the groups of
 //! [`OWL_MIN_STONES`] stones or more (at most [`OWL_TARGETS`], the biggest first): a group
 //! of the side to move that the opponent could kill and a move saves gives that move its
@@ -26,9 +32,11 @@
 use std::time::Instant;
 
 use crate::board::{Board, Color, Move, Point, Recent};
+use crate::settings::Settings;
 use crate::tactics::liberties::{liberties_capped, liberties_into};
 use crate::tactics::owl::{OwlLimits, OwlReader};
-use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict};
+use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
+use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
 use super::tree::Prior;
 
@@ -47,6 +55,19 @@ pub const MAX_TARGETS: usize = 6;
 /// Depth limit of the reads at expansion, in the reader's units.
 const MAX_DEPTH: u32 = 12;
 
+/// Chains in a capturing race are read when each has from 2 to this many liberties (and
+/// one of them at least 3: races of two liberties each are the tactical reads').
+pub const RACE_LIBERTIES: usize = 4;
+
+/// Chains of fewer stones are not read in races.
+pub const RACE_MIN_STONES: usize = 2;
+
+/// At most this many races are read per expansion.
+pub const MAX_RACES: usize = 2;
+
+/// Depth limit of the race reads at expansion, in attacker moves.
+const RACE_DEPTH: u32 = 8;
+
 /// Groups of at least this many stones are read by the owl reader at the root.
 pub const OWL_MIN_STONES: usize = 4;
 
@@ -60,6 +81,8 @@ pub struct ReadingShare {
     pub expansions: u64,
     /// Reads (attack and defend calls).
     pub reads: u64,
+    /// Race questions read (their time is in `nanos`).
+    pub race_reads: u64,
     /// Nanoseconds spent reading.
     pub nanos: u64,
     /// The owl reads at the root and their nanoseconds (before the threads start).
@@ -72,6 +95,7 @@ impl ReadingShare {
     pub fn add(&mut self, other: ReadingShare) {
         self.expansions += other.expansions;
         self.reads += other.reads;
+        self.race_reads += other.race_reads;
         self.nanos += other.nanos;
         self.owl_reads += other.owl_reads;
         self.owl_nanos += other.owl_nanos;
@@ -81,9 +105,18 @@ impl ReadingShare {
 /// A search thread's tactical reader for new tree nodes (see the module documentation).
 pub struct ExpansionReader {
     reader: Reader,
-    /// Virtual playouts of a decisive move's bonus (or of a failed escape's penalty).
+    /// Virtual playouts of a decisive move's bonus (or of a failed escape's penalty); 0:
+    /// no tactical reads.
     weight: f32,
+    /// The race reads, when they are on.
+    races: Option<RaceReads>,
     share: ReadingShare,
+}
+
+/// The capturing races an expansion reads and the bonus of the move that decides one.
+struct RaceReads {
+    reader: SemeaiReader,
+    weight: f32,
 }
 
 impl std::fmt::Debug for ExpansionReader {
@@ -91,6 +124,7 @@ impl std::fmt::Debug for ExpansionReader {
         f.debug_struct("ExpansionReader")
             .field("weight", &self.weight)
             .field("limits", &self.reader.limits())
+            .field("race_weight", &self.races.as_ref().map(|r| r.weight))
             .field("share", &self.share)
             .finish()
     }
@@ -196,8 +230,39 @@ impl ExpansionReader {
         ExpansionReader {
             reader: Reader::with_limits(limits, Reader::DEFAULT_TABLE_BITS),
             weight,
+            races: None,
             share: ReadingShare::default(),
         }
+    }
+
+    /// The reader `settings` describe (`reading`, `reading-nodes`, `race`, `race-nodes`);
+    /// `None` when neither tactical nor race reads are on.
+    pub fn configured(settings: &Settings) -> Option<ExpansionReader> {
+        if settings.reading <= 0.0 && settings.race <= 0.0 {
+            return None;
+        }
+        let reader = ExpansionReader::new(settings.reading.max(0.0), settings.reading_nodes);
+        Some(if settings.race > 0.0 {
+            reader.with_races(settings.race, settings.race_nodes)
+        } else {
+            reader
+        })
+    }
+
+    /// Also reads the capturing races next to the last two moves: a move that wins a race
+    /// the opponent would win by moving first, or saves a chain the opponent would capture
+    /// in it, gets `weight` virtual playouts won; each race question visits at most
+    /// `nodes` nodes.
+    pub fn with_races(mut self, weight: f32, nodes: u64) -> ExpansionReader {
+        let limits = SemeaiLimits {
+            nodes,
+            max_depth: RACE_DEPTH,
+        };
+        self.races = Some(RaceReads {
+            reader: SemeaiReader::with_limits(limits, SemeaiReader::DEFAULT_TABLE_BITS),
+            weight,
+        });
+        self
     }
 
     /// Takes the counts since the last call.
@@ -215,12 +280,37 @@ impl ExpansionReader {
         moves: &[Move],
         out: &mut [Prior],
     ) {
+        let start = Instant::now();
+        let mut read = false;
+        if self.weight > 0.0 {
+            read |= self.add_tactical_priors(board, color, recent, moves, out);
+        }
+        if let Some(races) = &mut self.races {
+            let reads_before = races.reader.stats().reads;
+            read |= races.add_priors(board, color, recent, moves, out);
+            self.share.race_reads += races.reader.stats().reads - reads_before;
+        }
+        if read {
+            self.share.expansions += 1;
+            self.share.nanos += start.elapsed().as_nanos() as u64;
+        }
+    }
+
+    /// The tactical reads' part of [`ExpansionReader::add_priors`]; whether any chain was
+    /// read.
+    fn add_tactical_priors(
+        &mut self,
+        board: &Board,
+        color: Color,
+        recent: Recent,
+        moves: &[Move],
+        out: &mut [Prior],
+    ) -> bool {
         let mut targets = Targets::new();
         targets.gather(board, recent);
         if targets.len == 0 {
-            return;
+            return false;
         }
-        let start = Instant::now();
         let reads_before = self.reader.stats().reads;
         for &target in &targets.stones[..targets.len] {
             let Some(owner) = board.cell(target).color() else {
@@ -258,10 +348,106 @@ impl ExpansionReader {
                 );
             }
         }
-        self.share.expansions += 1;
         self.share.reads += self.reader.stats().reads - reads_before;
-        self.share.nanos += start.elapsed().as_nanos() as u64;
+        true
     }
+}
+
+impl RaceReads {
+    /// Reads the races next to the last two moves (see [`ExpansionReader::with_races`]);
+    /// whether any was read.
+    fn add_priors(
+        &mut self,
+        board: &Board,
+        color: Color,
+        recent: Recent,
+        moves: &[Move],
+        out: &mut [Prior],
+    ) -> bool {
+        let mut pairs = [(Point::from_index(0), Point::from_index(0)); MAX_RACES];
+        let count = race_pairs(board, color, recent, &mut pairs);
+        for &(own, theirs) in &pairs[..count] {
+            // Who wins with either side to move.
+            let (Some(ours_first), Some(theirs_first)) = (
+                self.reader.analyze(board, own, theirs),
+                self.reader.analyze(board, theirs, own),
+            ) else {
+                continue;
+            };
+            if theirs_first.outcome() != RaceOutcome::Wins {
+                // Our chain is not in danger: a race we win anyway needs no move now.
+                continue;
+            }
+            let (verdict, point) = match ours_first.outcome() {
+                RaceOutcome::Wins => (ours_first.captures, ours_first.point),
+                RaceOutcome::Seki => (ours_first.survives, ours_first.point),
+                RaceOutcome::Loses => continue,
+            };
+            if let Some(point) = point {
+                add_prior(moves, out, point, self.weight * verdict_share(verdict), 1.0);
+            }
+        }
+        count > 0
+    }
+}
+
+/// Whether the chain through `p` may be in a race: enough stones, from 2 to
+/// [`RACE_LIBERTIES`] liberties; its liberties when it may.
+fn race_liberties(board: &Board, p: Point) -> Option<usize> {
+    if board.chain_len(p) < RACE_MIN_STONES {
+        return None;
+    }
+    let libs = liberties_capped(board, p, RACE_LIBERTIES + 1);
+    (2..=RACE_LIBERTIES).contains(&libs).then_some(libs)
+}
+
+/// The races next to the last two moves, our chain first in each pair: a chain of `color`
+/// and an adjacent enemy chain, each of at least [`RACE_MIN_STONES`] stones with 2 to
+/// [`RACE_LIBERTIES`] liberties, one of them at least 3, one of them touching one of the
+/// last two moves; at most `pairs.len()`, in the order found. Returns how many.
+fn race_pairs(board: &Board, color: Color, recent: Recent, pairs: &mut [(Point, Point)]) -> usize {
+    let g = board.geometry();
+    let mut count = 0;
+    let mut ids = [(usize::MAX, usize::MAX); MAX_RACES];
+    for last in [recent.last, recent.second_last].into_iter().flatten() {
+        let mut near = [last; 5];
+        let mut n_near = 1;
+        for n in g.neighbors(last) {
+            if board.cell_at(n).color().is_some() {
+                near[n_near] = Point::from_index(n);
+                n_near += 1;
+            }
+        }
+        for &p in &near[..n_near] {
+            let Some(owner) = board.cell(p).color() else {
+                continue;
+            };
+            let Some(libs) = race_liberties(board, p) else {
+                continue;
+            };
+            let (others, n_others) = neighbour_chains(board, p, owner.opponent());
+            for &q in &others[..n_others] {
+                let Some(other_libs) = race_liberties(board, q) else {
+                    continue;
+                };
+                if libs.max(other_libs) < 3 {
+                    continue;
+                }
+                let (own, theirs) = if owner == color { (p, q) } else { (q, p) };
+                let key = (board.chain_id(own), board.chain_id(theirs));
+                if ids[..count].contains(&key) {
+                    continue;
+                }
+                pairs[count] = (own, theirs);
+                ids[count] = key;
+                count += 1;
+                if count == pairs.len().min(MAX_RACES) {
+                    return count;
+                }
+            }
+        }
+    }
+    count
 }
 
 /// The owl reader's part at the root (see the module documentation).
@@ -639,5 +825,85 @@ mod tests {
         let (touched, share) = owl_touched(small, Color::Black);
         assert_eq!(touched, vec![]);
         assert_eq!(share.owl_reads, 1, "only the white wall is read");
+    }
+
+    /// The moves the race reads alone (tactical reads off) touch for `color` to move on
+    /// `diagram` after a move at `last`, and what they cost.
+    fn race_touched(diagram: &str, color: Color, last: &str) -> (Vec<String>, ReadingShare) {
+        let board = Board::from_diagram(diagram).unwrap();
+        let g = board.geometry();
+        let moves = every_move(&board);
+        let mut out = vec![Prior::NONE; moves.len()];
+        let mut reader = ExpansionReader::new(0.0, 100).with_races(WEIGHT, 5_000);
+        let recent = Recent::new(g.parse_point(last), None);
+        reader.add_priors(&board, color, recent, &moves, &mut out);
+        let touched = moves
+            .iter()
+            .zip(&out)
+            .filter(|(_, p)| p.visits != 0.0)
+            .map(|(m, p)| {
+                assert_eq!((p.visits, p.wins), (WEIGHT, WEIGHT), "{}", m.to_gtp(g));
+                m.to_gtp(g)
+            })
+            .collect();
+        (touched, reader.take_share())
+    }
+
+    /// Black D1-D5 against white E1-E5, walled in by white (columns B-D) and black
+    /// (columns E-G): three liberties each (C3-C5, F3-F5), so whoever moves first wins.
+    const THREE_AGAINST_THREE: &str = "
+        .........
+        .........
+        .........
+        .OOOXXX..
+        .O.XO.X..
+        .O.XO.X..
+        .O.XO.X..
+        .OOXOXX..
+        .OOXOXX..";
+
+    /// The same with F3 filled: white has two liberties and loses whoever moves first.
+    const THREE_AGAINST_TWO: &str = "
+        .........
+        .........
+        .........
+        .OOOXXX..
+        .O.XO.X..
+        .O.XO.X..
+        .O.XOXX..
+        .OOXOXX..
+        .OOXOXX..";
+
+    #[test]
+    fn the_move_that_wins_an_even_race_gets_the_bonus() {
+        for (color, outside) in [
+            (Color::Black, ["F3", "F4", "F5"]),
+            (Color::White, ["C3", "C4", "C5"]),
+        ] {
+            let (touched, share) = race_touched(THREE_AGAINST_THREE, color, "E5");
+            assert_eq!(touched.len(), 1, "{color:?}: {touched:?}");
+            assert!(
+                outside.contains(&touched[0].as_str()),
+                "{color:?}: {touched:?}"
+            );
+            assert!(share.race_reads >= 2 && share.expansions == 1, "{share:?}");
+            assert_eq!(share.reads, 0, "the tactical reads are off");
+        }
+    }
+
+    #[test]
+    fn a_race_decided_whoever_moves_gets_no_bonus() {
+        for color in [Color::Black, Color::White] {
+            let (touched, share) = race_touched(THREE_AGAINST_TWO, color, "D5");
+            assert_eq!(touched, Vec::<String>::new(), "{color:?}");
+            assert!(share.race_reads >= 2, "{share:?}");
+        }
+    }
+
+    #[test]
+    fn races_away_from_the_last_moves_are_not_read() {
+        let (touched, share) = race_touched(THREE_AGAINST_THREE, Color::Black, "J9");
+        assert_eq!(touched, Vec::<String>::new());
+        assert_eq!((share.race_reads, share.expansions), (0, 0), "{share:?}");
     }
 }

@@ -357,6 +357,13 @@ settings! {
     reading: f32 = 20.0, Meta::new("reading", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
     /// Node budget of each tactical read at tree expansion.
     reading_nodes: u64 = 100, Meta::new("reading-nodes", Scope::Search).range(1.0, 1e7);
+    /// Virtual playouts won that the race reader gives a new tree move that wins a
+    /// capturing race next to the last two moves (chains of 2+ stones with 2 to 4
+    /// liberties) that the opponent would win by moving first, or that saves our chain
+    /// in it (a seki); a ko counts half (0: no race reads in the tree).
+    race: f32 = 0.0, Meta::new("race", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
+    /// Node budget of each race question at tree expansion.
+    race_nodes: u64 = 100, Meta::new("race-nodes", Scope::Search).range(1.0, 1e7);
     /// Virtual playouts won that the owl reader gives a root move saving a group of ours
     /// that the opponent could kill, or killing one of theirs that could still live (0: no
     /// owl reading).

@@ -994,7 +994,7 @@ fn attack_candidates(
 
 /// One stone of each distinct chain of `color` next to the chain through `target`, in the
 /// order the target's stones meet them, and how many (at most 16).
-pub(super) fn neighbour_chains(board: &Board, target: Point, color: Color) -> ([Point; 16], usize) {
+pub fn neighbour_chains(board: &Board, target: Point, color: Color) -> ([Point; 16], usize) {
     let geometry = board.geometry();
     let mut chains = [target; 16];
     let mut ids = [0usize; 16];

@@ -16,7 +16,7 @@
 //! out of a plain race, and reading on would chase it across the board: when either chain
 //! has [`ESCAPE_GAIN`] more liberties than at the root and at least [`ESCAPE_FLOOR`] (or
 //! the attacker's chain [`ESCAPED_LIBERTIES`]), the inner [`Reader`] decides whether the
-//! target still falls (with [`READER_NODES`] nodes). The attacker never passes (a pass lets the
+//! target still falls (with [`READER_NODES`] nodes, or the race's budget when that is smaller). The attacker never passes (a pass lets the
 //! defender pass too, and nothing is captured); the defender may pass, which is how a seki
 //! holds: every attacker move there is a self-atari that loses `own`. A position repeated in
 //! a line is a failure of the attacker.
@@ -228,7 +228,7 @@ impl SemeaiReader {
         SemeaiReader {
             limits,
             scratch: Scratch::new(table_bits, MAX_PLY),
-            reader: Reader::nested(READER_NODES),
+            reader: Reader::nested(READER_NODES.min(limits.nodes)),
             stats: SemeaiStats::default(),
             own: Point::from_index(0),
             target: Point::from_index(0),
