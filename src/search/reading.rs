@@ -14,7 +14,7 @@
 //! that need a ko count half.
 //!
 //! With `race` on, the capturing races next to the last two moves are read too
-//! ([`RaceReads`]: a chain of each colour, adjacent, each of [`RACE_MIN_STONES`] stones or
+//! ([`ExpansionReader::with_races`]: a chain of each colour, adjacent, each of [`RACE_MIN_STONES`] stones or
 //! more with 2 to [`RACE_LIBERTIES`] liberties, at most [`MAX_RACES`] pairs): when the
 //! opponent would win the race by moving first and the side to move wins it (or makes
 //! seki) by moving now, that move gets the race bonus.
