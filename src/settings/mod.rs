@@ -327,7 +327,7 @@ settings! {
     /// Temperature of the pattern playouts' shapes: a shape is drawn with its gamma
     /// raised to 1 / shape-temperature (below 1 the best shapes are favoured more, above 1
     /// the draw flattens).
-    shape_temperature: f32 = 1.0, Meta::new("shape-temperature", Scope::Search).above(0.0, 100.0).tune(0.5, 2.0, 0.1);
+    shape_temperature: f32 = 1.0, Meta::new("shape-temperature", Scope::Search).above(0.0, 100.0).tune(0.2, 2.0, 0.1);
     /// UCT exploration constant (auto: 0.02 with light playouts, 0.2 with pattern
     /// playouts).
     exploration: Auto<f32> = Auto::Auto, Meta::new("exploration", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.05);
