@@ -175,13 +175,17 @@ impl PlayoutShapes {
 
     /// The gammas raised to the power `1 / temperature` (1: as learned; below 1 the draw
     /// favours the best shapes more, above 1 it flattens towards uniform). A temperature
-    /// keeps the order of the gammas, so the bounds stay bounds.
+    /// keeps the order of the gammas, so the bounds stay bounds (a gamma is kept within
+    /// e^80 of 1, so a temperature near 0 draws the best shapes almost always).
     pub fn tempered(&self, temperature: f32) -> TemperedShapes<'_> {
         TemperedShapes {
             shapes: self,
             temperature,
             gamma_of_level: std::array::from_fn(|q| {
-                (PlayoutShapes::log_gamma_of(q as u8) / temperature).exp()
+                // Clamped so that a temperature near 0 cannot overflow a gamma.
+                (PlayoutShapes::log_gamma_of(q as u8) / temperature)
+                    .clamp(-80.0, 80.0)
+                    .exp()
             }),
         }
     }

@@ -735,7 +735,8 @@ mod tests {
         let table = crate::pattern::default_table();
         let learned = table.playout_3x3_gammas().tempered(1.0);
         let mut rng = playout_rng(11, 0);
-        for (temperature, reluctance, positions) in [(1.0, 4.0, 60), (0.5, 1.0, 20), (2.0, 8.0, 20)]
+        for (temperature, reluctance, positions) in
+            [(1.0, 4.0, 60), (0.25, 1.0, 20), (2.0, 8.0, 20)]
         {
             // Through the settings, as the search builds its policies.
             let mut settings = Settings::default();
@@ -753,6 +754,40 @@ mod tests {
                 "temperature {temperature}: only {tested} positions with loose bounds ({loose} seen)"
             );
         }
+    }
+
+    /// A temperature near 0 keeps every tempered gamma finite and positive, and the draws
+    /// still end.
+    #[test]
+    fn a_temperature_near_zero_keeps_the_gammas_finite() {
+        let table = crate::pattern::default_table();
+        let cold = table.playout_3x3_gammas().tempered(1e-6);
+        for raw in 0..(1 << 16) {
+            let g = cold.gamma(raw);
+            assert!(g.is_finite() && g > 0.0, "{raw}: {g}");
+        }
+        let policy = PatternPolicy::new(table).with_shape_temperature(1e-6);
+        let mut rng = playout_rng(3, 0);
+        let mut board = Board::new(9).unwrap();
+        let mut color = Color::Black;
+        let mut drawn = 0;
+        for _ in 0..40 {
+            let Some(p) =
+                crate::playout::random_acceptable_move(&mut board, color, &mut rng, |_, _| true)
+            else {
+                break;
+            };
+            board.play_unchecked(p, color);
+            color = color.opponent();
+            for _ in 0..100 {
+                drawn += usize::from(
+                    policy
+                        .draw_shape_point(&board, color, p, &mut rng)
+                        .is_some(),
+                );
+            }
+        }
+        assert!(drawn > 0, "no shape was ever drawn");
     }
 
     /// The body of [`shape_draws_follow_the_exact_gammas`] for one policy, whose shapes
