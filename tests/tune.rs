@@ -93,8 +93,9 @@ fn a_tiny_run_fills_its_folder() {
         .map(|p| p["key"].as_str().unwrap())
         .collect();
     assert_eq!(keys, ["exploration", "rave", "expand"]);
-    // The start is hane's values on 7x7 (expand is auto: 2 up to 7x7).
-    assert_eq!(config["start"], serde_json::json!([0.2, 3000.0, 2.0]));
+    // The start is hane's values on 7x7 (the small-board selection constants; expand is
+    // auto: 2 up to 7x7).
+    assert_eq!(config["start"], serde_json::json!([0.0057, 1556.0, 2.0]));
     let state = json(&dir.join("state.json"));
     let history = state["history"].as_array().unwrap();
     assert_eq!(history.len(), 3);

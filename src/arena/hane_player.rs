@@ -201,10 +201,11 @@ mod tests {
         .unwrap();
         let config = crate::search::SearchConfig::new(s.settings.clone(), s.patterns.clone(), 9);
         let c = &config.settings;
-        assert_eq!(c.exploration_constant(), 0.35);
-        assert_eq!(c.rave, 1500.0);
-        assert_eq!(c.rave_prior, 2.0);
-        assert_eq!(c.fpu, 1.2);
+        let selection = c.selection(9);
+        assert_eq!(selection.exploration, 0.35);
+        assert_eq!(selection.rave, 1500.0);
+        assert_eq!(selection.rave_prior, 2.0);
+        assert_eq!(selection.fpu, 1.2);
         assert_eq!(c.expand_visits(19), 4);
         assert!(!c.early_stop);
         assert!(!c.reuse);
@@ -231,7 +232,7 @@ mod tests {
         let plain = HaneSettings::default();
         assert_eq!(plain.settings, Settings::default());
         let config = crate::search::SearchConfig::new(plain.settings, plain.patterns, 0);
-        assert!(format!("{:?}", config.priors).contains("weight_9x9: 20.0"));
+        assert!(format!("{:?}", config.priors).contains("weight_9x9: 18.26"));
         assert!(format!("{:?}", config.priors).contains("weight_19x19: 40.0"));
         for bad in [
             "exploration=-1",

@@ -515,7 +515,7 @@ mod tests {
         let base = Settings::default();
         assert_eq!(
             start_values(&params, &base, 9, None).unwrap(),
-            [0.2, 8.0, 20.0, 3000.0]
+            [0.0057, 8.0, 18.26, 1556.0]
         );
         assert_eq!(
             start_values(&params, &base, 19, Some("rave=5000, expand=3")).unwrap(),

@@ -437,7 +437,8 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
                 let mut text = format!("{name} accepted at game {} (LLR {:.3})", d.games, d.llr);
                 let after = records.len() - d.games;
                 if after > 0 {
-                    let _ = write!(text, "; {after} games in play then finished after it");
+                    let games = if after == 1 { "game" } else { "games" };
+                    let _ = write!(text, "; {after} {games} in play then finished after it");
                 }
                 text
             }
@@ -535,8 +536,9 @@ pub(crate) mod tests {
         assert!(after > 0);
         assert_eq!(sprt.decision(&records), Some(decision));
         let text = report(&settings(["a", "b"]), &records, Some(&sprt));
+        let games = if after == 1 { "game" } else { "games" };
         let line = format!(
-            "H0 accepted at game {first} (LLR {:.3}); {after} games",
+            "H0 accepted at game {first} (LLR {:.3}); {after} {games} in play",
             decision.llr
         );
         assert!(text.contains(&line), "{line:?} not in\n{text}");

@@ -370,8 +370,8 @@ mod tests {
             extra[0]
         };
         let defaults = PatternPriors::new(Arc::clone(&table), &Settings::default());
-        assert_eq!(added(&defaults, 9), 20.0);
-        assert_eq!(added(&defaults, 13), 20.0);
+        assert_eq!(added(&defaults, 9), 18.26);
+        assert_eq!(added(&defaults, 13), 18.26);
         assert_eq!(added(&defaults, crate::settings::LARGE_BOARD), 40.0);
         assert_eq!(added(&defaults, 19), 40.0);
         let seven = Settings {

@@ -42,7 +42,7 @@ use super::tree::{
     AMAF_WEIGHT_UNITS, CRITICALITY_START_VISITS, Edge, LocalMemory, MemoryBudget, Node, Prior,
     VirtualLoss, result_increment, weighted_increment,
 };
-use crate::settings::{PlayoutKind, Settings};
+use crate::settings::{PlayoutKind, Selection, Settings};
 use parking_lot::{Mutex, MutexGuard};
 
 /// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
@@ -85,6 +85,8 @@ pub struct SharedSearch<'a> {
     pub config: &'a SearchConfig,
     pub priors: &'a dyn MovePriors,
     pub expand_visits: u32,
+    /// The selection constants on this board.
+    pub selection: Selection,
     pub memory: MemoryBudget,
     pub stop: AtomicBool,
     /// Playouts finished in this search.
@@ -450,7 +452,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             if edges.is_empty() {
                 break;
             }
-            let edge = &edges[select(node, edges, &shared.config.settings)];
+            let edge = &edges[select(node, edges, &shared.selection)];
             let mv = edge.mv();
             match mv {
                 Move::Pass => {
@@ -731,13 +733,13 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
 /// value is `((1 + an / equivalence) * w + aw) / d`: one division per edge instead of four
 /// (this loop runs over every edge of every node of a descent).
 #[inline(never)]
-fn select(node: &Node, edges: &[Edge], config: &Settings) -> usize {
+fn select(node: &Node, edges: &[Edge], config: &Selection) -> usize {
     let parent = node.stats().visits as f32;
     let log_parent = (parent + 1.0).ln();
     // K = 0 turns RAVE off (the value is `q` alone).
     let rave_on = config.rave > 0.0;
     let per_equivalence = if rave_on { 1.0 / config.rave } else { 0.0 };
-    let c = config.exploration_constant();
+    let c = config.exploration;
     let rave_prior = config.rave_prior;
     // AMAF statistics are kept in weight units when weighted by distance.
     let amaf_scale = if config.rave_distance > 0.0 {
@@ -825,7 +827,8 @@ mod tests {
         let mut config = Settings {
             exploration: Auto::Value(0.0),
             ..Settings::default()
-        };
+        }
+        .selection(19);
         config.rave_prior = 0.0;
         assert_eq!(select(&node, &edges, &config), 1);
         config.rave_prior = 2.0;
@@ -834,7 +837,7 @@ mod tests {
 
     /// The selection value as first written (four divisions, `beta` spelled out), for random
     /// edges: `select` must pick an edge whose textbook score is the best (up to rounding).
-    fn textbook_score(node: &Node, edge: &Edge, config: &Settings) -> f32 {
+    fn textbook_score(node: &Node, edge: &Edge, config: &Selection) -> f32 {
         let parent = node.stats().visits as f32;
         let prior = edge.prior();
         let stats = edge.stats();
@@ -858,7 +861,7 @@ mod tests {
         } else {
             config.fpu
         };
-        let c = config.exploration_constant();
+        let c = config.exploration;
         value + c * ((parent + 1.0).ln() / (n + 1.0)).sqrt()
     }
 
@@ -898,12 +901,12 @@ mod tests {
                 .filter(|_| rng.random_bool(0.1))
                 .map(|e| e.enter())
                 .collect();
-            let config = Settings {
-                exploration: Auto::Value([0.0, 0.02, 0.2, 1.0][round % 4]),
+            let config = Selection {
+                exploration: [0.0, 0.02, 0.2, 1.0][round % 4],
                 rave: [3000.0, 50.0, 0.0][round % 3],
                 rave_prior: [3.0, 0.0, 1.0][(round / 3) % 3],
                 fpu: [1.0, 0.5][(round / 9) % 2],
-                ..Settings::default()
+                ..Settings::default().selection(19)
             };
             let chosen = select(&node, &edges, &config);
             let scores: Vec<f32> = edges
@@ -970,7 +973,8 @@ mod tests {
         let mut config = Settings {
             exploration: Auto::Value(0.0),
             ..Settings::default()
-        };
+        }
+        .selection(19);
         config.criticality = 2.0;
         let budget = MemoryBudget::new(0, 1 << 20, false);
         let mut memory = LocalMemory::new(&budget);
