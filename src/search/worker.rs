@@ -42,7 +42,7 @@ use super::tree::{
     AMAF_WEIGHT_UNITS, CRITICALITY_START_VISITS, Edge, LocalMemory, MemoryBudget, Node, Prior,
     VirtualLoss, result_increment, weighted_increment,
 };
-use crate::settings::{PlayoutKind, Selection, Settings};
+use crate::settings::{PlayoutKind, Selection};
 use parking_lot::{Mutex, MutexGuard};
 
 /// Deepest descent a worker keeps buffers for (longer paths still work, they just grow them).
@@ -803,7 +803,7 @@ fn select(node: &Node, edges: &[Edge], config: &Selection) -> usize {
 mod tests {
     use super::*;
     use crate::board::Point;
-    use crate::settings::Auto;
+    use crate::settings::{Auto, Settings};
 
     /// Two fresh edges: `a` with a strong prior but AMAF results that lost, `b` with no prior
     /// and AMAF results that won half the time. Counting the prior as AMAF playouts (rave-prior) is what
