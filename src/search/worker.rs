@@ -13,7 +13,7 @@
 //! beta  = an / (an + n + an * n / K)          (K: SearchConfig::rave_equivalence)
 //! value = (1 - beta) * q + beta * aw / an     (q alone when an = 0; fpu when n = 0 too)
 //!       = ((1 + an / K) * w + aw) / (an + n + an * n / K)     (as computed: one division)
-//! score = value + c * sqrt(ln(N + 1) / (n + 1))   (c: SearchConfig::exploration_constant)
+//! score = value + c * sqrt(ln(N + 1) / (n + 1))   (c: Selection::exploration)
 //! ```
 //!
 //! This is the "equivalence parameter" schedule: the AMAF estimate and the real one weigh the
