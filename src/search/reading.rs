@@ -367,17 +367,16 @@ impl RaceReads {
         let mut pairs = [(Point::from_index(0), Point::from_index(0)); MAX_RACES];
         let count = race_pairs(board, color, recent, &mut pairs);
         for &(own, theirs) in &pairs[..count] {
-            // Who wins with either side to move.
-            let (Some(ours_first), Some(theirs_first)) = (
-                self.reader.analyze(board, own, theirs),
-                self.reader.analyze(board, theirs, own),
-            ) else {
+            // Who wins with the opponent to move, and only when it would win, with us to
+            // move.
+            match self.reader.analyze(board, theirs, own) {
+                Some(theirs_first) if theirs_first.outcome() == RaceOutcome::Wins => {}
+                // Our chain is not in danger: a race we win anyway needs no move now.
+                _ => continue,
+            }
+            let Some(ours_first) = self.reader.analyze(board, own, theirs) else {
                 continue;
             };
-            if theirs_first.outcome() != RaceOutcome::Wins {
-                // Our chain is not in danger: a race we win anyway needs no move now.
-                continue;
-            }
             let (verdict, point) = match ours_first.outcome() {
                 RaceOutcome::Wins => (ours_first.captures, ours_first.point),
                 RaceOutcome::Seki => (ours_first.survives, ours_first.point),
