@@ -5,8 +5,8 @@
 //! else a uniformly random move that neither fills an own eye nor puts a chain of three or
 //! more stones in atari. Optional: last good replies learnt by the search (LGRF-2), the
 //! extra two-liberty and eye-space tactics, the capture of chains left in atari away
-//! from the last move, and a few tries at an empty 3x3 area before the random move
-//! ("fill the board").
+//! from the last move, a few tries at an empty 3x3 area before the random move
+//! ("fill the board"), and retaking a ko lost two moves before.
 //! Allocates nothing per move (the ladder reader works on two scratch boards the policy
 //! owns).
 
@@ -70,6 +70,12 @@ pub struct PatternPolicy<'t> {
     /// Whether the policy ataris the last move's two-liberty chain when it cannot run (see
     /// [`PatternPolicy::with_two_liberty_ataris`]).
     two_liberty_ataris: bool,
+    /// Probability of retaking a ko lost on the previous turn (see
+    /// [`PatternPolicy::with_ko_retakes`]).
+    ko_retakes: f32,
+    /// For each colour (index `Color::index`), the ko point it was barred from on its
+    /// previous turn (0: none).
+    lost_ko: [u16; 2],
 }
 
 impl<'t> PatternPolicy<'t> {
@@ -89,7 +95,8 @@ impl<'t> PatternPolicy<'t> {
             .with_local_reluctance(settings.shape_reluctance)
             .with_shape_temperature(settings.shape_temperature)
             .with_self_atari_fix(settings.self_atari_fix)
-            .with_two_liberty_ataris(settings.two_liberty_ataris);
+            .with_two_liberty_ataris(settings.two_liberty_ataris)
+            .with_ko_retakes(settings.ko_retakes);
         if settings.replies {
             policy.with_replies(cells)
         } else {
@@ -119,6 +126,8 @@ impl<'t> PatternPolicy<'t> {
             fill_board: 0,
             self_atari_fix: false,
             two_liberty_ataris: false,
+            ko_retakes: 0.0,
+            lost_ko: [0; 2],
         }
     }
 
@@ -139,6 +148,16 @@ impl<'t> PatternPolicy<'t> {
     /// run). Off, such ataris are played only as ladders next to our previous move.
     pub fn with_two_liberty_ataris(mut self, on: bool) -> PatternPolicy<'t> {
         self.two_liberty_ataris = on;
+        self
+    }
+
+    /// Sets the probability (0, the default, to 1) that a player who could not retake a ko
+    /// on its previous turn, because the opponent had just taken it, retakes it now when it
+    /// still can (the point is empty and the move captures): playouts that play ko fights
+    /// instead of always leaving the ko to the side that took it first. Tried before the
+    /// answers to the last move, which a retake ignores like a ko threat.
+    pub fn with_ko_retakes(mut self, probability: f32) -> PatternPolicy<'t> {
+        self.ko_retakes = probability.clamp(0.0, 1.0);
         self
     }
 
@@ -206,6 +225,31 @@ impl<'t> PatternPolicy<'t> {
     pub fn start(&mut self, recent: Recent) {
         self.watch.len = 0;
         self.last = recent.indices();
+        self.lost_ko = [0; 2];
+    }
+
+    /// The ko retake `color` plays now, if any: it could not retake the ko at its previous
+    /// turn, the point is still empty, the move is legal and captures, and the draw says so.
+    /// Remembers the ko `color` is barred from now, for its next turn.
+    #[inline]
+    fn ko_retake(&mut self, board: &Board, color: Color, rng: &mut PlayoutRng) -> Option<Point> {
+        let side = color.index();
+        let lost = std::mem::replace(&mut self.lost_ko[side], 0);
+        if let Some((point, barred)) = board.ko()
+            && barred == color
+        {
+            self.lost_ko[side] = point.index() as u16;
+        }
+        if lost == 0 {
+            return None;
+        }
+        let p = Point::from_index(lost as usize);
+        let retake = board.cell(p) == Cell::Empty
+            && liberties_after(board, p, color).captures
+            && !board.is_ko_retake(p, color)
+            && !board.is_suicide(p, color)
+            && (rng.next_u32() as f32 / 4_294_967_296.0) < self.ko_retakes;
+        retake.then_some(p)
     }
 
     fn remember(&mut self, chosen: Option<Point>) {
@@ -471,7 +515,12 @@ impl PlayoutPolicy for PatternPolicy<'_> {
             self.watch_own_last(board, color);
         }
         let mut chosen = None;
-        if let Some(last) = last {
+        if self.ko_retakes > 0.0 {
+            chosen = self.ko_retake(board, color, rng);
+        }
+        if let Some(last) = last
+            && chosen.is_none()
+        {
             chosen = self.answer_last_move(board, color, last, rng);
         }
         if chosen.is_none() && self.replies.is_some() {
@@ -1032,6 +1081,70 @@ mod tests {
             }
             assert_eq!(hits == 30, expected, "on={on}: {hits} ataris of 30");
         }
+    }
+
+    /// A ko white has just taken: black, barred from it, plays elsewhere; white answers
+    /// with `white_next`; the move black then chooses, with ko retakes at `probability`.
+    fn black_after_losing_a_ko(probability: f32, white_next: &str, seed: u64) -> (Point, Point) {
+        let mut board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . O X . . . .
+             . . O X . X . . .
+             . . . O X . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let g = board.geometry();
+        let at = |name: &str| g.parse_point(name).unwrap();
+        // White takes the ko at E5, capturing D5; black may not retake at D5 at once.
+        let take = at("E5");
+        board.play(take, Color::White).unwrap();
+        let ko = at("D5");
+        assert_eq!(board.ko(), Some((ko, Color::Black)));
+        let table = crate::pattern::default_table();
+        let mut policy = PatternPolicy::new(table).with_ko_retakes(probability);
+        let mut rng = playout_rng(seed, 0);
+        policy.start(Recent::new(Some(take), None));
+        let elsewhere = policy.choose(&mut board, Color::Black, &mut rng).unwrap();
+        assert_ne!(elsewhere, ko);
+        board.play(elsewhere, Color::Black).unwrap();
+        let next = at(white_next);
+        if board.cell(next) == Cell::Empty {
+            board.play(next, Color::White).unwrap();
+        }
+        (
+            policy.choose(&mut board, Color::Black, &mut rng).unwrap(),
+            ko,
+        )
+    }
+
+    /// With ko retakes, the side that lost a ko retakes it at its next turn when it still
+    /// captures, as often as the setting says; never when the ko was filled.
+    #[test]
+    fn a_lost_ko_is_retaken_at_the_set_rate() {
+        for seed in 0..20 {
+            let (chosen, ko) = black_after_losing_a_ko(1.0, "H8", seed);
+            assert_eq!(chosen, ko, "seed {seed}");
+            // White filled the ko (connected at D5): nothing to retake.
+            let (chosen, ko) = black_after_losing_a_ko(1.0, "D5", seed);
+            assert_ne!(chosen, ko, "seed {seed}");
+        }
+        let retakes = |probability: f32| {
+            (0..400)
+                .filter(|&seed| {
+                    let (chosen, ko) = black_after_losing_a_ko(probability, "H8", seed);
+                    chosen == ko
+                })
+                .count()
+        };
+        // Off, the retake comes only from a random move now and then.
+        assert!(retakes(0.0) < 40, "{}", retakes(0.0));
+        let half = retakes(0.5);
+        assert!((160..=240).contains(&half), "{half} retakes of 400 at 0.5");
     }
 
     /// The fill-the-board step plays only points whose eight neighbours are empty, finds

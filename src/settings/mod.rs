@@ -317,6 +317,11 @@ settings! {
     /// escape from the atari would have at most two liberties and capture nothing (off:
     /// only ladders next to our previous move are started).
     two_liberty_ataris: bool = false, Meta::new("two-liberty-ataris", Scope::Search);
+    /// Probability that the pattern playouts retake a ko the player could not retake on its
+    /// previous turn (the opponent had just taken it), when the retake still captures: ko
+    /// fights in the playouts (0: a ko stays with the side that took it first unless a
+    /// tactical or random move retakes it).
+    ko_retakes: f32 = 0.0, Meta::new("ko-retakes", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.1);
     /// Random points the pattern playouts try for one in an empty 3x3 area before their
     /// random move ("fill the board"); 0: none.
     fill_board: u32 = 0, Meta::new("fill-board", Scope::Search).range(0.0, 64.0).tune(0.0, 16.0, 1.0);
