@@ -201,7 +201,7 @@ mod tests {
         .unwrap();
         let config = crate::search::SearchConfig::new(s.settings.clone(), s.patterns.clone(), 9);
         let c = &config.settings;
-        let selection = c.selection(9);
+        let selection = c.selection();
         assert_eq!(selection.exploration, 0.35);
         assert_eq!(selection.rave, 1500.0);
         assert_eq!(selection.rave_prior, 2.0);
@@ -218,8 +218,7 @@ mod tests {
         assert!(!c.ladders);
         assert!(c.captures);
         assert_eq!(c.fill_board, 5);
-        assert!(format!("{:?}", config.priors).contains("weight_9x9: 35.0"));
-        assert!(format!("{:?}", config.priors).contains("weight_19x19: 35.0"));
+        assert!(format!("{:?}", config.priors).contains("weight: 35.0"));
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
             s.describe(),
@@ -232,8 +231,7 @@ mod tests {
         let plain = HaneSettings::default();
         assert_eq!(plain.settings, Settings::default());
         let config = crate::search::SearchConfig::new(plain.settings, plain.patterns, 0);
-        assert!(format!("{:?}", config.priors).contains("weight_9x9: 18.26"));
-        assert!(format!("{:?}", config.priors).contains("weight_19x19: 40.0"));
+        assert!(format!("{:?}", config.priors).contains("weight: 18.26"));
         for bad in [
             "exploration=-1",
             "rave=x",

@@ -519,7 +519,7 @@ mod tests {
         );
         assert_eq!(
             start_values(&params, &base, 19, Some("rave=5000, expand=3")).unwrap(),
-            [0.2, 3.0, 40.0, 5000.0]
+            [0.0057, 3.0, 18.26, 5000.0]
         );
         for (bad, says) in [
             ("rave=50", "outside the tuning range"),

@@ -509,7 +509,7 @@ impl Searcher {
             config: &self.config,
             priors: &*self.config.priors,
             expand_visits: self.config.settings.expand_visits(state.size()),
-            selection: self.config.settings.selection(state.size()),
+            selection: self.config.settings.selection(),
             memory: MemoryBudget::new(used, self.config.settings.max_memory.0, self.memory_warned),
             stop: AtomicBool::new(false),
             playouts: AtomicU64::new(0),

@@ -9,7 +9,7 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use super::hand_shapes::matches_hand_shape;
-use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Move, Point, Recent};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point, Recent};
 use crate::pattern::{Context, PatternTable};
 use crate::settings::{PriorsKind, Settings};
 use crate::tactics::ladder;
@@ -264,9 +264,9 @@ impl MovePriors for HeuristicPriors {
 pub struct PatternPriors {
     pub table: Arc<PatternTable>,
     pub heuristic: HeuristicPriors,
-    /// Virtual playouts of the pattern term, by board size (from the settings'
+    /// Virtual playouts of the pattern term (the settings'
     /// [`Settings::pattern_prior_weight`]).
-    pub weights: [f32; MAX_SIZE + 1],
+    pub weight: f32,
     /// Shape of the value curve (0.5: a move a quarter as likely as the best is worth 0.5).
     pub exponent: f32,
 }
@@ -277,14 +277,9 @@ impl PatternPriors {
         PatternPriors {
             table,
             heuristic: HeuristicPriors::default(),
-            weights: std::array::from_fn(|size| settings.pattern_prior_weight(size)),
+            weight: settings.pattern_prior_weight(),
             exponent: 0.5,
         }
-    }
-
-    /// Virtual playouts of the pattern term on a board of `size`.
-    pub fn weight_for(&self, size: usize) -> f32 {
-        self.weights[size.min(MAX_SIZE)]
     }
 }
 
@@ -293,8 +288,7 @@ impl Debug for PatternPriors {
         f.debug_struct("PatternPriors")
             .field("table", &self.table.header().first())
             .field("heuristic", &self.heuristic)
-            .field("weight_9x9", &self.weight_for(9))
-            .field("weight_19x19", &self.weight_for(19))
+            .field("weight", &self.weight)
             .field("exponent", &self.exponent)
             .finish()
     }
@@ -321,7 +315,7 @@ impl MovePriors for PatternPriors {
         if max <= 0.0 {
             return;
         }
-        let weight = self.weight_for(board.size());
+        let weight = self.weight;
         for (mv, prior) in moves.iter().zip(out.iter_mut()) {
             let value = (of(mv) / max).powf(self.exponent);
             prior.add(weight, value);
@@ -334,10 +328,9 @@ mod tests {
     use super::*;
 
     /// The pattern term adds its weight in virtual playouts to every legal move on top of
-    /// the heuristic: the small boards' weight below [`crate::settings::LARGE_BOARD`], the
-    /// large boards' from it on, and one weight everywhere once it is set explicitly.
+    /// the heuristic, the same on every board size: the default or the one set.
     #[test]
-    fn the_pattern_weight_follows_the_board_size() {
+    fn the_pattern_term_adds_its_weight_to_every_move() {
         let table = crate::pattern::default_table_arc();
         let added = |priors: &PatternPriors, size: usize| {
             let board = Board::new(size).unwrap();
@@ -371,9 +364,7 @@ mod tests {
         };
         let defaults = PatternPriors::new(Arc::clone(&table), &Settings::default());
         assert_eq!(added(&defaults, 9), 18.26);
-        assert_eq!(added(&defaults, 13), 18.26);
-        assert_eq!(added(&defaults, crate::settings::LARGE_BOARD), 40.0);
-        assert_eq!(added(&defaults, 19), 40.0);
+        assert_eq!(added(&defaults, 19), 18.26);
         let seven = Settings {
             prior_weight: crate::settings::Auto::Value(7.0),
             ..Settings::default()

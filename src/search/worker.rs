@@ -826,9 +826,11 @@ mod tests {
         let edges = [a, b];
         let mut config = Settings {
             exploration: Auto::Value(0.0),
+            rave: Auto::Value(3000.0),
+            fpu: Auto::Value(1.0),
             ..Settings::default()
         }
-        .selection(19);
+        .selection();
         config.rave_prior = 0.0;
         assert_eq!(select(&node, &edges, &config), 1);
         config.rave_prior = 2.0;
@@ -906,7 +908,7 @@ mod tests {
                 rave: [3000.0, 50.0, 0.0][round % 3],
                 rave_prior: [3.0, 0.0, 1.0][(round / 3) % 3],
                 fpu: [1.0, 0.5][(round / 9) % 2],
-                ..Settings::default().selection(19)
+                ..Settings::default().selection()
             };
             let chosen = select(&node, &edges, &config);
             let scores: Vec<f32> = edges
@@ -972,9 +974,11 @@ mod tests {
         }
         let mut config = Settings {
             exploration: Auto::Value(0.0),
+            rave: Auto::Value(3000.0),
+            fpu: Auto::Value(1.0),
             ..Settings::default()
         }
-        .selection(19);
+        .selection();
         config.criticality = 2.0;
         let budget = MemoryBudget::new(0, 1 << 20, false);
         let mut memory = LocalMemory::new(&budget);

@@ -290,7 +290,7 @@ settings! {
     /// heuristic) or heuristic (captures, ataris, distance to the last move).
     priors: PriorsKind = PriorsKind::Pattern, Meta::new("priors", Scope::Search);
     /// Virtual playouts of the priors' shape term: the learned term of the pattern priors
-    /// (auto: 18.26 below 15x15, 40 from 15x15 up), or with the heuristic priors their
+    /// (auto: 18.26), or with the heuristic priors their
     /// hand-written 3x3 shapes and ladder reading (auto or 0: neither).
     prior_weight: Auto<f32> = Auto::Auto, Meta::new("prior-weight", Scope::Search).range(0.0, 1e6).tune(0.0, 100.0, 5.0);
     /// Pattern table file (the `patterns/` text format) instead of the compiled-in one
@@ -333,14 +333,13 @@ settings! {
     /// raised to 1 / shape-temperature (below 1 the best shapes are favoured more, above 1
     /// the draw flattens).
     shape_temperature: f32 = 1.0, Meta::new("shape-temperature", Scope::Search).above(0.0, 100.0).tune(0.2, 2.0, 0.1);
-    /// UCT exploration constant (auto: 0.02 with light playouts; with pattern playouts
-    /// 0.0057 below 15x15, 0.2 from 15x15 up).
+    /// UCT exploration constant (auto: 0.02 with light playouts, 0.0057 with pattern
+    /// playouts).
     exploration: Auto<f32> = Auto::Auto, Meta::new("exploration", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.05);
     /// RAVE equivalence: the real visits at which AMAF and real statistics weigh the
-    /// same (0: no AMAF; auto: 1556 below 15x15, 3000 from 15x15 up).
+    /// same (0: no AMAF; auto: 1556).
     rave: Auto<f32> = Auto::Auto, Meta::new("rave", Scope::Search).aliases(&["rave-equivalence"]).range(0.0, 1e9).tune(100.0, 20_000.0, 500.0);
-    /// Share of a prior's virtual playouts also counted as AMAF playouts (auto: 0.032
-    /// below 15x15, 3 from 15x15 up).
+    /// Share of a prior's virtual playouts also counted as AMAF playouts (auto: 0.032).
     rave_prior: Auto<f32> = Auto::Auto, Meta::new("rave-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 10.0, 0.5);
     /// Distance weighting of AMAF results: a playout move at step t of a playout of T steps
     /// counts 1 - k (t - t0) / (T - t0) of a result in the AMAF statistics of a node at
@@ -353,7 +352,7 @@ settings! {
     /// playouts (0: off).
     criticality: f32 = 0.0, Meta::new("criticality", Scope::Search).range(0.0, 1e6).tune(0.0, 4.0, 0.25);
     /// Value of a tree move with no statistics and no prior (first-play urgency; auto:
-    /// 0.873 below 15x15, 1 from 15x15 up).
+    /// 0.873).
     fpu: Auto<f32> = Auto::Auto, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
     /// Visits a tree node needs before it gets children (auto: 2 up to 7x7, 8 above).
     expand: Auto<u32> = Auto::Auto, Meta::new("expand", Scope::Search).range(1.0, 1e9).tune(1.0, 32.0, 1.0);
@@ -417,9 +416,6 @@ pub struct Selection {
     pub criticality: f32,
 }
 
-/// Boards from this size up are "large" for the size-dependent defaults.
-pub const LARGE_BOARD: usize = 15;
-
 /// The resolution of the `auto` values and the other derived quantities.
 impl Settings {
     /// Search threads.
@@ -428,23 +424,24 @@ impl Settings {
             .or_else_with(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
-    /// The UCT exploration constant on a board of `size`.
-    pub fn exploration_constant(&self, size: usize) -> f32 {
+    /// The UCT exploration constant.
+    pub fn exploration_constant(&self) -> f32 {
         self.exploration.or(match self.playout {
             PlayoutKind::Light => 0.02,
-            PlayoutKind::Pattern if size < LARGE_BOARD => 0.0057,
-            PlayoutKind::Pattern => 0.2,
+            PlayoutKind::Pattern => 0.0057,
         })
     }
 
-    /// The tree's selection constants on a board of `size`, `auto` values resolved.
-    pub fn selection(&self, size: usize) -> Selection {
-        let large = size >= LARGE_BOARD;
+    /// The tree's selection constants, `auto` values resolved. The same on every board
+    /// size: `hane tune` set them on 9x9, and they won on 13x13 and 19x19 too (a size that
+    /// needs its own values would resolve them here from a size argument, as
+    /// [`Settings::expand_visits`] does).
+    pub fn selection(&self) -> Selection {
         Selection {
-            exploration: self.exploration_constant(size),
-            rave: self.rave.or(if large { 3000.0 } else { 1556.0 }),
-            rave_prior: self.rave_prior.or(if large { 3.0 } else { 0.032 }),
-            fpu: self.fpu.or(if large { 1.0 } else { 0.873 }),
+            exploration: self.exploration_constant(),
+            rave: self.rave.or(1556.0),
+            rave_prior: self.rave_prior.or(0.032),
+            fpu: self.fpu.or(0.873),
             rave_distance: self.rave_distance,
             criticality: self.criticality,
         }
@@ -455,10 +452,9 @@ impl Settings {
         self.expand.or(if size <= 7 { 2 } else { 8 }).max(1)
     }
 
-    /// Virtual playouts of the pattern priors' learned term on a board of `size`.
-    pub fn pattern_prior_weight(&self, size: usize) -> f32 {
-        self.prior_weight
-            .or(if size >= LARGE_BOARD { 40.0 } else { 18.26 })
+    /// Virtual playouts of the pattern priors' learned term.
+    pub fn pattern_prior_weight(&self) -> f32 {
+        self.prior_weight.or(18.26)
     }
 
     /// Virtual playouts of the heuristic priors' hand-written shapes (which also turn on
@@ -476,13 +472,13 @@ impl Settings {
     /// checks it).
     pub fn effective_number(&self, setting: &Setting, size: usize) -> Option<f64> {
         match setting.meta.key {
-            "exploration" => Some(f64::from(self.exploration_constant(size))),
-            "rave" => Some(f64::from(self.selection(size).rave)),
-            "rave-prior" => Some(f64::from(self.selection(size).rave_prior)),
-            "fpu" => Some(f64::from(self.selection(size).fpu)),
+            "exploration" => Some(f64::from(self.exploration_constant())),
+            "rave" => Some(f64::from(self.selection().rave)),
+            "rave-prior" => Some(f64::from(self.selection().rave_prior)),
+            "fpu" => Some(f64::from(self.selection().fpu)),
             "expand" => Some(f64::from(self.expand_visits(size))),
             "prior-weight" => Some(f64::from(match self.priors {
-                PriorsKind::Pattern => self.pattern_prior_weight(size),
+                PriorsKind::Pattern => self.pattern_prior_weight(),
                 PriorsKind::Heuristic => self.heuristic_shape_weight().unwrap_or(0.0),
             })),
             _ => self.number(setting),
@@ -747,7 +743,7 @@ mod tests {
         assert_eq!(defaults.effective_number(find("expand"), 7), Some(2.0));
         assert_eq!(
             defaults.effective_number(find("prior-weight"), 19),
-            Some(40.0)
+            Some(f64::from(18.26_f32))
         );
         let light = Settings {
             playout: PlayoutKind::Light,
@@ -757,8 +753,11 @@ mod tests {
         assert_eq!(light.effective_number(find("prior-weight"), 9), Some(0.0));
         assert!((light.effective_number(find("exploration"), 9).unwrap() - 0.02).abs() < 1e-6);
         assert_eq!(defaults.effective_number(find("rave"), 9), Some(1556.0));
-        assert_eq!(defaults.effective_number(find("rave"), 19), Some(3000.0));
-        assert_eq!(defaults.effective_number(find("rave-prior"), 19), Some(3.0));
+        assert_eq!(defaults.effective_number(find("rave"), 19), Some(1556.0));
+        assert_eq!(
+            defaults.effective_number(find("rave-prior"), 19),
+            Some(f64::from(0.032_f32))
+        );
         assert_eq!(defaults.effective_number(find("playouts"), 9), None);
     }
 
@@ -766,17 +765,16 @@ mod tests {
     fn size_dependent_defaults() {
         let s = Settings::default();
         assert_eq!((s.expand_visits(7), s.expand_visits(9)), (2, 8));
-        assert_eq!(s.pattern_prior_weight(13), 18.26);
-        assert_eq!(s.pattern_prior_weight(19), 40.0);
-        assert_eq!(s.exploration_constant(19), 0.2);
-        let (small, large) = (s.selection(9), s.selection(19));
+        assert_eq!(s.pattern_prior_weight(), 18.26);
+        let selection = s.selection();
         assert_eq!(
-            (small.exploration, small.rave, small.rave_prior, small.fpu),
+            (
+                selection.exploration,
+                selection.rave,
+                selection.rave_prior,
+                selection.fpu
+            ),
             (0.0057, 1556.0, 0.032, 0.873)
-        );
-        assert_eq!(
-            (large.exploration, large.rave, large.rave_prior, large.fpu),
-            (0.2, 3000.0, 3.0, 1.0)
         );
         assert_eq!(s.heuristic_shape_weight(), None);
         let light = Settings {
@@ -785,8 +783,8 @@ mod tests {
             expand: Auto::Value(4),
             ..Settings::default()
         };
-        assert_eq!(light.exploration_constant(9), 0.02);
-        assert_eq!(light.pattern_prior_weight(19), 35.0);
+        assert_eq!(light.exploration_constant(), 0.02);
+        assert_eq!(light.pattern_prior_weight(), 35.0);
         assert_eq!(light.heuristic_shape_weight(), Some(35.0));
         assert_eq!(light.expand_visits(19), 4);
     }
