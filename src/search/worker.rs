@@ -85,7 +85,7 @@ pub struct SharedSearch<'a> {
     pub config: &'a SearchConfig,
     pub priors: &'a dyn MovePriors,
     pub expand_visits: u32,
-    /// The selection constants on this board.
+    /// The selection constants, resolved once per search.
     pub selection: Selection,
     pub memory: MemoryBudget,
     pub stop: AtomicBool,

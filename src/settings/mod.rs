@@ -405,7 +405,7 @@ settings! {
 }
 
 /// The constants of the tree's move selection ([`Settings::selection`]): the settings of
-/// those names with their `auto` values resolved for one board size.
+/// those names with their `auto` values resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Selection {
     pub exploration: f32,
