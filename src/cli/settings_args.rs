@@ -172,7 +172,7 @@ mod tests {
         .unwrap();
         assert_eq!(s.threads, Auto::Value(2));
         assert_eq!(s.playout, PlayoutKind::Light);
-        assert_eq!(s.rave, Auto::Value(1500.0));
+        assert_eq!(s.rave, 1500.0);
         assert!(s.ponder && !s.tactics);
         assert_eq!(s.komi, -3.5);
         assert_eq!(s.max_memory.0, 512 << 20);

@@ -826,8 +826,8 @@ mod tests {
         let edges = [a, b];
         let mut config = Settings {
             exploration: Auto::Value(0.0),
-            rave: Auto::Value(3000.0),
-            fpu: Auto::Value(1.0),
+            rave: 3000.0,
+            fpu: 1.0,
             ..Settings::default()
         }
         .selection();
@@ -974,8 +974,8 @@ mod tests {
         }
         let mut config = Settings {
             exploration: Auto::Value(0.0),
-            rave: Auto::Value(3000.0),
-            fpu: Auto::Value(1.0),
+            rave: 3000.0,
+            fpu: 1.0,
             ..Settings::default()
         }
         .selection();

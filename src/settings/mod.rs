@@ -337,10 +337,10 @@ settings! {
     /// playouts).
     exploration: Auto<f32> = Auto::Auto, Meta::new("exploration", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.05);
     /// RAVE equivalence: the real visits at which AMAF and real statistics weigh the
-    /// same (0: no AMAF; auto: 1556).
-    rave: Auto<f32> = Auto::Auto, Meta::new("rave", Scope::Search).aliases(&["rave-equivalence"]).range(0.0, 1e9).tune(100.0, 20_000.0, 500.0);
-    /// Share of a prior's virtual playouts also counted as AMAF playouts (auto: 0.032).
-    rave_prior: Auto<f32> = Auto::Auto, Meta::new("rave-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 10.0, 0.5);
+    /// same (0: no AMAF).
+    rave: f32 = 1556.0, Meta::new("rave", Scope::Search).aliases(&["rave-equivalence"]).range(0.0, 1e9).tune(100.0, 20_000.0, 500.0);
+    /// Share of a prior's virtual playouts also counted as AMAF playouts.
+    rave_prior: f32 = 0.032, Meta::new("rave-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 10.0, 0.5);
     /// Distance weighting of AMAF results: a playout move at step t of a playout of T steps
     /// counts 1 - k (t - t0) / (T - t0) of a result in the AMAF statistics of a node at
     /// step t0, so that moves played soon after the node count more (0: all count the same).
@@ -351,9 +351,8 @@ settings! {
     /// setting, of its AMAF playouts as extra AMAF wins, once the node has sampled 32
     /// playouts (0: off).
     criticality: f32 = 0.0, Meta::new("criticality", Scope::Search).range(0.0, 1e6).tune(0.0, 4.0, 0.25);
-    /// Value of a tree move with no statistics and no prior (first-play urgency; auto:
-    /// 0.873).
-    fpu: Auto<f32> = Auto::Auto, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
+    /// Value of a tree move with no statistics and no prior (first-play urgency).
+    fpu: f32 = 0.873, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
     /// Visits a tree node needs before it gets children (auto: 2 up to 7x7, 8 above).
     expand: Auto<u32> = Auto::Auto, Meta::new("expand", Scope::Search).range(1.0, 1e9).tune(1.0, 32.0, 1.0);
     /// Virtual playouts the tactical reader gives new tree moves: in the chains touching
@@ -405,7 +404,7 @@ settings! {
 }
 
 /// The constants of the tree's move selection ([`Settings::selection`]): the settings of
-/// those names with their `auto` values resolved.
+/// those names, the exploration's `auto` resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Selection {
     pub exploration: f32,
@@ -432,16 +431,16 @@ impl Settings {
         })
     }
 
-    /// The tree's selection constants, `auto` values resolved. The same on every board
+    /// The tree's selection constants, the exploration's `auto` resolved. The same on every board
     /// size: `hane tune` set them on 9x9, and they won on 13x13 and 19x19 too (a size that
     /// needs its own values would resolve them here from a size argument, as
     /// [`Settings::expand_visits`] does).
     pub fn selection(&self) -> Selection {
         Selection {
             exploration: self.exploration_constant(),
-            rave: self.rave.or(1556.0),
-            rave_prior: self.rave_prior.or(0.032),
-            fpu: self.fpu.or(0.873),
+            rave: self.rave,
+            rave_prior: self.rave_prior,
+            fpu: self.fpu,
             rave_distance: self.rave_distance,
             criticality: self.criticality,
         }
@@ -473,9 +472,6 @@ impl Settings {
     pub fn effective_number(&self, setting: &Setting, size: usize) -> Option<f64> {
         match setting.meta.key {
             "exploration" => Some(f64::from(self.exploration_constant())),
-            "rave" => Some(f64::from(self.selection().rave)),
-            "rave-prior" => Some(f64::from(self.selection().rave_prior)),
-            "fpu" => Some(f64::from(self.selection().fpu)),
             "expand" => Some(f64::from(self.expand_visits(size))),
             "prior-weight" => Some(f64::from(match self.priors {
                 PriorsKind::Pattern => self.pattern_prior_weight(),
@@ -698,7 +694,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             (s.playouts, s.threads, s.rave),
-            (Some(400), Auto::Value(1), Auto::Value(1500.0))
+            (Some(400), Auto::Value(1), 1500.0)
         );
         assert_eq!(
             s.changed(&[Scope::Search, Scope::Game]),
