@@ -16,10 +16,10 @@ use crate::board::{Board, Cell, Color, OtherLiberties, Point, Recent};
 use crate::pattern::PatternTable;
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
 use crate::pattern::table::TemperedShapes;
-use crate::settings::Settings;
+use crate::settings::{SelfAtariRule, Settings};
 use crate::tactics::eye_space::EyeSpaceReader;
 use crate::tactics::ladder::{LadderScratch, two_liberties};
-use crate::tactics::liberties::{is_self_atari, liberties_after};
+use crate::tactics::liberties::{is_self_atari, liberties_after, self_atari_works};
 
 use super::replies::ReplyMemory;
 use super::{
@@ -64,9 +64,9 @@ pub struct PatternPolicy<'t> {
     /// Random points tried for an empty 3x3 area before the random move (0: none; see
     /// [`PatternPolicy::with_fill_board`]).
     fill_board: u32,
-    /// Whether random moves keep chains of one or two stones out of atari too (see
-    /// [`PatternPolicy::with_self_atari_fix`]).
-    self_atari_fix: bool,
+    /// Which self-ataris the random move may play (see
+    /// [`PatternPolicy::with_self_atari_rule`]).
+    self_atari: SelfAtariRule,
     /// Whether the policy ataris the last move's two-liberty chain when it cannot run (see
     /// [`PatternPolicy::with_two_liberty_ataris`]).
     two_liberty_ataris: bool,
@@ -94,7 +94,7 @@ impl<'t> PatternPolicy<'t> {
             .with_fill_board(settings.fill_board)
             .with_local_reluctance(settings.shape_reluctance)
             .with_shape_temperature(settings.shape_temperature)
-            .with_self_atari_fix(settings.self_atari_fix)
+            .with_self_atari_rule(settings.self_atari)
             .with_two_liberty_ataris(settings.two_liberty_ataris)
             .with_ko_retakes(settings.ko_retakes);
         if settings.replies {
@@ -124,20 +124,21 @@ impl<'t> PatternPolicy<'t> {
             global_captures: false,
             watch: AtariWatch::default(),
             fill_board: 0,
-            self_atari_fix: false,
+            self_atari: SelfAtariRule::Small,
             two_liberty_ataris: false,
             ko_retakes: 0.0,
             lost_ko: [0; 2],
         }
     }
 
-    /// Turns the self-atari fix on or off (off by default): a random move that would leave
-    /// its own chain, of any size, with one liberty and capture nothing is replaced by that
-    /// last liberty when playing there leaves at least two and fills no own eye (the move
-    /// that approaches instead of throwing a stone away), else it is not played. Off, only
-    /// chains of three or more stones are kept out of atari.
-    pub fn with_self_atari_fix(mut self, fix: bool) -> PatternPolicy<'t> {
-        self.self_atari_fix = fix;
+    /// Sets which self-ataris the random move may play ([`SelfAtariRule::Small`] by
+    /// default: those of chains of one or two stones). Under [`SelfAtariRule::Useful`]
+    /// (only those that [`self_atari_works`]) and [`SelfAtariRule::Never`], a refused
+    /// self-atari is replaced by the last liberty it would leave when playing there leaves at
+    /// least two and fills no own eye (the move that approaches instead of throwing a stone
+    /// away), else it is not played.
+    pub fn with_self_atari_rule(mut self, rule: SelfAtariRule) -> PatternPolicy<'t> {
+        self.self_atari = rule;
         self
     }
 
@@ -538,12 +539,12 @@ impl PlayoutPolicy for PatternPolicy<'_> {
             chosen = open_area_point(board, rng, self.fill_board);
         }
         if chosen.is_none() {
-            chosen = if self.self_atari_fix {
-                random_move_without_self_atari(board, color, rng)
-            } else {
-                random_acceptable_move(board, color, rng, |b, p| {
+            chosen = match self.self_atari {
+                SelfAtariRule::Small => random_acceptable_move(board, color, rng, |b, p| {
                     !is_self_atari(b, p, color, BIG_CHAIN)
-                })
+                }),
+                SelfAtariRule::Useful => random_move_without_self_atari(board, color, rng, true),
+                SelfAtariRule::Never => random_move_without_self_atari(board, color, rng, false),
             };
         }
         self.remember(chosen);
@@ -551,17 +552,21 @@ impl PlayoutPolicy for PatternPolicy<'_> {
     }
 }
 
-/// A random legal move that fills no own eye and leaves no own chain in atari: a drawn
-/// self-atari is replaced by the one liberty it would leave, when that point is a legal
-/// non-eye move that is no self-atari itself; otherwise the draw goes on.
+/// A random legal move that fills no own eye and leaves no own chain in atari (but for a
+/// self-atari of one or two stones that [`self_atari_works`], when `useful` ones may be
+/// played): a drawn self-atari is replaced by the one liberty it would leave, when that
+/// point is a legal non-eye move that is no self-atari itself; otherwise the draw goes on.
 fn random_move_without_self_atari(
     board: &mut Board,
     color: Color,
     rng: &mut PlayoutRng,
+    useful: bool,
 ) -> Option<Point> {
     let mut replacement = None;
     let chosen = random_acceptable_move(board, color, rng, |b, p| {
-        if !is_self_atari(b, p, color, 1) {
+        if !is_self_atari(b, p, color, 1)
+            || (useful && !is_self_atari(b, p, color, BIG_CHAIN) && self_atari_works(b, p, color))
+        {
             return true;
         }
         if let Some(q) = last_liberty_after(b, p, color)
@@ -970,13 +975,15 @@ mod tests {
         assert_eq!(policy.watch.len, 0);
     }
 
-    /// With the self-atari fix a random move never leaves its own chain, of any size, in
+    /// Under the rule `never` a random move never leaves its own chain, of any size, in
     /// atari without capturing, on positions where the plain random move does so; a drawn
-    /// self-atari is sometimes replaced by its last liberty.
+    /// self-atari is sometimes replaced by its last liberty. Under `useful` it does so only
+    /// with a self-atari that works.
     #[test]
-    fn the_self_atari_fix_keeps_small_chains_out_of_atari() {
+    fn the_self_atari_rules_keep_small_chains_out_of_atari() {
         let mut rng = playout_rng(5, 0);
         let (mut plain_self_ataris, mut replaced, mut draws) = (0, 0, 0);
+        let (mut useful_draws, mut kept) = (0, 0);
         for seed in 0..40 {
             // A crowded position: a seeded light game of 50 moves on 9x9.
             let mut board = Board::new(9).unwrap();
@@ -1007,7 +1014,7 @@ mod tests {
                         board.is_legal_non_eye(p, color) && is_self_atari(&board, p, color, 1)
                     })
                     .collect();
-                if let Some(p) = random_move_without_self_atari(&mut b, color, &mut rng) {
+                if let Some(p) = random_move_without_self_atari(&mut b, color, &mut rng, false) {
                     draws += 1;
                     assert!(
                         board.is_legal_non_eye(p, color) && !is_self_atari(&board, p, color, 1),
@@ -1019,6 +1026,20 @@ mod tests {
                         .any(|&q| last_liberty_after(&board, q, color) == Some(p))
                         as usize;
                 }
+                // Under the rule `useful`, a self-atari is played only where it works.
+                let mut b = board.clone();
+                if let Some(p) = random_move_without_self_atari(&mut b, color, &mut rng, true) {
+                    useful_draws += 1;
+                    if is_self_atari(&board, p, color, 1) {
+                        assert!(
+                            !is_self_atari(&board, p, color, BIG_CHAIN)
+                                && self_atari_works(&board, p, color),
+                            "{p:?} for {color:?} on\n{}",
+                            board.to_diagram()
+                        );
+                        kept += 1;
+                    }
+                }
             }
         }
         assert!(
@@ -1027,6 +1048,11 @@ mod tests {
         );
         assert!(draws > 700, "{draws} moves");
         assert!(replaced > 0, "no self-atari was replaced by its liberty");
+        assert!(
+            useful_draws > 700,
+            "{useful_draws} moves under the rule useful"
+        );
+        eprintln!("useful self-ataris kept: {kept} of {useful_draws} moves");
     }
 
     /// With two-liberty ataris the policy ataris a chain the last move left with two

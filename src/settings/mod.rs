@@ -15,7 +15,9 @@ use std::path::PathBuf;
 
 use crate::board::Rules;
 
-pub use value::{Auto, BookSource, Bytes, DynamicKomiMode, PlayoutKind, PriorsKind, SettingValue};
+pub use value::{
+    Auto, BookSource, Bytes, DynamicKomiMode, PlayoutKind, PriorsKind, SelfAtariRule, SettingValue,
+};
 
 /// Where a setting applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,11 +310,13 @@ settings! {
     /// Pattern playouts capture chains left in atari away from the last move, before a
     /// random move.
     captures: bool = false, Meta::new("captures", Scope::Search);
-    /// Pattern playouts keep chains of one or two stones out of atari too: a random move
-    /// that would leave its chain with one liberty (capturing nothing) is replaced by that
-    /// liberty when playing there is safe, else not played (off: only chains of three or
-    /// more stones are kept out of atari).
-    self_atari_fix: bool = false, Meta::new("self-atari-fix", Scope::Search);
+    /// Which self-ataris (moves that leave their own chain with one liberty, capturing
+    /// nothing) the pattern playouts' random move may play: small (those of chains of one
+    /// or two stones), useful (only a snapback, a nakade in an enemy eye space of 3 to
+    /// 6 points, or a throw-in against an enemy chain of two liberties), never. A self-atari
+    /// refused under useful or never is replaced by the liberty it would leave when playing
+    /// there is safe.
+    self_atari: SelfAtariRule = SelfAtariRule::Small, Meta::new("self-atari", Scope::Search);
     /// Pattern playouts atari the chain the last move left with two liberties when its
     /// escape from the atari would have at most two liberties and capture nothing (off:
     /// only ladders next to our previous move are started).

@@ -254,6 +254,40 @@ impl SettingValue for PlayoutKind {
     }
 }
 
+/// Which self-ataris the pattern playouts' random move may play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SelfAtariRule {
+    /// Any of a chain of one or two stones; none of a bigger chain.
+    #[default]
+    Small,
+    /// Only those that work (`tactics::liberties::self_atari_works`: a snapback, a nakade
+    /// in a small enemy eye space, a throw-in against an enemy chain of two liberties);
+    /// another is replaced by the liberty it would leave when playing there is safe.
+    Useful,
+    /// None: each is replaced by the liberty it would leave when playing there is safe.
+    Never,
+}
+
+impl SettingValue for SelfAtariRule {
+    const SHAPE: &'static str = "RULE";
+    fn parse_setting(text: &str) -> Result<SelfAtariRule, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "small" => Ok(SelfAtariRule::Small),
+            "useful" => Ok(SelfAtariRule::Useful),
+            "never" => Ok(SelfAtariRule::Never),
+            _ => Err("unknown self-atari rule (small, useful or never)".into()),
+        }
+    }
+    fn format_setting(&self) -> String {
+        match self {
+            SelfAtariRule::Small => "small",
+            SelfAtariRule::Useful => "useful",
+            SelfAtariRule::Never => "never",
+        }
+        .into()
+    }
+}
+
 /// Which priors seed new tree moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PriorsKind {

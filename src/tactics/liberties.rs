@@ -211,3 +211,107 @@ pub fn is_self_atari(board: &Board, p: Point, color: Color, min_size: usize) -> 
     }
     size >= min_size
 }
+
+/// Largest enemy-enclosed region in which [`self_atari_works`] counts a self-atari as a
+/// nakade: the eye spaces the playouts' vital points are read in.
+const NAKADE_REGION: usize = super::eye_space::NAKADE_MAX;
+
+/// Whether the self-atari of `color` at `p` (see [`is_self_atari`]: one liberty left,
+/// nothing captured) is one that works, so that a playout should keep it:
+/// - a **throw-in** next to an enemy chain of two liberties (`p` one of them): it puts the
+///   chain in atari in a fight, and a snapback is one of these;
+/// - a **nakade**: `p` lies in a region of 3 to [`NAKADE_REGION`] points, empty or ours,
+///   bounded by enemy stones and the edge (an eye space of the opponent that our stones
+///   spoil).
+///
+/// Allocates nothing: the region flood keeps its points in a fixed array.
+pub fn self_atari_works(board: &Board, p: Point, color: Color) -> bool {
+    let geometry = board.geometry();
+    let enemy = Cell::from(color.opponent());
+    let own = Cell::from(color);
+    for n in geometry.neighbors(p) {
+        if board.cell_at(n) == enemy && liberties_capped(board, Point::from_index(n), 3) <= 2 {
+            return true;
+        }
+    }
+    // The region through `p` of empty points and our stones, bounded by the enemy.
+    let mut region = [0u16; NAKADE_REGION + 1];
+    region[0] = p.index() as u16;
+    let (mut len, mut next) = (1, 0);
+    while next < len {
+        for n in geometry.neighbors(Point::from_index(region[next] as usize)) {
+            let cell = board.cell_at(n);
+            if (cell == Cell::Empty || cell == own) && !region[..len].contains(&(n as u16)) {
+                if len == region.len() {
+                    return false;
+                }
+                region[len] = n as u16;
+                len += 1;
+            }
+        }
+        next += 1;
+    }
+    len >= 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn works(diagram: &str, vertex: &str, color: Color) -> bool {
+        let board = Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"));
+        let p = board.geometry().parse_point(vertex).expect("vertex");
+        assert!(
+            is_self_atari(&board, p, color, 1),
+            "{vertex} is no self-atari"
+        );
+        self_atari_works(&board, p, color)
+    }
+
+    #[test]
+    fn a_throw_in_that_snaps_back_works() {
+        // Black B1 ataris the white chain of two liberties (A1, B1); white A1 captures
+        // it and black B1 takes five back.
+        let snapback = "
+            . . . . .
+            . . . . .
+            X X X X .
+            O O O X .
+            . . O X .";
+        assert!(works(snapback, "B1", Color::Black));
+    }
+
+    #[test]
+    fn a_nakade_in_an_enemy_eye_space_works() {
+        // Black C1 next to B1 in white's straight three A1-C1: the black pair has the one
+        // liberty A1, and white's eye space is spoilt.
+        let nakade = "
+            . . . . .
+            . . . . .
+            . . . . .
+            O O O O .
+            . X . O .";
+        assert!(works(nakade, "C1", Color::Black));
+        // White's space A1-B1 is two points: a stone there spoils nothing.
+        let two = "
+            . . . . .
+            . . . . .
+            . . . . .
+            O O O . .
+            . . O . .";
+        assert!(!works(two, "B1", Color::Black));
+    }
+
+    #[test]
+    fn a_stone_thrown_against_a_wall_does_not_work() {
+        // Black C3 in white's mouth has the one liberty C2, the region behind it is open,
+        // and the white chain has many liberties: white simply takes it.
+        let wall = "
+            . . . . .
+            . O O O .
+            . O . O .
+            . . . . .
+            . . . . .";
+        assert!(!works(wall, "C3", Color::Black));
+    }
+}
