@@ -8,6 +8,10 @@
 //! `owl_attack`, `owl_defend`, `reg_genmove`, `top_moves`). The cases where hane is still
 //! wrong are `#[ignore]`d, with what it does wrong: a fix turns them on. Without the folder
 //! the tests print a note and pass, except under CI (`CI` set).
+//!
+//! `HANE_LOSSES_OPTIONS` adds `hane gtp` options to every search case, to try a change on
+//! the known-wrong positions without a rebuild:
+//! `HANE_LOSSES_OPTIONS="--self-atari useful" cargo test --release --test losses -- --ignored`.
 
 mod common;
 
@@ -166,9 +170,15 @@ fn assert_search_with(case: Case, playouts: u64, extra: &[&str], good: &[&str], 
     let Some((game, _)) = case.load() else {
         return;
     };
+    let options = std::env::var("HANE_LOSSES_OPTIONS").unwrap_or_default();
+    let extra: Vec<&str> = extra
+        .iter()
+        .copied()
+        .chain(options.split_whitespace())
+        .collect();
     let chosen: Vec<String> = SEEDS
         .iter()
-        .map(|&seed| search(case, &game, playouts, seed, extra))
+        .map(|&seed| search(case, &game, playouts, seed, &extra))
         .collect();
     eprintln!("{case:?} {extra:?}: {playouts} playouts chose {chosen:?}");
     let right = chosen
