@@ -220,9 +220,9 @@ const NAKADE_REGION: usize = super::eye_space::NAKADE_MAX;
 /// nothing captured) is one that works, so that a playout should keep it:
 /// - a **throw-in** next to an enemy chain of two liberties (`p` one of them): it puts the
 ///   chain in atari in a fight, and a snapback is one of these;
-/// - a **nakade**: `p` lies in a region of 3 to [`NAKADE_REGION`] points, empty or ours,
-///   bounded by enemy stones and the edge (an eye space of the opponent that our stones
-///   spoil).
+/// - a **nakade**: `p` lies in a region of 3 to
+///   [`NAKADE_MAX`](super::eye_space::NAKADE_MAX) points, empty or ours, bounded by enemy
+///   stones and the edge (an eye space of the opponent that our stones spoil).
 ///
 /// Allocates nothing: the region flood keeps its points in a fixed array.
 pub fn self_atari_works(board: &Board, p: Point, color: Color) -> bool {
