@@ -235,7 +235,7 @@ pub fn self_atari_works(board: &Board, p: Point, color: Color) -> bool {
         }
     }
     // The region through `p` of empty points and our stones, bounded by the enemy.
-    let mut region = [0u16; NAKADE_REGION + 1];
+    let mut region = [0u16; NAKADE_REGION];
     region[0] = p.index() as u16;
     let (mut len, mut next) = (1, 0);
     while next < len {
@@ -300,6 +300,17 @@ mod tests {
             O O O . .
             . . O . .";
         assert!(!works(two, "B1", Color::Black));
+        // Black E1 leaves A1-E1 the one liberty F1 in white's six points A1-F1: a nakade.
+        // Black F1 leaves A1-F1 the one liberty G1 in seven points: no longer one.
+        let edge = |row2: &str, row1: &str| {
+            let mut rows = vec![". . . . . . . . ."; 7];
+            rows.extend([row2, row1]);
+            rows.join("\n")
+        };
+        let six = edge("O O O O O O O . .", "X X X X . . O . .");
+        assert!(works(&six, "E1", Color::Black));
+        let seven = edge("O O O O O O O O .", "X X X X X . . O .");
+        assert!(!works(&seven, "F1", Color::Black));
     }
 
     #[test]
