@@ -74,6 +74,40 @@ macro_rules! real_value {
 }
 real_value!(f32, f64);
 
+/// Implements [`SettingValue`] for an enum of keywords: a variant is written as its first
+/// keyword and read from any of its keywords, in any case; the error names the setting and
+/// lists the first keywords.
+macro_rules! keyword_value {
+    ($t:ident, $shape:literal, $noun:literal, {
+        $($variant:ident => $word:literal $(| $alias:literal)*),+ $(,)?
+    }) => {
+        impl SettingValue for $t {
+            const SHAPE: &'static str = $shape;
+            fn parse_setting(text: &str) -> Result<$t, String> {
+                match text.trim().to_ascii_lowercase().as_str() {
+                    $($word $(| $alias)* => Ok($t::$variant),)+
+                    _ => Err(format!("unknown {} ({})", $noun, one_of(&[$($word),+]))),
+                }
+            }
+            fn format_setting(&self) -> String {
+                match self {
+                    $($t::$variant => $word,)+
+                }
+                .into()
+            }
+        }
+    };
+}
+
+/// `a`, `a or b`, `a, b or c`: the choices of a keyword setting, for its error.
+fn one_of(words: &[&str]) -> String {
+    match words.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// A value chosen by hane (`auto`, documented with each setting, often by board size) or
 /// given.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -236,24 +270,10 @@ pub enum PlayoutKind {
     Pattern,
 }
 
-impl SettingValue for PlayoutKind {
-    const SHAPE: &'static str = "POLICY";
-    fn parse_setting(text: &str) -> Result<PlayoutKind, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "light" => Ok(PlayoutKind::Light),
-            "pattern" => Ok(PlayoutKind::Pattern),
-            _ => Err("unknown playout policy (light or pattern)".into()),
-        }
-    }
-    fn format_setting(&self) -> String {
-        match self {
-            PlayoutKind::Light => "light",
-            PlayoutKind::Pattern => "pattern",
-        }
-        .into()
-    }
-}
-
+keyword_value!(PlayoutKind, "POLICY", "playout policy", {
+    Light => "light",
+    Pattern => "pattern",
+});
 /// Which self-ataris the pattern playouts' random move may play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SelfAtariRule {
@@ -268,26 +288,11 @@ pub enum SelfAtariRule {
     Never,
 }
 
-impl SettingValue for SelfAtariRule {
-    const SHAPE: &'static str = "RULE";
-    fn parse_setting(text: &str) -> Result<SelfAtariRule, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "small" => Ok(SelfAtariRule::Small),
-            "useful" => Ok(SelfAtariRule::Useful),
-            "never" => Ok(SelfAtariRule::Never),
-            _ => Err("unknown self-atari rule (small, useful or never)".into()),
-        }
-    }
-    fn format_setting(&self) -> String {
-        match self {
-            SelfAtariRule::Small => "small",
-            SelfAtariRule::Useful => "useful",
-            SelfAtariRule::Never => "never",
-        }
-        .into()
-    }
-}
-
+keyword_value!(SelfAtariRule, "RULE", "self-atari rule", {
+    Small => "small",
+    Useful => "useful",
+    Never => "never",
+});
 /// Which priors seed new tree moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PriorsKind {
@@ -299,24 +304,10 @@ pub enum PriorsKind {
     Pattern,
 }
 
-impl SettingValue for PriorsKind {
-    const SHAPE: &'static str = "KIND";
-    fn parse_setting(text: &str) -> Result<PriorsKind, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "heuristic" => Ok(PriorsKind::Heuristic),
-            "pattern" => Ok(PriorsKind::Pattern),
-            _ => Err("unknown priors (heuristic or pattern)".into()),
-        }
-    }
-    fn format_setting(&self) -> String {
-        match self {
-            PriorsKind::Heuristic => "heuristic",
-            PriorsKind::Pattern => "pattern",
-        }
-        .into()
-    }
-}
-
+keyword_value!(PriorsKind, "KIND", "priors", {
+    Heuristic => "heuristic",
+    Pattern => "pattern",
+});
 /// How the search shifts the komi of its playouts in lopsided games (see
 /// `play::dynkomi`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -332,28 +323,12 @@ pub enum DynamicKomiMode {
     Adaptive,
 }
 
-impl SettingValue for DynamicKomiMode {
-    const SHAPE: &'static str = "MODE";
-    fn parse_setting(text: &str) -> Result<DynamicKomiMode, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "auto" => Ok(DynamicKomiMode::Auto),
-            "off" | "none" => Ok(DynamicKomiMode::Off),
-            "linear" => Ok(DynamicKomiMode::Linear),
-            "adaptive" | "situational" => Ok(DynamicKomiMode::Adaptive),
-            _ => Err("unknown dynamic komi (auto, off, linear or adaptive)".into()),
-        }
-    }
-    fn format_setting(&self) -> String {
-        match self {
-            DynamicKomiMode::Auto => "auto",
-            DynamicKomiMode::Off => "off",
-            DynamicKomiMode::Linear => "linear",
-            DynamicKomiMode::Adaptive => "adaptive",
-        }
-        .into()
-    }
-}
-
+keyword_value!(DynamicKomiMode, "MODE", "dynamic komi", {
+    Auto => "auto",
+    Off => "off" | "none",
+    Linear => "linear",
+    Adaptive => "adaptive" | "situational",
+});
 /// A rule set by name (its komi is the `komi` setting's).
 impl SettingValue for Rules {
     const SHAPE: &'static str = "RULES";
@@ -388,6 +363,8 @@ mod tests {
         round_trip::<Bytes>("1000");
         round_trip::<PlayoutKind>("light");
         round_trip::<PriorsKind>("heuristic");
+        round_trip::<SelfAtariRule>("Useful");
+        round_trip::<SelfAtariRule>("never");
         round_trip::<Rules>("tromp-taylor");
         round_trip::<DynamicKomiMode>("adaptive");
         round_trip::<DynamicKomiMode>("off");
@@ -413,9 +390,16 @@ mod tests {
         assert!(Bytes::parse_setting("lots").is_err());
         assert!(Bytes::parse_setting("0").is_err());
         assert!(Auto::<u32>::parse_setting("some").is_err());
-        assert!(PlayoutKind::parse_setting("heavy").is_err());
         assert!(PriorsKind::parse_setting("oracle").is_err());
-        assert!(DynamicKomiMode::parse_setting("sometimes").is_err());
+        assert_eq!(
+            DynamicKomiMode::parse_setting("sometimes"),
+            Err("unknown dynamic komi (auto, off, linear or adaptive)".into())
+        );
+        assert_eq!(
+            PlayoutKind::parse_setting("heavy"),
+            Err("unknown playout policy (light or pattern)".into())
+        );
+        assert!(SelfAtariRule::parse_setting("sometimes").is_err());
         assert!(Option::<PathBuf>::parse_setting(" ").is_err());
         assert!(BookSource::parse_setting("").is_err());
     }
