@@ -3,8 +3,10 @@
 //! [`super::priors::MovePriors`] ones.
 //!
 //! The chains read are those touching the last two moves with at most
-//! [`RECENT_LIBERTIES`] liberties and every chain of [`BIG_CHAIN`] stones or more with at
-//! most [`MAX_LIBERTIES`] (at most [`MAX_TARGETS`] of them, the recent ones first). For a chain of the side to move the
+//! [`RECENT_LIBERTIES`] liberties, every chain of [`BIG_CHAIN`] stones or more with at
+//! most [`MAX_LIBERTIES`], and with `reading-anywhere` N > 0 every chain of N stones or more
+//! with at most [`RECENT_LIBERTIES`] (at most [`MAX_TARGETS`] of them, the recent ones
+//! first). For a chain of the side to move the
 //! reader answers `defend`: a chain the opponent can capture and a move can save gives that
 //! move the bonus; a chain no move saves gives the extensions at its liberties the penalty
 //! (an escape into a ladder, say), unless they capture something. For an opponent's chain it
@@ -108,6 +110,9 @@ pub struct ExpansionReader {
     /// Virtual playouts of a decisive move's bonus (or of a failed escape's penalty); 0:
     /// no tactical reads.
     weight: f32,
+    /// Chains of at least this many stones with at most [`RECENT_LIBERTIES`] are read
+    /// wherever they are (0: only near the last two moves).
+    anywhere: usize,
     /// The race reads, when they are on.
     races: Option<RaceReads>,
     share: ReadingShare,
@@ -167,8 +172,9 @@ impl Targets {
         self.len += 1;
     }
 
-    /// The chains touching the last two moves, then the big ones.
-    fn gather(&mut self, board: &Board, recent: Recent) {
+    /// The chains touching the last two moves, then the big ones and those of at least
+    /// `anywhere` stones (0: none) short of liberties, in board order.
+    fn gather(&mut self, board: &Board, recent: Recent, anywhere: usize) {
         let g = board.geometry();
         for p in [recent.last, recent.second_last].into_iter().flatten() {
             self.consider(board, p, RECENT_LIBERTIES);
@@ -183,11 +189,14 @@ impl Targets {
                 break;
             }
             // One stone per chain: its head.
-            if board.cell(p).color().is_some()
-                && board.chain_id(p) == p.index()
-                && board.chain_len(p) >= BIG_CHAIN
-            {
+            if board.cell(p).color().is_none() || board.chain_id(p) != p.index() {
+                continue;
+            }
+            let stones = board.chain_len(p);
+            if stones >= BIG_CHAIN {
                 self.consider(board, p, MAX_LIBERTIES);
+            } else if anywhere > 0 && stones >= anywhere {
+                self.consider(board, p, RECENT_LIBERTIES);
             }
         }
     }
@@ -230,6 +239,7 @@ impl ExpansionReader {
         ExpansionReader {
             reader: Reader::with_limits(limits, Reader::DEFAULT_TABLE_BITS),
             weight,
+            anywhere: 0,
             races: None,
             share: ReadingShare::default(),
         }
@@ -241,12 +251,20 @@ impl ExpansionReader {
         if settings.reading <= 0.0 && settings.race <= 0.0 {
             return None;
         }
-        let reader = ExpansionReader::new(settings.reading.max(0.0), settings.reading_nodes);
+        let reader = ExpansionReader::new(settings.reading.max(0.0), settings.reading_nodes)
+            .reading_anywhere(settings.reading_anywhere as usize);
         Some(if settings.race > 0.0 {
             reader.with_races(settings.race, settings.race_nodes)
         } else {
             reader
         })
+    }
+
+    /// Also reads the chains of at least `stones` stones with at most
+    /// [`RECENT_LIBERTIES`] liberties wherever they are (0: only near the last two moves).
+    pub fn reading_anywhere(mut self, stones: usize) -> ExpansionReader {
+        self.anywhere = stones;
+        self
     }
 
     /// Also reads the capturing races next to the last two moves: a move that wins a race
@@ -307,7 +325,7 @@ impl ExpansionReader {
         out: &mut [Prior],
     ) -> bool {
         let mut targets = Targets::new();
-        targets.gather(board, recent);
+        targets.gather(board, recent, self.anywhere);
         if targets.len == 0 {
             return false;
         }
@@ -639,6 +657,56 @@ mod tests {
         // Black can take C2 at C1, but White could not save it either: no urgency.
         let board = white_in_a_ladder();
         assert_eq!(touched(&board, Color::Black, "D2"), vec![]);
+    }
+
+    /// White's three stones A1-C1 have two liberties, C2 and D1, far from the last move
+    /// (E5): Black C2 or D1 captures them, White C2 saves them.
+    fn white_short_of_liberties_on_the_edge() -> Board {
+        Board::from_diagram(
+            ".........
+             .........
+             .........
+             .........
+             ....X....
+             .........
+             .........
+             XX.......
+             OOO.X....",
+        )
+        .unwrap()
+    }
+
+    /// The touched moves with a reader that reads chains of `anywhere` stones or more with
+    /// two liberties wherever they are.
+    fn touched_anywhere(board: &Board, color: Color, last: &str, anywhere: usize) -> Vec<String> {
+        let g = board.geometry();
+        let moves = every_move(board);
+        let mut out = vec![Prior::NONE; moves.len()];
+        let mut reader = ExpansionReader::new(WEIGHT, 5_000).reading_anywhere(anywhere);
+        let recent = Recent::new(g.parse_point(last), None);
+        reader.add_priors(board, color, recent, &moves, &mut out);
+        moves
+            .iter()
+            .zip(&out)
+            .filter(|(_, p)| p.visits != 0.0)
+            .map(|(m, p)| format!("{} {} {}", m.to_gtp(g), p.visits, p.wins))
+            .collect()
+    }
+
+    #[test]
+    fn small_chains_far_from_the_last_move_are_read_only_when_asked() {
+        let board = white_short_of_liberties_on_the_edge();
+        for color in [Color::Black, Color::White] {
+            assert!(touched_anywhere(&board, color, "E5", 0).is_empty());
+            assert!(touched_anywhere(&board, color, "E5", 4).is_empty());
+        }
+        // Black captures at C2 or D1 (the reader picks one), White saves at C2.
+        let black = touched_anywhere(&board, Color::Black, "E5", 3);
+        assert!(black == ["C2 10 10"] || black == ["D1 10 10"], "{black:?}");
+        assert_eq!(
+            touched_anywhere(&board, Color::White, "E5", 3),
+            ["C2 10 10"]
+        );
     }
 
     /// White D4 has two liberties, D3 and E4; Black D3 would drive it into a ladder

@@ -366,6 +366,10 @@ settings! {
     reading: f32 = 20.0, Meta::new("reading", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
     /// Node budget of each tactical read at tree expansion.
     reading_nodes: u64 = 100, Meta::new("reading-nodes", Scope::Search).range(1.0, 1e7);
+    /// Chains of at least this many stones with at most two liberties are read by the
+    /// tree's tactical reader wherever they are, not only next to the last two moves (0:
+    /// only there, and the chains of 5 stones or more with at most 3 liberties).
+    reading_anywhere: u32 = 0, Meta::new("reading-anywhere", Scope::Search).range(0.0, 361.0).tune(0.0, 5.0, 1.0);
     /// Virtual playouts won that the race reader gives a new tree move that wins a
     /// capturing race next to the last two moves (chains of 2+ stones with 2 to 4
     /// liberties) that the opponent would win by moving first, or that saves our chain
