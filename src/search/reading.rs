@@ -128,6 +128,7 @@ impl std::fmt::Debug for ExpansionReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExpansionReader")
             .field("weight", &self.weight)
+            .field("anywhere", &self.anywhere)
             .field("limits", &self.reader.limits())
             .field("race_weight", &self.races.as_ref().map(|r| r.weight))
             .field("share", &self.share)
