@@ -116,12 +116,7 @@ fn rescue_connected_chains(
     let mut k = 0;
     while k < dead.len() {
         let (color, stones) = &dead[k];
-        let shares_a_liberty = board.chain_liberties(stones[0]).into_iter().any(|l| {
-            g.neighbors(l)
-                .iter()
-                .any(|&n| living[n] && board.cell_at(n).is(*color))
-        });
-        let rescued = shares_a_liberty && {
+        let rescued = shares_a_liberty(board, stones[0], *color, |n| living[n]) && {
             let reading = reader.attack(board, stones[0]);
             !reading.verdict.succeeds() && reading.exact
         };
@@ -202,13 +197,6 @@ fn settle_races(
         return;
     }
     let g = board.geometry();
-    // Which dead chain (its index in `dead`) holds each point.
-    let mut dead_at = vec![usize::MAX; g.cells()];
-    for (i, (_, stones)) in dead.iter().enumerate() {
-        for p in stones {
-            dead_at[p.index()] = i;
-        }
-    }
     let mut reader = SemeaiReader::new();
     let mut revived = vec![false; dead.len()];
     let mut killed = vec![false; alive.len()];
@@ -245,24 +233,33 @@ fn settle_races(
             }
         }
     }
+    if !revived.contains(&true) {
+        return;
+    }
     // A revived chain that shares a liberty with a dead chain of its colour that stays
     // dead goes back to dead (the opponent may capture that one first, which makes the
     // shared liberty playable: the race read of two chains cannot see it), until none is
     // left; the chains it killed live again unless another revived chain killed them.
-    loop {
-        let relapsed = (0..dead.len()).find(|&i| {
-            revived[i] && leans_on_the_dead(board, &dead_at, i, dead[i].0, dead[i].1[0], &revived)
-        });
-        let Some(i) = relapsed else {
-            break;
-        };
+    let mut dead_at = vec![usize::MAX; g.cells()];
+    for (i, (_, stones)) in dead.iter().enumerate() {
+        for p in stones {
+            dead_at[p.index()] = i;
+        }
+    }
+    while let Some(i) = (0..dead.len()).find(|&i| {
+        revived[i]
+            && shares_a_liberty(board, dead[i].1[0], dead[i].0, |n| {
+                let k = dead_at[n];
+                k != usize::MAX && k != i && !revived[k]
+            })
+    }) {
         revived[i] = false;
     }
     killed.fill(false);
     for &(i, j) in &kills {
         killed[j] |= revived[i];
     }
-    if !killed.contains(&true) && !revived.contains(&true) {
+    if !revived.contains(&true) {
         return;
     }
     let newly_dead = take_flagged(alive, &killed);
@@ -274,23 +271,14 @@ fn settle_races(
     alive.sort_by_key(|(_, stones)| stones[0]);
 }
 
-/// Whether the chain through `p` (dead chain `i`, of `color`) shares a liberty with another
-/// dead chain of its colour that is not `revived` (`dead_at`: the dead chain holding each
-/// point, `usize::MAX` for none).
-fn leans_on_the_dead(
-    board: &Board,
-    dead_at: &[usize],
-    i: usize,
-    color: Color,
-    p: Point,
-    revived: &[bool],
-) -> bool {
+/// Whether the chain through `p` shares a liberty with a stone of `color` at a point (its
+/// index) that `with` accepts.
+fn shares_a_liberty(board: &Board, p: Point, color: Color, with: impl Fn(usize) -> bool) -> bool {
     let g = board.geometry();
     board.chain_liberties(p).into_iter().any(|l| {
-        g.neighbors(l).iter().any(|&n| {
-            let k = dead_at[n];
-            board.cell_at(n).is(color) && k != usize::MAX && k != i && !revived[k]
-        })
+        g.neighbors(l)
+            .iter()
+            .any(|&n| board.cell_at(n).is(color) && with(n))
     })
 }
 
