@@ -589,13 +589,6 @@ mod tests {
 
     const WEIGHT: f32 = 10.0;
 
-    /// The reading priors of every empty point and a pass for `color` on `board`, with the
-    /// last move at `last`.
-    fn priors(board: &Board, color: Color, last: &str) -> Vec<(Move, Prior)> {
-        let recent = Recent::new(board.geometry().parse_point(last), None);
-        read(board, color, recent).0
-    }
-
     /// Every empty point of `board` and a pass.
     fn every_move(board: &Board) -> Vec<Move> {
         let mut moves: Vec<Move> = board
@@ -608,20 +601,47 @@ mod tests {
         moves
     }
 
+    /// A fresh reader of the tests: bonus `WEIGHT`, 5,000 nodes a read.
+    fn reader() -> ExpansionReader {
+        ExpansionReader::new(WEIGHT, 5_000)
+    }
+
     /// Every empty point and a pass with the priors a fresh reader gives them for `color`
     /// after `recent`, and what the reading cost.
     fn read(board: &Board, color: Color, recent: Recent) -> (Vec<(Move, Prior)>, ReadingShare) {
+        read_with(reader(), board, color, recent)
+    }
+
+    /// [`read`] with `reader`.
+    fn read_with(
+        mut reader: ExpansionReader,
+        board: &Board,
+        color: Color,
+        recent: Recent,
+    ) -> (Vec<(Move, Prior)>, ReadingShare) {
         let moves = every_move(board);
         let mut out = vec![Prior::NONE; moves.len()];
-        let mut reader = ExpansionReader::new(WEIGHT, 5_000);
         reader.add_priors(board, color, recent, &moves, &mut out);
         (moves.into_iter().zip(out).collect(), reader.take_share())
     }
 
-    /// The moves that got a prior, as GTP vertices with their virtual visits and wins.
+    /// The moves that got a prior for `color` with the last move at `last`, as GTP vertices
+    /// with their virtual visits and wins.
     fn touched(board: &Board, color: Color, last: &str) -> Vec<(String, f32, f32)> {
+        touched_with(reader(), board, color, last)
+    }
+
+    /// [`touched`] with `reader`.
+    fn touched_with(
+        reader: ExpansionReader,
+        board: &Board,
+        color: Color,
+        last: &str,
+    ) -> Vec<(String, f32, f32)> {
         let g = board.geometry();
-        priors(board, color, last)
+        let recent = Recent::new(g.parse_point(last), None);
+        read_with(reader, board, color, recent)
+            .0
             .into_iter()
             .filter(|(_, p)| p.visits != 0.0)
             .map(|(m, p)| (m.to_gtp(g), p.visits, p.wins))
@@ -677,36 +697,21 @@ mod tests {
         .unwrap()
     }
 
-    /// The touched moves with a reader that reads chains of `anywhere` stones or more with
-    /// two liberties wherever they are.
-    fn touched_anywhere(board: &Board, color: Color, last: &str, anywhere: usize) -> Vec<String> {
-        let g = board.geometry();
-        let moves = every_move(board);
-        let mut out = vec![Prior::NONE; moves.len()];
-        let mut reader = ExpansionReader::new(WEIGHT, 5_000).reading_anywhere(anywhere);
-        let recent = Recent::new(g.parse_point(last), None);
-        reader.add_priors(board, color, recent, &moves, &mut out);
-        moves
-            .iter()
-            .zip(&out)
-            .filter(|(_, p)| p.visits != 0.0)
-            .map(|(m, p)| format!("{} {} {}", m.to_gtp(g), p.visits, p.wins))
-            .collect()
-    }
-
     #[test]
     fn small_chains_far_from_the_last_move_are_read_only_when_asked() {
         let board = white_short_of_liberties_on_the_edge();
+        let anywhere = |stones| reader().reading_anywhere(stones);
         for color in [Color::Black, Color::White] {
-            assert!(touched_anywhere(&board, color, "E5", 0).is_empty());
-            assert!(touched_anywhere(&board, color, "E5", 4).is_empty());
+            assert!(touched_with(anywhere(0), &board, color, "E5").is_empty());
+            assert!(touched_with(anywhere(4), &board, color, "E5").is_empty());
         }
         // Black captures at C2 or D1 (the reader picks one), White saves at C2.
-        let black = touched_anywhere(&board, Color::Black, "E5", 3);
-        assert!(black == ["C2 10 10"] || black == ["D1 10 10"], "{black:?}");
+        let black = touched_with(anywhere(3), &board, Color::Black, "E5");
+        let win = |vertex: &str| vec![(vertex.to_string(), WEIGHT, WEIGHT)];
+        assert!(black == win("C2") || black == win("D1"), "{black:?}");
         assert_eq!(
-            touched_anywhere(&board, Color::White, "E5", 3),
-            ["C2 10 10"]
+            touched_with(anywhere(3), &board, Color::White, "E5"),
+            win("C2")
         );
     }
 

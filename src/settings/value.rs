@@ -274,6 +274,7 @@ keyword_value!(PlayoutKind, "POLICY", "playout policy", {
     Light => "light",
     Pattern => "pattern",
 });
+
 /// Which self-ataris the pattern playouts' random move may play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SelfAtariRule {
@@ -293,6 +294,7 @@ keyword_value!(SelfAtariRule, "RULE", "self-atari rule", {
     Useful => "useful",
     Never => "never",
 });
+
 /// Which priors seed new tree moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PriorsKind {
@@ -308,6 +310,7 @@ keyword_value!(PriorsKind, "KIND", "priors", {
     Heuristic => "heuristic",
     Pattern => "pattern",
 });
+
 /// How the search shifts the komi of its playouts in lopsided games (see
 /// `play::dynkomi`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -329,6 +332,7 @@ keyword_value!(DynamicKomiMode, "MODE", "dynamic komi", {
     Linear => "linear",
     Adaptive => "adaptive" | "situational",
 });
+
 /// A rule set by name (its komi is the `komi` setting's).
 impl SettingValue for Rules {
     const SHAPE: &'static str = "RULES";
