@@ -214,10 +214,10 @@ fn odds13_no_self_atari_of_the_seki_chain() {
 /// (F1, G2) and white captures it by moving first: GNU Go's `attack D4` answers `1 D1`, and
 /// after any of white's D1, H1 and H2 its `defend D4` answers 0. Black had to defend at H2
 /// (GNU Go's `defend`, `owl_defend` and `reg_genmove`); hane played G9, white H2, and the
-/// chain and the group around it (11 stones) died. hane's reader answers `attack D4` with 0
-/// (no capture) and `defend D4` with `1 PASS`.
+/// chain and the group around it (11 stones) died. hane's reader answered `attack D4` with 0
+/// until its attacker learnt preparation moves (shoring up E1 at D1, taking a liberty from
+/// the stones the escape would join at H1 or H2); it finds D1 now.
 #[test]
-#[ignore = "hane's reader misses white's capture of D4 (D1, H1 or H2)"]
 fn odds05_reader_sees_the_capture_of_d4() {
     let case = Case {
         file: ODDS,

@@ -10,9 +10,12 @@
 //! - for the attacker: the target's liberties, the one where the defender's extension would
 //!   have the fewest liberties first; with two liberties, the liberties of those liberties
 //!   after which no extension of the defender would have more than two (nets); *backfilling*,
-//!   the one liberty a self-atari liberty would be left with, played first; and saving its
+//!   the one liberty a self-atari liberty would be left with, played first; saving its
 //!   own chains next to the target that are in atari (their liberty, or capturing a stone
-//!   that ataris them);
+//!   that ataris them); and with two liberties near the root ([`ROOM_PLIES`]),
+//!   preparations: the liberties of the defender's chains of at most three liberties that
+//!   an extension would join, and of its own chains of two liberties next to the target or
+//!   a liberty (that the extension would atari);
 //! - for the defender: the target's liberties; capturing the attacker's chains next to it
 //!   that are in atari, and ataris on those with two liberties (for a lone stone in atari
 //!   too: its capture may become a ko); capturing or ataring the attacker's chains short of
@@ -76,8 +79,8 @@ pub const FOUR_LIBERTY_PLIES: usize = 7;
 /// Liberties at which a chain is safe with the defender to move (below the root).
 pub const DEFENDED_LIBERTIES: usize = 4;
 /// Plies up to which a defender with three liberties also tries to make room (the
-/// liberties of its liberties and of the chains an extension joins); with two liberties it
-/// always does.
+/// liberties of its liberties and of the chains an extension joins; with two liberties it
+/// always does), and an attacker against two liberties tries preparation moves.
 pub const ROOM_PLIES: usize = 2;
 /// The longest line read, in plies (free ones included).
 pub const MAX_PLY: usize = 100;
@@ -899,7 +902,7 @@ impl Reader {
             self.attacker.opponent()
         };
         if attacker_to_move {
-            attack_candidates(board, self.target, self.attacker, libs, list);
+            attack_candidates(board, self.target, self.attacker, libs, ply, list);
         } else {
             defence_candidates(board, self.target, self.attacker, libs, ply, list);
         }
@@ -922,6 +925,7 @@ fn attack_candidates(
     target: Point,
     attacker: Color,
     libs: usize,
+    ply: usize,
     list: &mut Candidates,
 ) {
     let defender = attacker.opponent();
@@ -970,6 +974,9 @@ fn attack_candidates(
                 }
             }
         }
+        if ply <= ROOM_PLIES {
+            escape_cuts(board, target, attacker, liberties, list);
+        }
     }
     // The attacker's own chains next to the target in atari: extend, or capture a stone
     // that ataris them.
@@ -987,6 +994,74 @@ fn attack_candidates(
                 {
                     list.add(c.index() as u16, 800);
                 }
+            }
+        }
+    }
+}
+
+/// The attacker's preparations against a target of two `liberties`: taking a liberty from
+/// the defender's chains an extension would join (those next to a liberty, with at most
+/// three liberties, whose extra liberties would let the target out), and shoring up its
+/// own chains of two liberties next to a liberty or the target (the defender's extension
+/// would atari them, and filling that liberty would be a self-atari). Moves that are
+/// self-ataris capturing nothing are left out.
+fn escape_cuts(
+    board: &Board,
+    target: Point,
+    attacker: Color,
+    liberties: &[u16],
+    list: &mut Candidates,
+) {
+    let geometry = board.geometry();
+    let target_id = board.chain_id(target);
+    let add_unless_self_atari = |z: u16, score: i32, list: &mut Candidates| {
+        if liberties.contains(&z) {
+            return;
+        }
+        let own = liberties_after(board, Point::from_index(z as usize), attacker);
+        if own.liberties >= 2 || own.captures {
+            list.add(z, score + 25 * own.liberties.min(3) as i32);
+        }
+    };
+    let mut seen = [usize::MAX; 8];
+    let mut n_seen = 0;
+    for &x in liberties {
+        for y in geometry.neighbors(Point::from_index(x as usize)) {
+            let Some(owner) = board.cell_at(y).color() else {
+                continue;
+            };
+            let yp = Point::from_index(y);
+            let id = board.chain_id(yp);
+            if id == target_id || seen[..n_seen].contains(&id) || n_seen == seen.len() {
+                continue;
+            }
+            seen[n_seen] = id;
+            n_seen += 1;
+            let mut more = [0u16; 4];
+            let k = liberties_into(board, yp, &mut more);
+            if owner == attacker {
+                if k == 2 {
+                    for &z in &more[..k] {
+                        add_unless_self_atari(z, 250, list);
+                    }
+                }
+            } else if k <= 3 {
+                for &z in &more[..k] {
+                    add_unless_self_atari(z, 200, list);
+                }
+            }
+        }
+    }
+    let (chains, count) = neighbour_chains(board, target, attacker);
+    for &np in &chains[..count] {
+        let id = board.chain_id(np);
+        if seen[..n_seen].contains(&id) {
+            continue;
+        }
+        let mut two = [0u16; 3];
+        if liberties_into(board, np, &mut two) == 2 {
+            for &z in &two[..2] {
+                add_unless_self_atari(z, 250, list);
             }
         }
     }
@@ -1208,6 +1283,47 @@ mod tests {
     fn a_ladder_with_breakers_fails() {
         expect(attack(BROKEN_LADDER, "G7"), 0, &[]);
         expect(defend(BROKEN_LADDER, "G7"), 1, &["PASS"]);
+    }
+
+    /// A capture that needs a preparation (hane's loss to Pachi, time odds game 5, move
+    /// 43): black's D4 chain has two liberties, F1 and G2, but white's F1 is a self-atari
+    /// (E1 has two liberties) and its G2 too; white first shores up E1 at D1 or takes a
+    /// liberty from the black stones the escape at G2 would join (H1, H2). GNU Go answers
+    /// `1 D1` to `attack` and `1 H2` to `defend` (`0` to `attack` after H2 or J2).
+    const PREPARED_CAPTURE: &str = "
+        . . . . . . . . .
+        . . . . . X O O .
+        . . . X X X X O .
+        . X . X . X O O .
+        . . O O X X X O .
+        . . O X O O O O .
+        . . O X X O X X .
+        . O . O X X . . .
+        . . O . O . X . .";
+
+    #[test]
+    fn a_capture_after_a_preparation_move() {
+        expect(attack(PREPARED_CAPTURE, "D4"), 1, &["D1", "H1", "H2"]);
+        // After white's D1 no defence is left; after black's H2 no attack works. (hane's
+        // own `defend` answers G2, which GNU Go refutes at H1: four liberties, a longer
+        // read than the reader's limits allow.)
+        let after = |vertex: &str, color: Color| {
+            let mut b = board(PREPARED_CAPTURE);
+            b.play(point(&b, vertex), color).expect("legal");
+            b
+        };
+        let b = after("D1", Color::White);
+        expect(
+            answer(&b, Reader::new().defend(&b, point(&b, "D4"))),
+            0,
+            &[],
+        );
+        let b = after("H2", Color::Black);
+        expect(
+            answer(&b, Reader::new().attack(&b, point(&b, "D4"))),
+            0,
+            &[],
+        );
     }
 
     /// A net (geta): the ataris on E6 and F5 run into the breaker at G7, F6 holds both.
