@@ -309,9 +309,7 @@ impl Searcher {
         }
         // The readers are made with the reading settings: new settings, new readers.
         let (old, new) = (&self.config.settings, &config.settings);
-        if (old.reading, old.reading_nodes, old.race, old.race_nodes)
-            != (new.reading, new.reading_nodes, new.race, new.race_nodes)
-        {
+        if ExpansionReader::settings_key(old) != ExpansionReader::settings_key(new) {
             self.readers.clear();
         }
         if (old.owl, old.owl_nodes) != (new.owl, new.owl_nodes) {

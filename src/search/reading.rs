@@ -13,7 +13,8 @@
 //! answers `attack`, and when the capture works, `defend` with the opponent to move: a
 //! chain that is lost whatever happens is left alone, and a chain that the side to move can
 //! capture but the opponent could still save gives the capturing move the bonus. Results
-//! that need a ko count half.
+//! that need a ko count half; with `reading-size` the bonus grows with the chain's stones
+//! (up to [`MAX_SIZE_FACTOR`] times).
 //!
 //! With `race` on, the capturing races next to the last two moves are read too
 //! ([`ExpansionReader::with_races`]: a chain of each colour, adjacent, each of [`RACE_MIN_STONES`] stones or
@@ -53,6 +54,9 @@ pub const RECENT_LIBERTIES: usize = 2;
 
 /// At most this many chains are read per expansion.
 pub const MAX_TARGETS: usize = 6;
+
+/// The most a chain's size multiplies the tactical bonus by (`reading-size`).
+pub const MAX_SIZE_FACTOR: f32 = 4.0;
 
 /// Depth limit of the reads at expansion, in the reader's units.
 const MAX_DEPTH: u32 = 12;
@@ -113,6 +117,9 @@ pub struct ExpansionReader {
     /// Chains of at least this many stones with at most [`RECENT_LIBERTIES`] are read
     /// wherever they are (0: only near the last two moves).
     anywhere: usize,
+    /// The bonus of a chain of `s` stones is `weight` times `1 + size_scale * (s - 1)`, at
+    /// most [`MAX_SIZE_FACTOR`] times (0: the same for every chain).
+    size_scale: f32,
     /// The race reads, when they are on.
     races: Option<RaceReads>,
     share: ReadingShare,
@@ -129,6 +136,7 @@ impl std::fmt::Debug for ExpansionReader {
         f.debug_struct("ExpansionReader")
             .field("weight", &self.weight)
             .field("anywhere", &self.anywhere)
+            .field("size_scale", &self.size_scale)
             .field("limits", &self.reader.limits())
             .field("race_weight", &self.races.as_ref().map(|r| r.weight))
             .field("share", &self.share)
@@ -241,6 +249,7 @@ impl ExpansionReader {
             reader: Reader::with_limits(limits, Reader::DEFAULT_TABLE_BITS),
             weight,
             anywhere: 0,
+            size_scale: 0.0,
             races: None,
             share: ReadingShare::default(),
         }
@@ -253,7 +262,8 @@ impl ExpansionReader {
             return None;
         }
         let reader = ExpansionReader::new(settings.reading.max(0.0), settings.reading_nodes)
-            .reading_anywhere(settings.reading_anywhere as usize);
+            .reading_anywhere(settings.reading_anywhere as usize)
+            .size_scale(settings.reading_size);
         Some(if settings.race > 0.0 {
             reader.with_races(settings.race, settings.race_nodes)
         } else {
@@ -266,6 +276,32 @@ impl ExpansionReader {
     pub fn reading_anywhere(mut self, stones: usize) -> ExpansionReader {
         self.anywhere = stones;
         self
+    }
+
+    /// Scales the bonus (and penalty) of a chain of `s` stones by `1 + scale * (s - 1)`, at
+    /// most [`MAX_SIZE_FACTOR`] (0: every chain counts the same).
+    pub fn size_scale(mut self, scale: f32) -> ExpansionReader {
+        self.size_scale = scale.max(0.0);
+        self
+    }
+
+    /// The settings [`ExpansionReader::configured`] reads: readers made under settings
+    /// with other keys must be made again.
+    pub fn settings_key(settings: &Settings) -> (f32, u64, u32, f32, f32, u64) {
+        (
+            settings.reading,
+            settings.reading_nodes,
+            settings.reading_anywhere,
+            settings.reading_size,
+            settings.race,
+            settings.race_nodes,
+        )
+    }
+
+    /// The bonus of a decisive move on the chain through `target`.
+    fn chain_weight(&self, board: &Board, target: Point) -> f32 {
+        let extra = self.size_scale * (board.chain_len(target) - 1) as f32;
+        self.weight * (1.0 + extra).min(MAX_SIZE_FACTOR)
     }
 
     /// Also reads the capturing races next to the last two moves: a move that wins a race
@@ -335,12 +371,13 @@ impl ExpansionReader {
             let Some(owner) = board.cell(target).color() else {
                 continue;
             };
+            let weight = self.chain_weight(board, target);
             if owner == color {
                 let reading = self.reader.defend(board, target);
                 match (reading.verdict, reading.point) {
                     // Threatened, and this move saves it.
                     (verdict, Some(save)) if verdict.succeeds() => {
-                        add_prior(moves, out, save, self.weight * verdict_share(verdict), 1.0);
+                        add_prior(moves, out, save, weight * verdict_share(verdict), 1.0);
                     }
                     // Lost: running at its liberties only adds stones to the capture.
                     (Verdict::Fails, _) => {
@@ -349,7 +386,7 @@ impl ExpansionReader {
                         for &n in &liberties[..count] {
                             let n = Point::from_index(n as usize);
                             if !captures(board, n, color) {
-                                add_prior(moves, out, n, self.weight, 0.0);
+                                add_prior(moves, out, n, weight, 0.0);
                             }
                         }
                     }
@@ -362,7 +399,7 @@ impl ExpansionReader {
                     moves,
                     out,
                     capture,
-                    self.weight * verdict_share(attack.verdict),
+                    weight * verdict_share(attack.verdict),
                     1.0,
                 );
             }
@@ -712,6 +749,26 @@ mod tests {
         assert_eq!(
             touched_with(anywhere(3), &board, Color::White, "E5"),
             win("C2")
+        );
+    }
+
+    #[test]
+    fn the_bonus_grows_with_the_chain_and_stops_at_the_cap() {
+        let board = white_short_of_liberties_on_the_edge();
+        let win = |visits: f32| vec![("C2".to_string(), visits, visits)];
+        let scaled = |scale| reader().reading_anywhere(3).size_scale(scale);
+        // Three stones: 1 + 2 * scale times the bonus, at most MAX_SIZE_FACTOR times.
+        assert_eq!(
+            touched_with(scaled(0.0), &board, Color::White, "E5"),
+            win(WEIGHT)
+        );
+        assert_eq!(
+            touched_with(scaled(0.5), &board, Color::White, "E5"),
+            win(2.0 * WEIGHT)
+        );
+        assert_eq!(
+            touched_with(scaled(10.0), &board, Color::White, "E5"),
+            win(MAX_SIZE_FACTOR * WEIGHT)
         );
     }
 

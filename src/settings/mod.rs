@@ -370,6 +370,10 @@ settings! {
     /// tree's tactical reader wherever they are, not only next to the last two moves (0:
     /// only there, and the chains of 5 stones or more with at most 3 liberties).
     reading_anywhere: u32 = 0, Meta::new("reading-anywhere", Scope::Search).range(0.0, 361.0).tune(0.0, 5.0, 1.0);
+    /// Growth of the tactical reader's bonus with the chain's size: a move deciding a chain
+    /// of s stones gets reading times 1 + reading-size * (s - 1) virtual playouts, at most
+    /// 4 times reading (0: the same for every chain).
+    reading_size: f32 = 0.0, Meta::new("reading-size", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.1);
     /// Virtual playouts won that the race reader gives a new tree move that wins a
     /// capturing race next to the last two moves (chains of 2+ stones with 2 to 4
     /// liberties) that the opponent would win by moving first, or that saves our chain
