@@ -199,15 +199,15 @@ fn settle_races(
     let g = board.geometry();
     let mut reader = SemeaiReader::new();
     let mut revived = vec![false; dead.len()];
-    // (i, j): reviving dead chain i kills living chain j. Every pair is read, also against
-    // a chain another race kills already: that race's winner may relapse below.
+    let mut killed = vec![false; alive.len()];
+    // (i, j): reviving dead chain i kills living chain j.
     let mut kills = Vec::new();
     for (i, (color, stones)) in dead.iter().enumerate() {
         if !short(stones[0]) {
             continue;
         }
         for (j, (other, others)) in alive.iter().enumerate() {
-            if other == color || !short(others[0]) {
+            if other == color || killed[j] || !short(others[0]) {
                 continue;
             }
             let id = board.chain_id(others[0]);
@@ -228,6 +228,7 @@ fn settle_races(
             }
             revived[i] = true;
             if race.survives == Verdict::Fails {
+                killed[j] = true;
                 kills.push((i, j));
             }
         }
@@ -254,7 +255,7 @@ fn settle_races(
     }) {
         revived[i] = false;
     }
-    let mut killed = vec![false; alive.len()];
+    killed.fill(false);
     for &(i, j) in &kills {
         killed[j] |= revived[i];
     }
