@@ -200,7 +200,10 @@ fn settle_races(
     let mut reader = SemeaiReader::new();
     let mut revived = vec![false; dead.len()];
     let mut killed = vec![false; alive.len()];
-    // (i, j): reviving dead chain i kills living chain j.
+    // (i, j): reviving dead chain i kills living chain j. A chain killed once is not raced
+    // again: two dead chains that each win the race against the same lone stone would
+    // otherwise both live, while read one at a time the first relapses beside the second
+    // (see the test of a stone between two dead chains).
     let mut kills = Vec::new();
     for (i, (color, stones)) in dead.iter().enumerate() {
         if !short(stones[0]) {
@@ -835,6 +838,51 @@ mod tests {
                 upper(&gnugo_dead),
                 "seed {seed}"
             );
+        }
+    }
+
+    /// The final position of a 19x19 game against GNU Go (game 17 of the stop-41 run,
+    /// white to move after two passes): the lone black H4 lies between two white chains,
+    /// G3-G7 and J2-L5, that are both dead. Each of them, read against H4 alone, wins
+    /// the race; reviving both would kill H4 and give W+44.5. The judge reads only the
+    /// first (H4 counts as killed after it), which then relapses beside the second: GNU
+    /// Go's `final_status_list dead` and `final_score` (B+1.5).
+    #[test]
+    fn two_dead_chains_beside_one_stone_do_not_both_win_its_race() {
+        let board = Board::from_diagram(
+            ". . . . X . . . . . . . O O . O O . .
+             . . . O X O . . . . O O . . . O . O O
+             . O . X O O . . . O . O . O . . O O X
+             . . . X O . O . . . O X O O O O X X X
+             . . O O X O . . . X O X X X O X X . .
+             . . . O . X O . O O X X . X X X O X X
+             . O O O O O . . O O O O X . . X O O O
+             . O X O X O . O . O X X X . X O . . .
+             O O X O X O O . . O O X . . X O . O .
+             O X X X X X X O O O X . . X O O O . O
+             O X . . . X O O X X X . . X X O O O O
+             X X . . X X X X . . . . . . X X O . .
+             . . . X . X O O X X X X . . . X O X X
+             . . X . X O O O X O X . X X . X X O O
+             . . X X X X O . O O O X . . X O X X O
+             . . . . X . O X O . X X X . X O O O O
+             . X . X . X O . O O O X . X O O . . .
+             . . X . . X X O O O X X . X X O . O .
+             . . . . . . X X X X . . . . X X O . .",
+        )
+        .unwrap();
+        let state = GameState::from_board(board, Color::White, Rules::chinese(7.5));
+        let g = state.geometry();
+        let mut gnugo_dead: Vec<Point> = "E19 E18 D17 D16 E15 K15 F14 G7 H7 F6 G6 H6 G5 G4 G3 \
+             S7 T7 K6 J5 K5 L5 J4 J3 K3 L3 H2 J2 K2"
+            .split_whitespace()
+            .map(|v| g.parse_point(v).unwrap())
+            .collect();
+        gnugo_dead.sort();
+        assert_eq!(state.score_with_dead(&gnugo_dead), 1.5);
+        for seed in 1..=4 {
+            let judgement = judge(&state, 1000, seed);
+            assert_eq!(dead_points(&judgement), gnugo_dead, "seed {seed}");
         }
     }
 }
