@@ -1023,47 +1023,40 @@ fn escape_cuts(
             list.add(z, score + 25 * own.liberties.min(3) as i32);
         }
     };
-    let mut seen = [usize::MAX; 8];
+    // Each chain once: at most 8 next to the two liberties, 16 next to the target.
+    let mut seen = [usize::MAX; 24];
     let mut n_seen = 0;
+    let mut consider = |p: Point, owner: Color, list: &mut Candidates| {
+        let id = board.chain_id(p);
+        if id == target_id || seen[..n_seen].contains(&id) || n_seen == seen.len() {
+            return;
+        }
+        seen[n_seen] = id;
+        n_seen += 1;
+        let mut more = [0u16; 4];
+        let k = liberties_into(board, p, &mut more);
+        if owner == attacker {
+            if k == 2 {
+                for &z in &more[..k] {
+                    add_unless_self_atari(z, 250, list);
+                }
+            }
+        } else if k <= 3 {
+            for &z in &more[..k] {
+                add_unless_self_atari(z, 200, list);
+            }
+        }
+    };
     for &x in liberties {
         for y in geometry.neighbors(Point::from_index(x as usize)) {
-            let Some(owner) = board.cell_at(y).color() else {
-                continue;
-            };
-            let yp = Point::from_index(y);
-            let id = board.chain_id(yp);
-            if id == target_id || seen[..n_seen].contains(&id) || n_seen == seen.len() {
-                continue;
-            }
-            seen[n_seen] = id;
-            n_seen += 1;
-            let mut more = [0u16; 4];
-            let k = liberties_into(board, yp, &mut more);
-            if owner == attacker {
-                if k == 2 {
-                    for &z in &more[..k] {
-                        add_unless_self_atari(z, 250, list);
-                    }
-                }
-            } else if k <= 3 {
-                for &z in &more[..k] {
-                    add_unless_self_atari(z, 200, list);
-                }
+            if let Some(owner) = board.cell_at(y).color() {
+                consider(Point::from_index(y), owner, list);
             }
         }
     }
     let (chains, count) = neighbour_chains(board, target, attacker);
     for &np in &chains[..count] {
-        let id = board.chain_id(np);
-        if seen[..n_seen].contains(&id) {
-            continue;
-        }
-        let mut two = [0u16; 3];
-        if liberties_into(board, np, &mut two) == 2 {
-            for &z in &two[..2] {
-                add_unless_self_atari(z, 250, list);
-            }
-        }
+        consider(np, attacker, list);
     }
 }
 
