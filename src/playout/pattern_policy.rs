@@ -19,7 +19,9 @@ use crate::pattern::table::TemperedShapes;
 use crate::settings::{SelfAtariRule, Settings};
 use crate::tactics::eye_space::EyeSpaceReader;
 use crate::tactics::ladder::{LadderScratch, two_liberties};
-use crate::tactics::liberties::{is_self_atari, liberties_after, self_atari_works};
+use crate::tactics::liberties::{
+    is_self_atari, liberties_after, liberties_capped, self_atari_works,
+};
 
 use super::replies::ReplyMemory;
 use super::{
@@ -70,6 +72,9 @@ pub struct PatternPolicy<'t> {
     /// Whether the policy ataris the last move's two-liberty chain when it cannot run (see
     /// [`PatternPolicy::with_two_liberty_ataris`]).
     two_liberty_ataris: bool,
+    /// Whether the policy ataris two-liberty enemies of an own chain of three or four
+    /// liberties the last move touched (see [`PatternPolicy::with_race_ataris`]).
+    race_ataris: bool,
     /// Probability of retaking a ko lost on the previous turn (see
     /// [`PatternPolicy::with_ko_retakes`]).
     ko_retakes: f32,
@@ -96,6 +101,7 @@ impl<'t> PatternPolicy<'t> {
             .with_shape_temperature(settings.shape_temperature)
             .with_self_atari_rule(settings.self_atari)
             .with_two_liberty_ataris(settings.two_liberty_ataris)
+            .with_race_ataris(settings.race_ataris)
             .with_ko_retakes(settings.ko_retakes);
         if settings.replies {
             policy.with_replies(cells)
@@ -126,6 +132,7 @@ impl<'t> PatternPolicy<'t> {
             fill_board: 0,
             self_atari: SelfAtariRule::Small,
             two_liberty_ataris: false,
+            race_ataris: false,
             ko_retakes: 0.0,
             lost_ko: [0; 2],
         }
@@ -149,6 +156,17 @@ impl<'t> PatternPolicy<'t> {
     /// run). Off, such ataris are played only as ladders next to our previous move.
     pub fn with_two_liberty_ataris(mut self, on: bool) -> PatternPolicy<'t> {
         self.two_liberty_ataris = on;
+        self
+    }
+
+    /// Turns the race ataris on or off (off by default): when the last move took a liberty
+    /// of an own chain that still has three or four, and nothing more urgent was found, an
+    /// enemy chain of two liberties touching that chain is put in atari, if our stone keeps
+    /// two liberties and the enemy's extension at its other liberty would have at most two
+    /// and capture nothing. A capturing race the own chain leads by a liberty or more is
+    /// then won in the playout instead of left to chance.
+    pub fn with_race_ataris(mut self, on: bool) -> PatternPolicy<'t> {
+        self.race_ataris = on;
         self
     }
 
@@ -298,6 +316,9 @@ impl<'t> PatternPolicy<'t> {
             found.push(lib);
         }
         let mut own_chains = [usize::MAX; 4];
+        // Own chains next to the last move with three or more liberties, for the race ataris.
+        let mut roomy = [Point::from_index(0); 4];
+        let mut n_roomy = 0;
         let own_neighbours = board
             .neighbours_holding(last, Cell::from(color))
             .orthogonal();
@@ -339,6 +360,9 @@ impl<'t> PatternPolicy<'t> {
                     }
                 }
                 counter_captures(board, np, enemy, &mut found);
+            } else {
+                roomy[n_roomy] = np;
+                n_roomy += 1;
             }
         }
         if found.len == 0 && self.read_ladders && self.touches_own_last(board, color, last) {
@@ -366,6 +390,13 @@ impl<'t> PatternPolicy<'t> {
                 }
                 if escape_liberties(board, other, m, enemy) <= 2 {
                     found.push(m);
+                }
+            }
+        }
+        if found.len == 0 && self.race_ataris {
+            for &chain in &roomy[..n_roomy] {
+                if (3..=4).contains(&liberties_capped(board, chain, 5)) {
+                    race_ataris(board, chain, color, &mut found);
                 }
             }
         }
@@ -622,6 +653,41 @@ fn escape_liberties(board: &Board, escape: Point, atari: Point, owner: Color) ->
         }
     }
     len
+}
+
+/// Adds the race ataris against the enemy chains of two liberties that touch `color`'s
+/// chain through `chain`: a liberty of the enemy chain where our stone keeps two liberties,
+/// when the enemy's extension at the other would have at most two and capture nothing.
+/// Walks the chain; allocates nothing.
+fn race_ataris(board: &Board, chain: Point, color: Color, found: &mut Candidates) {
+    let enemy = color.opponent();
+    let mut seen = [usize::MAX; 8];
+    let mut n_seen = 0;
+    for s in board.chain_stones(chain) {
+        for n in board.geometry().neighbors(s) {
+            if !board.cell_at(n).is(enemy) {
+                continue;
+            }
+            let stone = Point::from_index(n);
+            let id = board.chain_id(stone);
+            if seen[..n_seen].contains(&id) {
+                continue;
+            }
+            if n_seen < seen.len() {
+                seen[n_seen] = id;
+                n_seen += 1;
+            }
+            if let Some((x, y)) = two_liberties(board, stone) {
+                for (m, other) in [(x, y), (y, x)] {
+                    if liberties_after(board, m, color).liberties >= 2
+                        && escape_liberties(board, other, m, enemy) <= 2
+                    {
+                        found.push(m);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The one liberty `color`'s chain would keep after playing the self-atari `p` (the empty
@@ -1106,6 +1172,58 @@ mod tests {
                 }
             }
             assert_eq!(hits == 30, expected, "on={on}: {hits} ataris of 30");
+        }
+    }
+
+    /// White's last move (D2) left black's corner chain with four liberties (A4, B4, C4,
+    /// B1); the white chain A2-B2 beside it has two. Black's atari at B1 keeps its stones
+    /// connected, and white's extension at A1 would get no liberty: the race atari plays it.
+    /// With a fifth black liberty (no white D3) the chain is not short of liberties and
+    /// nothing is found.
+    #[test]
+    fn a_race_the_own_chain_leads_is_won_by_an_atari() {
+        let race = |d3: char| {
+            Board::from_diagram(&format!(
+                ". . . . . . . . .
+                 . . . . . . . . .
+                 . . . . . . . . .
+                 . . . . . . . . .
+                 . . . . . . . . .
+                 . . . . . . . . .
+                 X X X {d3} . . . . .
+                 O O X O . . . . .
+                 . . X O . . . . ."
+            ))
+            .unwrap()
+        };
+        let short = race('O');
+        let roomy = race('.');
+        let g = short.geometry();
+        let at = |name: &str| g.parse_point(name).unwrap();
+        let last = at("D2");
+        let table = crate::pattern::default_table();
+        let mut rng = playout_rng(9, 0);
+        for (board, on, expected) in [
+            (&short, true, true),
+            (&short, false, false),
+            (&roomy, true, false),
+        ] {
+            let mut policy = PatternPolicy::new(table).with_race_ataris(on);
+            let mut hits = 0;
+            for _ in 0..30 {
+                policy.start(Recent::new(Some(last), None));
+                let answer = policy.answer_last_move(board, Color::Black, last, &mut rng);
+                hits += (answer == Some(at("B1"))) as usize;
+            }
+            assert_eq!(
+                hits == 30,
+                expected,
+                "on={on}: {hits} of 30\n{}",
+                board.to_diagram()
+            );
+            if !expected {
+                assert_eq!(hits, 0, "on={on}");
+            }
         }
     }
 
