@@ -4,8 +4,7 @@
 //! captures it), else play a shape next to the last move sampled by its learned 3x3 weight,
 //! else a uniformly random move that neither fills an own eye nor puts a chain of three or
 //! more stones in atari. Optional: last good replies learnt by the search (LGRF-2), the
-//! extra two-liberty and eye-space tactics, ataris that win capturing races an own chain
-//! of three or four liberties leads, the capture of chains left in atari away
+//! extra two-liberty and eye-space tactics, the capture of chains left in atari away
 //! from the last move, a few tries at an empty 3x3 area before the random move
 //! ("fill the board"), and retaking a ko lost two moves before.
 //! Allocates nothing per move (the ladder reader works on two scratch boards the policy
@@ -160,12 +159,12 @@ impl<'t> PatternPolicy<'t> {
         self
     }
 
-    /// Turns the race ataris on or off (on in the default settings): when the last move
-    /// took a liberty of an own chain that still has three or four, and nothing more urgent
-    /// was found, an enemy chain of two liberties touching that chain is put in atari, if
-    /// our stone keeps two liberties and the enemy's extension at its other liberty would
-    /// have at most two and capture nothing. A capturing race the own chain leads by a
-    /// liberty or more is then won in the playout instead of left to chance.
+    /// Turns the race ataris on or off (off by default): when the last move took a liberty
+    /// of an own chain that still has three or four, and nothing more urgent was found, an
+    /// enemy chain of two liberties touching that chain is put in atari, if our stone keeps
+    /// two liberties and the enemy's extension at its other liberty would have at most two
+    /// and capture nothing. A capturing race the own chain leads by a liberty or more is
+    /// then won in the playout instead of left to chance.
     pub fn with_race_ataris(mut self, on: bool) -> PatternPolicy<'t> {
         self.race_ataris = on;
         self

@@ -324,7 +324,7 @@ settings! {
     /// Pattern playouts atari an enemy chain of two liberties that touches an own chain the
     /// last move left with three or four, when the enemy's escape from the atari would have
     /// at most two liberties: capturing races the own chain leads are won.
-    race_ataris: bool = true, Meta::new("race-ataris", Scope::Search);
+    race_ataris: bool = false, Meta::new("race-ataris", Scope::Search);
     /// Probability that the pattern playouts retake a ko the player could not retake on its
     /// previous turn (the opponent had just taken it), when the retake still captures: ko
     /// fights in the playouts (0: a ko stays with the side that took it first unless a
