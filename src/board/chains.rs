@@ -180,6 +180,14 @@ impl Board {
         self.chains[self.head(p.index())].stones as usize
     }
 
+    /// Pseudo-liberties of the chain through the stone at `p`: one per (stone, empty
+    /// neighbour) pair, so at least the number of distinct liberties and at most four times
+    /// it. Constant time.
+    #[inline]
+    pub fn pseudo_liberties(&self, p: Point) -> usize {
+        self.chains[self.head(p.index())].lib_count() as usize
+    }
+
     /// A stable identifier of the chain through the stone at `p` (its head cell).
     #[inline]
     pub fn chain_id(&self, p: Point) -> usize {

@@ -123,8 +123,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 }
                 let clock = Instant::now();
                 let stats = if case == "pattern" {
-                    let policy =
-                        PatternPolicy::configured(&table, settings, start.geometry().cells());
+                    let policy = PatternPolicy::configured(&table, settings, start.geometry());
                     run_pattern_playouts(&start, &policy, playouts, threads, args.seed)
                 } else {
                     run_light_playouts(&start, playouts, threads, args.seed)

@@ -12,16 +12,14 @@
 
 use rand::Rng as _;
 
-use crate::board::{Board, Cell, Color, OtherLiberties, Point, Recent};
+use crate::board::{Board, Cell, Color, Geometry, OtherLiberties, Point, Recent};
 use crate::pattern::PatternTable;
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
 use crate::pattern::table::TemperedShapes;
 use crate::settings::{SelfAtariRule, Settings};
 use crate::tactics::eye_space::EyeSpaceReader;
 use crate::tactics::ladder::{LadderScratch, two_liberties};
-use crate::tactics::liberties::{
-    is_self_atari, liberties_after, liberties_capped, self_atari_works,
-};
+use crate::tactics::liberties::{is_self_atari, liberties_after, self_atari_works};
 
 use super::replies::ReplyMemory;
 use super::{
@@ -85,12 +83,12 @@ pub struct PatternPolicy<'t> {
 
 impl<'t> PatternPolicy<'t> {
     /// The policy `settings` describe (tactics, ladders, global captures, fill-the-board
-    /// tries, last good replies), with the 3x3 weights of `table`, for boards of `cells`
-    /// cells ([`crate::board::Geometry::cells`]).
+    /// tries, last good replies, race ataris), with the 3x3 weights of `table`, for boards
+    /// of `geometry`.
     pub fn configured(
         table: &'t PatternTable,
         settings: &Settings,
-        cells: usize,
+        geometry: Geometry,
     ) -> PatternPolicy<'t> {
         let policy = PatternPolicy::bare(table)
             .with_tactics(settings.tactics)
@@ -101,19 +99,20 @@ impl<'t> PatternPolicy<'t> {
             .with_shape_temperature(settings.shape_temperature)
             .with_self_atari_rule(settings.self_atari)
             .with_two_liberty_ataris(settings.two_liberty_ataris)
-            .with_race_ataris(settings.race_ataris)
+            .with_race_ataris(settings.race_ataris_on(geometry.size()))
             .with_ko_retakes(settings.ko_retakes);
         if settings.replies {
-            policy.with_replies(cells)
+            policy.with_replies(geometry.cells())
         } else {
             policy
         }
     }
 
-    /// The default engine's policy (what [`PatternPolicy::configured`] gives for the
-    /// default settings) with the 3x3 weights of `table`.
+    /// The default engine's policy on 19x19 (what [`PatternPolicy::configured`] gives for
+    /// the default settings; on small boards they add race ataris) with the 3x3 weights of
+    /// `table`.
     pub fn new(table: &'t PatternTable) -> PatternPolicy<'t> {
-        PatternPolicy::configured(table, &Settings::default(), 0)
+        PatternPolicy::configured(table, &Settings::default(), Geometry::new(19).unwrap())
     }
 
     /// The policy with every optional step off, before the settings apply.
@@ -395,9 +394,7 @@ impl<'t> PatternPolicy<'t> {
         }
         if found.len == 0 && self.race_ataris {
             for &chain in &roomy[..n_roomy] {
-                if (3..=4).contains(&liberties_capped(board, chain, 5)) {
-                    race_ataris(board, chain, color, &mut found);
-                }
+                race_ataris(board, chain, color, &mut found);
             }
         }
         if found.len == 0
@@ -656,39 +653,63 @@ fn escape_liberties(board: &Board, escape: Point, atari: Point, owner: Color) ->
 }
 
 /// Adds the race ataris against the enemy chains of two liberties that touch `color`'s
-/// chain through `chain`: a liberty of the enemy chain where our stone keeps two liberties,
-/// when the enemy's extension at the other would have at most two and capture nothing.
-/// Walks the chain; allocates nothing.
+/// chain through `chain`, when that chain has three or four liberties: a liberty of the
+/// enemy chain where our stone keeps two liberties, when the enemy's extension at the
+/// other would have at most two and capture nothing. One walk of the chain counts its
+/// liberties (giving up at the fifth) and gathers its enemy neighbours (the first
+/// [`RACE_NEIGHBOURS`]); allocates nothing.
 fn race_ataris(board: &Board, chain: Point, color: Color, found: &mut Candidates) {
+    // Each liberty is next to at most four of the chain's stones: more than sixteen
+    // pseudo-liberties mean five liberties or more, with no walk.
+    if board.pseudo_liberties(chain) > 16 {
+        return;
+    }
     let enemy = color.opponent();
-    let mut seen = [usize::MAX; 8];
-    let mut n_seen = 0;
+    let mut liberties = [0u16; 4];
+    let mut n_liberties = 0;
+    let mut ids = [usize::MAX; RACE_NEIGHBOURS];
+    let mut stones = [Point::from_index(0); RACE_NEIGHBOURS];
+    let mut n_enemies = 0;
     for s in board.chain_stones(chain) {
         for n in board.geometry().neighbors(s) {
-            if !board.cell_at(n).is(enemy) {
-                continue;
-            }
-            let stone = Point::from_index(n);
-            let id = board.chain_id(stone);
-            if seen[..n_seen].contains(&id) {
-                continue;
-            }
-            if n_seen < seen.len() {
-                seen[n_seen] = id;
-                n_seen += 1;
-            }
-            if let Some((x, y)) = two_liberties(board, stone) {
-                for (m, other) in [(x, y), (y, x)] {
-                    if liberties_after(board, m, color).liberties >= 2
-                        && escape_liberties(board, other, m, enemy) <= 2
-                    {
-                        found.push(m);
+            let cell = board.cell_at(n);
+            if cell == Cell::Empty {
+                if !liberties[..n_liberties].contains(&(n as u16)) {
+                    if n_liberties == liberties.len() {
+                        return;
                     }
+                    liberties[n_liberties] = n as u16;
+                    n_liberties += 1;
+                }
+            } else if cell.is(enemy) && n_enemies < RACE_NEIGHBOURS {
+                let stone = Point::from_index(n);
+                let id = board.chain_id(stone);
+                if !ids[..n_enemies].contains(&id) {
+                    ids[n_enemies] = id;
+                    stones[n_enemies] = stone;
+                    n_enemies += 1;
+                }
+            }
+        }
+    }
+    if n_liberties < 3 {
+        return;
+    }
+    for &stone in &stones[..n_enemies] {
+        if let Some((x, y)) = two_liberties(board, stone) {
+            for (m, other) in [(x, y), (y, x)] {
+                if liberties_after(board, m, color).liberties >= 2
+                    && escape_liberties(board, other, m, enemy) <= 2
+                {
+                    found.push(m);
                 }
             }
         }
     }
 }
+
+/// Enemy neighbour chains of one own chain that [`race_ataris`] looks at.
+const RACE_NEIGHBOURS: usize = 12;
 
 /// The one liberty `color`'s chain would keep after playing the self-atari `p` (the empty
 /// neighbour of `p`, or the liberty besides `p` of an own neighbour chain).
@@ -866,7 +887,7 @@ mod tests {
             settings
                 .set("shape-reluctance", &reluctance.to_string())
                 .unwrap();
-            let policy = PatternPolicy::configured(table, &settings, 0);
+            let policy = PatternPolicy::configured(table, &settings, Geometry::new(19).unwrap());
             let exponent = 1.0 / temperature;
             let (tested, loose) = shape_draws_at(&policy, &learned, exponent, positions, &mut rng);
             assert_eq!(
@@ -1225,6 +1246,72 @@ mod tests {
                 assert_eq!(hits, 0, "on={on}");
             }
         }
+    }
+
+    /// The race ataris of one walk match a plain reading of their rule on every chain of
+    /// random 9x9 and 19x19 positions: count the chain's liberties on their own, and when
+    /// there are three or four, try both liberties of every enemy neighbour chain with two.
+    #[test]
+    fn race_ataris_match_a_plain_reading_of_the_rule() {
+        use crate::board::{GameState, Rules};
+        use crate::playout::play_random_moves;
+        use crate::tactics::liberties::liberties_capped;
+        let reference = |board: &Board, chain: Point, color: Color| {
+            let mut found = Vec::new();
+            if !(3..=4).contains(&liberties_capped(board, chain, 5)) {
+                return found;
+            }
+            let enemy = color.opponent();
+            let mut seen = Vec::new();
+            for s in board.chain_stones(chain) {
+                for n in board.geometry().neighbors(s) {
+                    let stone = Point::from_index(n);
+                    if !board.cell_at(n).is(enemy) || seen.contains(&board.chain_id(stone)) {
+                        continue;
+                    }
+                    seen.push(board.chain_id(stone));
+                    if let Some((x, y)) = two_liberties(board, stone) {
+                        for (m, other) in [(x, y), (y, x)] {
+                            if liberties_after(board, m, color).liberties >= 2
+                                && escape_liberties(board, other, m, enemy) <= 2
+                                && !found.contains(&m)
+                            {
+                                found.push(m);
+                            }
+                        }
+                    }
+                }
+            }
+            found
+        };
+        let (mut chains, mut with_ataris) = (0, 0);
+        for (size, moves) in [(9, 20), (9, 45), (9, 70), (19, 120), (19, 250)] {
+            for seed in 0..12 {
+                let mut state = GameState::new(size, Rules::default()).unwrap();
+                play_random_moves(&mut state, moves, &mut playout_rng(seed, size as u64));
+                let board = state.board();
+                for p in board.geometry().points() {
+                    let Some(color) = board.cell(p).color() else {
+                        continue;
+                    };
+                    let mut found = Candidates::default();
+                    race_ataris(board, p, color, &mut found);
+                    let expected = reference(board, p, color);
+                    assert_eq!(
+                        found.points[..found.len],
+                        expected[..],
+                        "{color:?} chain at {p:?}\n{}",
+                        board.to_diagram()
+                    );
+                    chains += 1;
+                    with_ataris += !expected.is_empty() as usize;
+                }
+            }
+        }
+        assert!(
+            with_ataris >= 20,
+            "{with_ataris} of {chains} stones had race ataris"
+        );
     }
 
     /// A ko white has just taken: black, barred from it, plays elsewhere; white answers

@@ -233,7 +233,7 @@ pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
             let policy = PatternPolicy::configured(
                 &shared.config.patterns,
                 &shared.config.settings,
-                shared.root_board.geometry().cells(),
+                shared.root_board.geometry(),
             );
             Worker::new(shared, index, policy).run()
         }
