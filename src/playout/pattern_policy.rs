@@ -1183,17 +1183,31 @@ mod tests {
             (&open, true, false),
         ] {
             let mut policy = PatternPolicy::new(table).with_two_liberty_ataris(on);
-            let mut hits = 0;
-            for _ in 0..30 {
-                policy.start(Recent::new(Some(last), None));
-                let answer = policy.answer_last_move(board, Color::Black, last, &mut rng);
-                hits += answer.is_some_and(|p| ataris.contains(&p)) as usize;
-                if !on || !expected {
-                    assert_eq!(answer, None, "on={on}\n{}", board.to_diagram());
-                }
-            }
+            let (hits, answers) = black_answers(&mut policy, board, last, &ataris, &mut rng);
             assert_eq!(hits == 30, expected, "on={on}: {hits} ataris of 30");
+            if !on || !expected {
+                assert_eq!(answers, 0, "on={on}\n{}", board.to_diagram());
+            }
         }
+    }
+
+    /// Black's answers to white's `last` on `board` over 30 fresh starts of `policy`: how
+    /// many were among `wanted`, and how many answered at all.
+    fn black_answers(
+        policy: &mut PatternPolicy,
+        board: &Board,
+        last: Point,
+        wanted: &[Point],
+        rng: &mut PlayoutRng,
+    ) -> (usize, usize) {
+        let (mut hits, mut answers) = (0, 0);
+        for _ in 0..30 {
+            policy.start(Recent::new(Some(last), None));
+            let answer = policy.answer_last_move(board, Color::Black, last, rng);
+            hits += answer.is_some_and(|p| wanted.contains(&p)) as usize;
+            answers += answer.is_some() as usize;
+        }
+        (hits, answers)
     }
 
     /// White's last move (D2) left black's corner chain with four liberties (A4, B4, C4,
@@ -1230,12 +1244,7 @@ mod tests {
             (&roomy, true, false),
         ] {
             let mut policy = PatternPolicy::new(table).with_race_ataris(on);
-            let mut hits = 0;
-            for _ in 0..30 {
-                policy.start(Recent::new(Some(last), None));
-                let answer = policy.answer_last_move(board, Color::Black, last, &mut rng);
-                hits += (answer == Some(at("B1"))) as usize;
-            }
+            let (hits, _) = black_answers(&mut policy, board, last, &[at("B1")], &mut rng);
             assert_eq!(
                 hits == 30,
                 expected,
