@@ -4,7 +4,8 @@
 //! captures it), else play a shape next to the last move sampled by its learned 3x3 weight,
 //! else a uniformly random move that neither fills an own eye nor puts a chain of three or
 //! more stones in atari. Optional: last good replies learnt by the search (LGRF-2), the
-//! extra two-liberty and eye-space tactics, the capture of chains left in atari away
+//! extra two-liberty and eye-space tactics, ataris that win capturing races an own chain
+//! of three or four liberties leads, the capture of chains left in atari away
 //! from the last move, a few tries at an empty 3x3 area before the random move
 //! ("fill the board"), and retaking a ko lost two moves before.
 //! Allocates nothing per move (the ladder reader works on two scratch boards the policy
@@ -19,7 +20,7 @@ use crate::pattern::table::TemperedShapes;
 use crate::settings::{SelfAtariRule, Settings};
 use crate::tactics::eye_space::EyeSpaceReader;
 use crate::tactics::ladder::{LadderScratch, two_liberties};
-use crate::tactics::liberties::{is_self_atari, liberties_after, self_atari_works};
+use crate::tactics::liberties::{SmallSet, is_self_atari, liberties_after, self_atari_works};
 
 use super::replies::ReplyMemory;
 use super::{
@@ -158,7 +159,8 @@ impl<'t> PatternPolicy<'t> {
         self
     }
 
-    /// Turns the race ataris on or off (off by default): when the last move took a liberty
+    /// Turns the race ataris on or off (off in a bare policy; the default settings turn
+    /// them on up to 9x9, see [`Settings::race_ataris_on`]): when the last move took a liberty
     /// of an own chain that still has three or four, and nothing more urgent was found, an
     /// enemy chain of two liberties touching that chain is put in atari, if our stone keeps
     /// two liberties and the enemy's extension at its other liberty would have at most two
@@ -665,8 +667,7 @@ fn race_ataris(board: &Board, chain: Point, color: Color, found: &mut Candidates
         return;
     }
     let enemy = color.opponent();
-    let mut liberties = [0u16; 4];
-    let mut n_liberties = 0;
+    let mut liberties = SmallSet::<5>::new();
     let mut ids = [usize::MAX; RACE_NEIGHBOURS];
     let mut stones = [Point::from_index(0); RACE_NEIGHBOURS];
     let mut n_enemies = 0;
@@ -674,12 +675,8 @@ fn race_ataris(board: &Board, chain: Point, color: Color, found: &mut Candidates
         for n in board.geometry().neighbors(s) {
             let cell = board.cell_at(n);
             if cell == Cell::Empty {
-                if !liberties[..n_liberties].contains(&(n as u16)) {
-                    if n_liberties == liberties.len() {
-                        return;
-                    }
-                    liberties[n_liberties] = n as u16;
-                    n_liberties += 1;
+                if liberties.insert(n as u16) {
+                    return;
                 }
             } else if cell.is(enemy) && n_enemies < RACE_NEIGHBOURS {
                 let stone = Point::from_index(n);
@@ -692,7 +689,7 @@ fn race_ataris(board: &Board, chain: Point, color: Color, found: &mut Candidates
             }
         }
     }
-    if n_liberties < 3 {
+    if liberties.len < 3 {
         return;
     }
     for &stone in &stones[..n_enemies] {
