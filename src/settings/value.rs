@@ -10,6 +10,9 @@ use crate::board::Rules;
 pub trait SettingValue: Sized {
     /// What a value looks like, for help texts (`N`, `SECONDS`, `ON|OFF`).
     const SHAPE: &'static str;
+    /// What a value of `Auto<Self>` looks like, where `auto` changes the shape (a switch
+    /// becomes one of three words); numbers keep their shape, their help says `auto`.
+    const AUTO_SHAPE: &'static str = Self::SHAPE;
     /// Reads a value; the error says what was expected.
     fn parse_setting(text: &str) -> Result<Self, String>;
     /// The text that [`SettingValue::parse_setting`] reads back as this value.
@@ -23,6 +26,7 @@ pub trait SettingValue: Sized {
 /// `on`/`off` (also `true`/`false`, `yes`/`no`, `1`/`0`).
 impl SettingValue for bool {
     const SHAPE: &'static str = "ON|OFF";
+    const AUTO_SHAPE: &'static str = "AUTO|ON|OFF";
     fn parse_setting(text: &str) -> Result<bool, String> {
         match text.trim().to_ascii_lowercase().as_str() {
             "true" | "on" | "yes" | "1" => Ok(true),
@@ -128,7 +132,7 @@ impl<T: Copy> Auto<T> {
 }
 
 impl<T: SettingValue> SettingValue for Auto<T> {
-    const SHAPE: &'static str = T::SHAPE;
+    const SHAPE: &'static str = T::AUTO_SHAPE;
     fn parse_setting(text: &str) -> Result<Auto<T>, String> {
         if text.trim().eq_ignore_ascii_case("auto") {
             Ok(Auto::Auto)
