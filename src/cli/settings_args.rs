@@ -187,4 +187,22 @@ mod tests {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
     }
+
+    #[test]
+    fn auto_switches_take_auto_on_off_or_nothing() {
+        assert_eq!(parse(&[]).unwrap().race_ataris, Auto::Auto);
+        for (args, want) in [
+            (&["--race-ataris"][..], Auto::Value(true)),
+            (&["--race-ataris", "off"], Auto::Value(false)),
+            (&["--race-ataris", "auto"], Auto::Auto),
+        ] {
+            assert_eq!(parse(args).unwrap().race_ataris, want, "{args:?}");
+        }
+        assert!(parse(&["--race-ataris", "maybe"]).is_err());
+        let help = <Cli as clap::CommandFactory>::command()
+            .render_help()
+            .to_string();
+        assert!(help.contains("--race-ataris [<AUTO|ON|OFF>]"), "{help}");
+        assert!(help.contains("--ponder [<ON|OFF>]"), "{help}");
+    }
 }
