@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use crate::settings::{SETTINGS, Scope, Setting, SettingValue, Settings};
+use crate::settings::{SETTINGS, Scope, Setting, Settings};
 
 /// Which settings a subcommand takes as flags.
 pub trait ScopeSet {
@@ -68,7 +68,7 @@ fn flag(setting: &'static Setting) -> Arg {
                 .set(key, text)
                 .map(|()| text.to_string())
         });
-    if [bool::SHAPE, bool::AUTO_SHAPE].contains(&setting.shape) {
+    if setting.switch {
         // A switch given alone turns it on (`--ponder`).
         arg = arg.num_args(0..=1).default_missing_value("on");
     }

@@ -168,6 +168,8 @@ pub struct Setting {
     pub help: &'static str,
     /// What a value looks like (`N`, `SECONDS`, ...).
     pub shape: &'static str,
+    /// An on/off switch (`auto` allowed or not): given alone, its flag turns it on.
+    pub switch: bool,
     default: fn() -> String,
     get: fn(&Settings) -> String,
     set: fn(&mut Settings, &str, &Meta) -> Result<(), String>,
@@ -229,6 +231,7 @@ macro_rules! settings {
                 meta: $meta,
                 help: concat!($($doc, "\n"),+),
                 shape: <$ty as SettingValue>::SHAPE,
+                switch: <$ty as SettingValue>::SWITCH,
                 default: || {
                     let value: $ty = $default;
                     value.format_setting()

@@ -13,6 +13,8 @@ pub trait SettingValue: Sized {
     /// What a value of `Auto<Self>` looks like, where `auto` changes the shape (a switch
     /// becomes one of three words); numbers keep their shape, their help says `auto`.
     const AUTO_SHAPE: &'static str = Self::SHAPE;
+    /// Whether the value is on or off (`Auto<Self>` too).
+    const SWITCH: bool = false;
     /// Reads a value; the error says what was expected.
     fn parse_setting(text: &str) -> Result<Self, String>;
     /// The text that [`SettingValue::parse_setting`] reads back as this value.
@@ -27,6 +29,7 @@ pub trait SettingValue: Sized {
 impl SettingValue for bool {
     const SHAPE: &'static str = "ON|OFF";
     const AUTO_SHAPE: &'static str = "AUTO|ON|OFF";
+    const SWITCH: bool = true;
     fn parse_setting(text: &str) -> Result<bool, String> {
         match text.trim().to_ascii_lowercase().as_str() {
             "true" | "on" | "yes" | "1" => Ok(true),
@@ -133,6 +136,7 @@ impl<T: Copy> Auto<T> {
 
 impl<T: SettingValue> SettingValue for Auto<T> {
     const SHAPE: &'static str = T::AUTO_SHAPE;
+    const SWITCH: bool = T::SWITCH;
     fn parse_setting(text: &str) -> Result<Auto<T>, String> {
         if text.trim().eq_ignore_ascii_case("auto") {
             Ok(Auto::Auto)
