@@ -54,7 +54,7 @@ impl Param {
             min: tune.min,
             max: tune.max,
             step: tune.step,
-            integer: setting.shape == "N",
+            integer: setting.integer,
         })
     }
 
@@ -498,6 +498,9 @@ mod tests {
         let keys: Vec<&str> = chosen.iter().map(|p| p.key.as_str()).collect();
         assert_eq!(keys, ["rave", "fpu", "expand"]);
         assert!(chosen[2].integer && !chosen[0].integer);
+        let counts = parse_params(Some("fill-board,reading-anywhere,ko-retakes")).unwrap();
+        let integer: Vec<bool> = counts.iter().map(|p| p.integer).collect();
+        assert_eq!(integer, [true, true, false]);
         for (bad, says) in [
             ("rave,bogus", "unknown setting \"bogus\""),
             ("threads", "\"threads\" is not tunable"),

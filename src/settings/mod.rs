@@ -170,6 +170,8 @@ pub struct Setting {
     pub shape: &'static str,
     /// An on/off switch (`auto` allowed or not): given alone, its flag turns it on.
     pub switch: bool,
+    /// A whole number (the tuner rounds its values).
+    pub integer: bool,
     default: fn() -> String,
     get: fn(&Settings) -> String,
     set: fn(&mut Settings, &str, &Meta) -> Result<(), String>,
@@ -232,6 +234,7 @@ macro_rules! settings {
                 help: concat!($($doc, "\n"),+),
                 shape: <$ty as SettingValue>::SHAPE,
                 switch: <$ty as SettingValue>::SWITCH,
+                integer: <$ty as SettingValue>::INTEGER,
                 default: || {
                     let value: $ty = $default;
                     value.format_setting()

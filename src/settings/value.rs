@@ -15,6 +15,8 @@ pub trait SettingValue: Sized {
     const AUTO_SHAPE: &'static str = Self::SHAPE;
     /// Whether the value is on or off (`Auto<Self>` too).
     const SWITCH: bool = false;
+    /// Whether the value is a whole number (a count; `Auto<Self>` and `Option<Self>` too).
+    const INTEGER: bool = false;
     /// Reads a value; the error says what was expected.
     fn parse_setting(text: &str) -> Result<Self, String>;
     /// The text that [`SettingValue::parse_setting`] reads back as this value.
@@ -46,6 +48,7 @@ macro_rules! count_value {
     ($($t:ty),*) => {$(
         impl SettingValue for $t {
             const SHAPE: &'static str = "N";
+            const INTEGER: bool = true;
             fn parse_setting(text: &str) -> Result<$t, String> {
                 text.trim().parse().map_err(|_| "not a count".to_string())
             }
@@ -137,6 +140,7 @@ impl<T: Copy> Auto<T> {
 impl<T: SettingValue> SettingValue for Auto<T> {
     const SHAPE: &'static str = T::AUTO_SHAPE;
     const SWITCH: bool = T::SWITCH;
+    const INTEGER: bool = T::INTEGER;
     fn parse_setting(text: &str) -> Result<Auto<T>, String> {
         if text.trim().eq_ignore_ascii_case("auto") {
             Ok(Auto::Auto)
@@ -163,6 +167,7 @@ impl<T: SettingValue> SettingValue for Auto<T> {
 /// A limit that may be absent (`none`).
 impl<T: SettingValue> SettingValue for Option<T> {
     const SHAPE: &'static str = T::SHAPE;
+    const INTEGER: bool = T::INTEGER;
     fn parse_setting(text: &str) -> Result<Option<T>, String> {
         if text.trim().eq_ignore_ascii_case("none") {
             Ok(None)
