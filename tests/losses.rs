@@ -174,7 +174,10 @@ fn assert_search_with(case: Case, playouts: u64, extra: &[&str], good: &[&str], 
     };
     let options = std::env::var("HANE_LOSSES_OPTIONS").unwrap_or_default();
     let playouts = match std::env::var("HANE_LOSSES_PLAYOUTS") {
-        Ok(text) => text.trim().parse().expect("HANE_LOSSES_PLAYOUTS is a count"),
+        Ok(text) => text
+            .trim()
+            .parse()
+            .expect("HANE_LOSSES_PLAYOUTS is a count"),
         Err(_) => playouts,
     };
     let extra: Vec<&str> = extra

@@ -119,6 +119,30 @@ fn a_tiny_run_fills_its_folder() {
     assert_eq!(lines(&dir.join("verify/all/results.jsonl")), 4);
     let result = std::fs::read_to_string(dir.join("result.txt")).unwrap();
     assert!(result.contains("Tuned: hane:threads=1,playouts=12,exploration="));
+    // The tuned values average theta over the last half of the iterations (2 of 3), and
+    // the verification plays them.
+    assert!(
+        result.contains("the mean of theta over the last 2 of the 3 iterations"),
+        "{result}"
+    );
+    let tuned = result
+        .lines()
+        .find_map(|l| l.strip_prefix("Tuned: "))
+        .unwrap();
+    let verified = json(&dir.join("verify/all/match.json"));
+    assert_eq!(verified["engines"][0].as_str().unwrap(), tuned);
+    let exploration: f64 = tuned
+        .split(',')
+        .find_map(|kv| kv.strip_prefix("exploration="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mean =
+        (history[1]["next"][0].as_f64().unwrap() + history[2]["next"][0].as_f64().unwrap()) / 2.0;
+    assert!(
+        (exploration - mean).abs() < 1e-3,
+        "{exploration} against {mean}"
+    );
     assert!(result.contains("SPRT on the Elo of tuned("), "{result}");
     assert!(result.contains("Conclusion: "), "{result}");
     // A rerun of a finished run plays nothing more and says the same.

@@ -119,8 +119,12 @@ const PANEL: f64 = 150.0;
 const PANEL_GAP: f64 = 34.0;
 
 /// The path of each tuned parameter over the iterations (theta after each, the start at
-/// 0), one panel per parameter spanning its tuning range, with the start value dashed.
-pub fn parameter_paths_svg(params: &[Param], state: &State) -> String {
+/// 0), one panel per parameter spanning its tuning range, with the start value dashed and
+/// the tuned value (the mean over the last `average` share of the iterations,
+/// [`State::tuned`]) drawn over the iterations it averages.
+pub fn parameter_paths_svg(params: &[Param], state: &State, average: f64) -> String {
+    let tuned = state.tuned(average);
+    let averaged = state.averaged_iterations(average);
     let iterations = state.history.len();
     // Below the title, with room for the first panel's label.
     let first = TOP + 20.0;
@@ -138,7 +142,7 @@ pub fn parameter_paths_svg(params: &[Param], state: &State) -> String {
     );
     let _ = writeln!(
         svg,
-        r#"<text x="{LEFT}" y="20" font-size="14">SPSA: each parameter after {iterations} iterations (start dashed)</text>"#
+        r#"<text x="{LEFT}" y="20" font-size="14">SPSA: each parameter after {iterations} iterations (start dashed, tuned value orange)</text>"#
     );
     for (i, param) in params.iter().enumerate() {
         let top = first + i as f64 * (PANEL + PANEL_GAP);
@@ -158,13 +162,14 @@ pub fn parameter_paths_svg(params: &[Param], state: &State) -> String {
         );
         let _ = writeln!(
             svg,
-            r#"<text x="{LEFT}" y="{:.1}">{} (range {} to {}, step {}): now {}</text>"#,
+            r#"<text x="{LEFT}" y="{:.1}">{} (range {} to {}, step {}): now {}, tuned {}</text>"#,
             top - 6.0,
             escape(&param.key),
             param.min,
             param.max,
             param.step,
-            param.text(state.theta[i])
+            param.text(state.theta[i]),
+            param.text(tuned[i])
         );
         for (value, shift) in [(param.max, 10.0), (param.min, 0.0)] {
             let _ = writeln!(
@@ -192,6 +197,15 @@ pub fn parameter_paths_svg(params: &[Param], state: &State) -> String {
                 points.join(" ")
             );
         }
+        if averaged > 0 {
+            let _ = writeln!(
+                svg,
+                r##"<line x1="{:.1}" y1="{2:.1}" x2="{1:.1}" y2="{2:.1}" stroke="#e6550d" stroke-width="2.5"/>"##,
+                x(iterations - averaged),
+                x(iterations),
+                y(tuned[i])
+            );
+        }
     }
     let _ = writeln!(
         svg,
@@ -216,13 +230,23 @@ mod tests {
             seed: 3,
         };
         let mut state = State::new(vec![0.2, 3000.0]);
-        let empty = parameter_paths_svg(&spsa.params, &state);
+        let empty = parameter_paths_svg(&spsa.params, &state, 0.5);
         assert!(empty.contains("after 0 iterations") && !empty.contains("polyline"));
+        assert!(!empty.contains("#e6550d"));
         for k in 0..5 {
             spsa.update(&mut state, if k % 2 == 0 { 1.0 } else { 0.25 }, 2);
         }
-        let svg = parameter_paths_svg(&spsa.params, &state);
+        let svg = parameter_paths_svg(&spsa.params, &state, 0.5);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        // The tuned value of each parameter, over the last 3 of the 5 iterations.
+        let tuned = state.tuned(0.5);
+        assert_eq!(svg.matches(r##"stroke="#e6550d""##).count(), 2);
+        assert!(svg.contains(&format!(
+            "now {}, tuned {}",
+            spsa.params[0].text(state.theta[0]),
+            spsa.params[0].text(tuned[0])
+        )));
+        assert!(!parameter_paths_svg(&spsa.params, &state, 0.0).contains("#e6550d"));
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(svg.contains("exploration (range 0 to 1, step 0.05)"));
         assert!(svg.contains("rave (range 100 to 20000, step 500)"));

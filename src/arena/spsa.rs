@@ -264,6 +264,31 @@ impl State {
     pub fn iteration(&self) -> usize {
         self.history.len()
     }
+
+    /// How many of the last iterations [`State::tuned`] averages for `share`: that share of
+    /// the iterations done, at least one (none when `share` is 0 or nothing is done).
+    pub fn averaged_iterations(&self, share: f64) -> usize {
+        let done = self.history.len();
+        if share <= 0.0 || done == 0 {
+            return 0;
+        }
+        ((done as f64 * share).ceil() as usize).clamp(1, done)
+    }
+
+    /// The tuned values: the mean of theta after each of the last `share` of the iterations
+    /// (iterate averaging, Polyak and Ruppert; Spall 1998), which lies closer to the optimum
+    /// than the last theta, whose random walk the averaging smooths out; the last theta
+    /// when nothing is averaged.
+    pub fn tuned(&self, share: f64) -> Vec<f64> {
+        let m = self.averaged_iterations(share);
+        if m == 0 {
+            return self.theta.clone();
+        }
+        let tail = &self.history[self.history.len() - m..];
+        (0..self.theta.len())
+            .map(|i| tail.iter().map(|s| s.next[i]).sum::<f64>() / m as f64)
+            .collect()
+    }
 }
 
 /// SplitMix64 of `seed` and `index`: a fixed, well-mixed number per index.
@@ -426,6 +451,44 @@ mod tests {
         }
         assert_eq!(state.iteration(), 400);
         assert!(state.history.iter().all(|s| s.games == 4));
+    }
+
+    #[test]
+    fn averaged_values_lie_closer_to_the_optimum_than_the_last_theta() {
+        let optimum = [0.7, 12_000.0];
+        let start = vec![0.2, 3000.0];
+        let distance = |spsa: &Spsa, x: &[f64]| -> f64 {
+            x.iter()
+                .zip(&optimum)
+                .zip(&spsa.params)
+                .map(|((x, o), p)| ((x - o) / p.step).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        };
+        let (mut last, mut averaged) = (0.0, 0.0);
+        for seed in 1..=20 {
+            let spsa = Spsa {
+                seed,
+                ..two_params(400)
+            };
+            let (state, _) = tune_quadratic(&spsa, start.clone(), &optimum, 400, 1, None);
+            last += distance(&spsa, &state.theta);
+            averaged += distance(&spsa, &state.tuned(0.5));
+            assert_eq!(state.averaged_iterations(0.5), 200);
+        }
+        assert!(
+            averaged < 0.6 * last,
+            "mean distance over 20 runs: averaged {:.2} steps, last theta {:.2}",
+            averaged / 20.0,
+            last / 20.0
+        );
+        let (state, _) = tune_quadratic(&two_params(10), start.clone(), &optimum, 10, 1, None);
+        assert_eq!(state.tuned(0.0), state.theta);
+        assert_eq!(state.averaged_iterations(0.01), 1);
+        assert_eq!(state.tuned(0.01), state.history[9].next);
+        let mean0 = state.history.iter().map(|s| s.next[0]).sum::<f64>() / 10.0;
+        assert!((state.tuned(1.0)[0] - mean0).abs() < 1e-12);
+        assert_eq!(State::new(start.clone()).tuned(0.5), start);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! A tuning run (`hane tune`): the SPSA iterations of [`super::spsa`], each played as a
 //! match of the match runner between the engine at theta+delta and at theta-delta, in an
 //! output folder that holds everything needed to resume, and a verification match of the
-//! tuned settings against the starting ones at the end.
+//! tuned settings against the starting ones at the end. The tuned values are the mean of
+//! theta over the last iterations (`--average`, [`super::spsa::State::tuned`]).
 //!
 //! The folder:
 //! - `tune.json`: what the run is ([`TuneConfig`]); a rerun must agree on all of it but the
@@ -251,6 +252,9 @@ pub struct TunePlan {
     /// Games of the verification match (0: none) and its SPRT (unsharded runs stop on it).
     pub verify_games: usize,
     pub verify_sprt: Option<Sprt>,
+    /// The share of the iterations, the last ones, whose theta the tuned values average
+    /// ([`State::tuned`]; 0: the last theta).
+    pub average: f64,
     pub command_timeout: Duration,
     pub dead_playouts: u64,
     /// A line per iteration on stderr.
@@ -404,7 +408,7 @@ impl TunePlan {
         write_json(&self.out_dir.join(STATE_FILE), state)?;
         results::write_atomically(
             &self.out_dir.join(CHART_FILE),
-            chart::parameter_paths_svg(&self.config.params, state).as_bytes(),
+            chart::parameter_paths_svg(&self.config.params, state, self.average).as_bytes(),
         )
     }
 }
@@ -579,8 +583,9 @@ fn verify(plan: &TunePlan, state: &State) -> Result<Option<String>, String> {
     } else {
         None
     };
+    let tuned = state.tuned(plan.average);
     let match_plan = plan.match_plan(
-        [("tuned", &state.theta), ("start", &config.start)],
+        [("tuned", &tuned), ("start", &config.start)],
         plan.verify_games,
         mix(config.seed, 0x5645_5249),
         dir.clone(),
@@ -619,6 +624,17 @@ fn conclusion(records: &[GameRecord]) -> String {
     format!("Conclusion: {verdict}\n")
 }
 
+/// What the tuned values are: the mean of theta over how many of the last iterations.
+pub fn tuned_text(state: &State, average: f64) -> String {
+    match state.averaged_iterations(average) {
+        0 => "The tuned values are the last theta.".to_string(),
+        m => format!(
+            "The tuned values are the mean of theta over the last {m} of the {} iterations.",
+            state.iteration()
+        ),
+    }
+}
+
 /// Writes `result.txt`: the run, the tuned values and the verification's report.
 fn write_result(plan: &TunePlan, state: &State, report: Option<&str>) -> Result<(), String> {
     let config = &plan.config;
@@ -630,20 +646,23 @@ fn write_result(plan: &TunePlan, state: &State, report: Option<&str>) -> Result<
         config.size,
         config.size
     );
+    let tuned = state.tuned(plan.average);
     text.push_str(&format!(
-        "Tuned: {}\nStart: {}\n",
-        plan.template.engine_text(&config.params, &state.theta),
-        plan.template.engine_text(&config.params, &config.start)
+        "Tuned: {}\nStart: {}\n{}\n",
+        plan.template.engine_text(&config.params, &tuned),
+        plan.template.engine_text(&config.params, &config.start),
+        tuned_text(state, plan.average)
     ));
     for (i, p) in config.params.iter().enumerate() {
         text.push_str(&format!(
-            "  {}: {} -> {} (range {} to {}, step {})\n",
+            "  {}: {} -> {} (range {} to {}, step {}; last theta {})\n",
             p.key,
             p.text(config.start[i]),
-            p.text(state.theta[i]),
+            p.text(tuned[i]),
             p.min,
             p.max,
-            p.step
+            p.step,
+            p.text(state.theta[i])
         ));
     }
     match report {

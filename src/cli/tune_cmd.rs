@@ -12,7 +12,8 @@ use super::match_cmd::{INTERRUPTED, RefereeArgs, stop_on_signals};
 use crate::arena::spsa::{Gains, parse_params, start_values, tunable};
 use crate::arena::stats::Sprt;
 use crate::arena::tune::{
-    EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, read_config, run_tune, values_text,
+    EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, read_config, run_tune, tuned_text,
+    values_text,
 };
 use crate::arena::{check_out_dir, parse_shard, time_control};
 use crate::board::{Geometry, Rules};
@@ -86,6 +87,10 @@ pub struct TuneArgs {
         value_name = "ELO0,ELO1,ALPHA,BETA"
     )]
     verify_sprt: String,
+    /// The tuned values are the mean of theta over this share of the iterations, the last
+    /// ones (iterate averaging smooths out theta's random walk); 0: the last theta.
+    #[arg(long, default_value_t = 0.5, value_name = "SHARE")]
+    average: f64,
     /// Playouts used to settle dead stones when the engines disagree.
     #[arg(long, default_value_t = 1000)]
     dead_playouts: u64,
@@ -153,6 +158,9 @@ fn tune(
     let time = time_control(None, 0.0, 1, referee.move_time, referee.max_move_time)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let verify_sprt = Sprt::parse(&args.verify_sprt)?;
+    if !(0.0..=1.0).contains(&args.average) {
+        return Err("--average must be a share from 0 to 1".to_string());
+    }
     let params = parse_params(args.params.as_deref())?;
     let template = EngineTemplate::parse(&args.engine, &params)?;
     let start = start_values(
@@ -198,6 +206,7 @@ fn tune(
         shard,
         verify_games: args.verify_games,
         verify_sprt: Some(verify_sprt),
+        average: args.average,
         command_timeout: referee.command_timeout(),
         dead_playouts: args.dead_playouts.max(1),
         log: !args.quiet,
@@ -207,7 +216,12 @@ fn tune(
     let summary = run_tune(&plan)?;
     let config = &plan.config;
     let done = summary.state.iteration();
-    let theta = values_text(&config.params, &summary.state.theta);
+    let theta = format!(
+        "{}\ntuned: {}\n{}",
+        values_text(&config.params, &summary.state.theta),
+        values_text(&config.params, &summary.state.tuned(plan.average)),
+        tuned_text(&summary.state, plan.average)
+    );
     if summary.interrupted {
         let note = format!(
             "interrupted after {done} of {} iterations; rerun the same command to resume",
