@@ -9,8 +9,9 @@
 //! 2,000 chains of random games (more with `HANE_TACTICS_CHAINS=N`), then, when the
 //! professional games are next to the repository (`../shared/data/pro-games`), 1,000 chains
 //! of their positions; with `HANE_TACTICS_REPORT=FILE` it writes every disagreement as a
-//! diagram to FILE for checking by hand. GNU Go missing fails under CI (`CI` set) and skips
-//! elsewhere.
+//! diagram to FILE for checking by hand; `HANE_TACTICS_NODES=N` reads with N nodes (and the
+//! depth of [`ReaderLimits::THOROUGH`]) instead of the default budget. GNU Go missing fails
+//! under CI (`CI` set) and skips elsewhere.
 
 mod common;
 
@@ -22,7 +23,7 @@ use std::fmt::Write as _;
 
 use hane::board::{Board, Point};
 use hane::tactics::liberties::liberties_capped;
-use hane::tactics::reader::{Reader, Reading};
+use hane::tactics::reader::{Reader, ReaderLimits, Reading};
 
 /// hane's answer in GNU Go's format: `0`, or the code and the move (`PASS` for none).
 fn hane_answer(board: &Board, reading: Reading) -> String {
@@ -100,6 +101,15 @@ fn compare_position(
     board: &Board,
     agreement: &mut Agreement,
 ) {
+    if let Some(nodes) = std::env::var("HANE_TACTICS_NODES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        reader.set_limits(ReaderLimits {
+            nodes,
+            max_depth: ReaderLimits::THOROUGH.max_depth,
+        });
+    }
     let g = board.geometry();
     let mut seen = HashSet::new();
     let targets: Vec<Point> = g

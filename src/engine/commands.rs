@@ -22,8 +22,7 @@ use crate::search::{Analysis, SearchLimits, SearchResult};
 use crate::sgf::{GameInfo, read_first_game, write_game};
 use crate::tactics::liberties::liberties_capped;
 use crate::tactics::owl::OwlReader;
-use crate::tactics::reader::Reading;
-use crate::tactics::reader::{ChainStatus, Reader, Verdict};
+use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Reading, Verdict};
 use crate::tactics::semeai::SemeaiReader;
 
 /// What a handler returns: the response text, or the error message.
@@ -736,13 +735,14 @@ fn cmd_cputime(_: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
 }
 
 /// `attack VERTEX` and `defend VERTEX`: the tactical reader on the chain at VERTEX (a
-/// fresh [`Reader`] each time, so answers do not depend on earlier commands), answered as
+/// fresh [`Reader`] each time, so answers do not depend on earlier commands, with the
+/// budget of [`ReaderLimits::THOROUGH`]), answered as
 /// GNU Go answers: `0` when it fails, else its code and the move, `PASS` for a `defend` that
 /// needs none. GNU Go's errors for a bad or empty vertex; a wrong argument count is a syntax
 /// error.
 fn cmd_read_chain(engine: &mut Engine, args: &[&str], attack: bool) -> Outcome {
     read_at_vertex(engine, args, |board, p| {
-        let mut reader = Reader::new();
+        let mut reader = Reader::with_limits(ReaderLimits::THOROUGH, Reader::DEFAULT_TABLE_BITS);
         if attack {
             reader.attack(board, p)
         } else {

@@ -189,6 +189,17 @@ impl Default for ReaderLimits {
     }
 }
 
+impl ReaderLimits {
+    /// For a question asked on its own, as GTP `attack` and `defend` ask it: ten times the
+    /// default's nodes and a deeper limit. Most reads end far sooner; one that uses it all
+    /// takes a few tens of milliseconds, where the default's budget serves reads made by
+    /// the thousand (the judge's, the owl's and the race reader's questions).
+    pub const THOROUGH: ReaderLimits = ReaderLimits {
+        nodes: 50_000,
+        max_depth: 16,
+    };
+}
+
 /// Counters over a reader's life.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReaderStats {
@@ -1493,6 +1504,38 @@ mod tests {
         let r = reader.defend(&open, point(&open, "C3"));
         assert_eq!((r.verdict, r.point, r.exact), (Verdict::Works, None, true));
         assert!(reader.stats().nodes - nodes < 100);
+    }
+
+    /// The time-odds game 5 losses position (move 43): black's D4 chain has two liberties
+    /// and white captures it moving first. GNU Go's `defend D4` answers H2 (after it, its
+    /// `attack D4` fails). The default budget runs out on the defence; the thorough one
+    /// proves H2, and after H2 the attack fails.
+    #[test]
+    fn a_thorough_read_proves_the_defence_the_default_budget_cannot() {
+        let b = board(
+            "
+            . . . . . . . . .
+            . . . . . X O O .
+            . . . X X X X O .
+            . X . X . X O O .
+            . . O O X X X O .
+            . . O X O O O O .
+            . . O X X O X X .
+            . O . O X X . . .
+            . . O . O . X . .",
+        );
+        let d4 = point(&b, "D4");
+        let mut thorough = Reader::with_limits(ReaderLimits::THOROUGH, Reader::DEFAULT_TABLE_BITS);
+        let attack = thorough.attack(&b, d4);
+        assert!(attack.verdict.succeeds() && attack.exact, "{attack:?}");
+        let defence = thorough.defend(&b, d4);
+        assert!(defence.verdict.succeeds() && defence.exact, "{defence:?}");
+        assert_eq!(answer(&b, defence), "1 H2");
+        let mut after = b.clone();
+        after.play(point(&b, "H2"), Color::Black).unwrap();
+        let refuted = thorough.attack(&after, d4);
+        assert!(!refuted.verdict.succeeds() && refuted.exact, "{refuted:?}");
+        assert!(!Reader::new().defend(&b, d4).exact);
     }
 
     #[test]
