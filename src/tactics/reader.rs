@@ -1308,9 +1308,9 @@ mod tests {
     #[test]
     fn a_capture_after_a_preparation_move() {
         expect(attack(PREPARED_CAPTURE, "D4"), 1, &["D1", "H1", "H2"]);
-        // After white's D1 no defence is left; after black's H2 no attack works. (hane's
-        // own `defend` answers G2, which GNU Go refutes at H1: four liberties, a longer
-        // read than the reader's limits allow.)
+        // After white's D1 no defence is left; after black's H2 no attack works. (With
+        // the default budget hane's `defend` answers G2, which GNU Go refutes at H1: four
+        // liberties, a longer read than the budget allows; see the next test.)
         let after = |vertex: &str, color: Color| {
             let mut b = board(PREPARED_CAPTURE);
             b.play(point(&b, vertex), color).expect("legal");
@@ -1506,24 +1506,11 @@ mod tests {
         assert!(reader.stats().nodes - nodes < 100);
     }
 
-    /// The time-odds game 5 losses position (move 43): black's D4 chain has two liberties
-    /// and white captures it moving first. GNU Go's `defend D4` answers H2 (after it, its
-    /// `attack D4` fails). The default budget runs out on the defence; the thorough one
-    /// proves H2, and after H2 the attack fails.
+    /// [`PREPARED_CAPTURE`]: the default budget runs out on the defence of D4; the thorough
+    /// one proves H2 (GNU Go's answer), and after H2 the attack fails.
     #[test]
     fn a_thorough_read_proves_the_defence_the_default_budget_cannot() {
-        let b = board(
-            "
-            . . . . . . . . .
-            . . . . . X O O .
-            . . . X X X X O .
-            . X . X . X O O .
-            . . O O X X X O .
-            . . O X O O O O .
-            . . O X X O X X .
-            . O . O X X . . .
-            . . O . O . X . .",
-        );
+        let b = board(PREPARED_CAPTURE);
         let d4 = point(&b, "D4");
         let mut thorough = Reader::with_limits(ReaderLimits::THOROUGH, Reader::DEFAULT_TABLE_BITS);
         let attack = thorough.attack(&b, d4);
