@@ -143,6 +143,10 @@ fn a_tiny_run_fills_its_folder() {
         (exploration - mean).abs() < 1e-3,
         "{exploration} against {mean}"
     );
+    assert!(
+        result.contains("Slopes (the mean of the result"),
+        "{result}"
+    );
     assert!(result.contains("SPRT on the Elo of tuned("), "{result}");
     assert!(result.contains("Conclusion: "), "{result}");
     // A rerun of a finished run plays nothing more and says the same.
@@ -325,6 +329,10 @@ fn bad_parameters_are_refused_with_a_reason() {
         (&["--start", "rave=1"][..], "outside the tuning range"),
         (&["--engine", "hane:rave=100"][..], "which is tuned"),
         (&["--jobs", "0"][..], "--jobs must be at least 1"),
+        (
+            &["--average", "1.5"][..],
+            "--average must be a share from 0 to 1",
+        ),
     ] {
         let dir = fresh_dir("bad");
         let output = Command::new(env!("CARGO_BIN_EXE_hane"))

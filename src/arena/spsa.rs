@@ -291,6 +291,61 @@ impl State {
     }
 }
 
+/// What a run's games say of one parameter's slope over some iterations: the mean of
+/// `r s_i` (plus's result from -1 to 1 times the parameter's sign: twice the score advantage
+/// that moving it up gave) and the mean's standard error. Over the iterations that the tuned
+/// values average, a mean within two standard errors of 0 says that a step either way from
+/// there made no difference the games could show; a parameter held at a bound of its range
+/// shows the slope beyond it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slope {
+    pub mean: f64,
+    pub standard_error: f64,
+}
+
+impl Slope {
+    /// The mean in standard errors (0 when there is no spread to measure it by).
+    pub fn z(&self) -> f64 {
+        if self.standard_error > 0.0 {
+            self.mean / self.standard_error
+        } else {
+            0.0
+        }
+    }
+}
+
+impl State {
+    /// Each parameter's [`Slope`] over the iterations that [`State::tuned`] averages for
+    /// `share` (all of them for 0); `None` when they are fewer than two.
+    pub fn slopes(&self, share: f64) -> Option<Vec<Slope>> {
+        let n = match self.averaged_iterations(share) {
+            0 => self.history.len(),
+            m => m,
+        };
+        if n < 2 {
+            return None;
+        }
+        let tail = &self.history[self.history.len() - n..];
+        let params = self.theta.len();
+        Some(
+            (0..params)
+                .map(|i| {
+                    let samples = tail
+                        .iter()
+                        .map(|s| (2.0 * s.score - 1.0) * f64::from(s.signs[i]));
+                    let mean = samples.clone().sum::<f64>() / n as f64;
+                    let variance =
+                        samples.map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+                    Slope {
+                        mean,
+                        standard_error: (variance / n as f64).sqrt(),
+                    }
+                })
+                .collect(),
+        )
+    }
+}
+
 /// SplitMix64 of `seed` and `index`: a fixed, well-mixed number per index.
 pub fn mix(seed: u64, index: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(index.wrapping_add(1)));
@@ -489,6 +544,29 @@ mod tests {
         let mean0 = state.history.iter().map(|s| s.next[0]).sum::<f64>() / 10.0;
         assert!((state.tuned(1.0)[0] - mean0).abs() < 1e-12);
         assert_eq!(State::new(start.clone()).tuned(0.5), start);
+    }
+
+    #[test]
+    fn slopes_show_a_parameter_that_matters_and_not_one_that_does_not() {
+        // x's optimum lies beyond its range, so it ends at the bound with games still
+        // won by moving it up; y starts at its optimum.
+        let spsa = two_params(300);
+        let optimum = [2.0, 3000.0];
+        let (state, _) = tune_quadratic(&spsa, vec![0.5, 3000.0], &optimum, 300, 2, None);
+        let slopes = state.slopes(0.5).unwrap();
+        assert!(slopes[0].mean > 0.0 && slopes[0].z() > 3.0, "{slopes:?}");
+        assert!(slopes[1].z().abs() < 2.0, "{slopes:?}");
+        // Over the last half of the iterations (150), and over all of them for 0.
+        let mean0 = |from: usize| {
+            let tail = &state.history[from..];
+            tail.iter()
+                .map(|s| (2.0 * s.score - 1.0) * f64::from(s.signs[0]))
+                .sum::<f64>()
+                / tail.len() as f64
+        };
+        assert!((slopes[0].mean - mean0(150)).abs() < 1e-12);
+        assert!((state.slopes(0.0).unwrap()[0].mean - mean0(0)).abs() < 1e-12);
+        assert_eq!(State::new(vec![0.5, 3000.0]).slopes(0.5), None);
     }
 
     #[test]

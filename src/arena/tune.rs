@@ -635,6 +635,21 @@ pub fn tuned_text(state: &State, average: f64) -> String {
     }
 }
 
+/// Each parameter's slope over the iterations the tuned values average ([`State::slopes`]),
+/// as a line: `key +0.012 (z +0.4)`, ...; `None` before two iterations.
+pub fn slopes_text(params: &[Param], state: &State, average: f64) -> Option<String> {
+    let slopes = state.slopes(average)?;
+    let list: Vec<String> = params
+        .iter()
+        .zip(&slopes)
+        .map(|(p, s)| format!("{} {:+.3} (z {:+.1})", p.key, s.mean, s.z()))
+        .collect();
+    Some(format!(
+        "Slopes (the mean of the result times each sign; |z| under 2: no difference shown): {}",
+        list.join(", ")
+    ))
+}
+
 /// Writes `result.txt`: the run, the tuned values and the verification's report.
 fn write_result(plan: &TunePlan, state: &State, report: Option<&str>) -> Result<(), String> {
     let config = &plan.config;
@@ -664,6 +679,10 @@ fn write_result(plan: &TunePlan, state: &State, report: Option<&str>) -> Result<
             p.step,
             p.text(state.theta[i])
         ));
+    }
+    if let Some(slopes) = slopes_text(&config.params, state, plan.average) {
+        text.push_str(&slopes);
+        text.push('\n');
     }
     match report {
         Some(report) => {

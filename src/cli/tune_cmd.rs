@@ -12,8 +12,8 @@ use super::match_cmd::{INTERRUPTED, RefereeArgs, stop_on_signals};
 use crate::arena::spsa::{Gains, parse_params, start_values, tunable};
 use crate::arena::stats::Sprt;
 use crate::arena::tune::{
-    EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, read_config, run_tune, tuned_text,
-    values_text,
+    EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, read_config, run_tune, slopes_text,
+    tuned_text, values_text,
 };
 use crate::arena::{check_out_dir, parse_shard, time_control};
 use crate::board::{Geometry, Rules};
@@ -216,19 +216,23 @@ fn tune(
     let summary = run_tune(&plan)?;
     let config = &plan.config;
     let done = summary.state.iteration();
-    let theta = format!(
-        "{}\ntuned: {}\n{}",
+    let mut theta = format!(
+        "{}\ntuned: {}\n{}\n",
         values_text(&config.params, &summary.state.theta),
         values_text(&config.params, &summary.state.tuned(plan.average)),
         tuned_text(&summary.state, plan.average)
     );
+    if let Some(slopes) = slopes_text(&config.params, &summary.state, plan.average) {
+        theta.push_str(&slopes);
+        theta.push('\n');
+    }
     if summary.interrupted {
         let note = format!(
             "interrupted after {done} of {} iterations; rerun the same command to resume",
             config.iterations
         );
         return Ok((
-            format!("theta after {done} iterations: {theta}\n"),
+            format!("theta after {done} iterations: {theta}"),
             Some(note),
         ));
     }
@@ -238,7 +242,7 @@ fn tune(
             .map_err(|e| format!("cannot read {}: {e}", result.display()))?
     } else {
         format!(
-            "theta after {done} iterations: {theta}\nThe verification match waits for the \
+            "theta after {done} iterations: {theta}The verification match waits for the \
              other shards' games: `hane match report {}/verify/*` merges them.\n",
             args.out.display()
         )
