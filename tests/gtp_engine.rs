@@ -269,6 +269,8 @@ const NAMES: &[&str] = &[
     "kata-analyze",
     "lz-genmove_analyze",
     "kata-genmove_analyze",
+    "kata-list_time_settings",
+    "kata-time_settings",
     "bogus",
     "PLAY",
     "Genmove",

@@ -109,7 +109,15 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("kata-genmove_analyze", |e, a, c| {
         cmd_genmove_analyze(e, a, c, Dialect::Kata)
     }),
+    // KataGo's time extension (gtp2ogs uses it for Fischer clocks).
+    spec("kata-list_time_settings", |_, _, _| {
+        Ok(KATA_TIME_SETTINGS.to_string())
+    }),
+    spec("kata-time_settings", cmd_kata_time_settings),
 ];
+
+/// What `kata-time_settings` takes (`byoyomi` is also taken for `byo-yomi`).
+const KATA_TIME_SETTINGS: &str = "none absolute byo-yomi canadian fischer fischer-capped";
 
 const fn spec(name: &'static str, handler: Handler) -> CommandSpec {
     CommandSpec { name, handler }
@@ -389,12 +397,37 @@ fn cmd_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Ou
 }
 
 fn cmd_kgs_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    engine.set_time_system(parse_time_system(args, false)?);
+    Ok(String::new())
+}
+
+/// `kata-time_settings KIND ...`: the kinds of `kgs-time_settings` (`byo-yomi` spelt either
+/// way), `fischer MAIN INCREMENT` and `fischer-capped MAIN INCREMENT MAIN_LIMIT MOVE_LIMIT`
+/// (a negative limit: none; a main-time limit must not be below the main time).
+fn cmd_kata_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    engine.set_time_system(parse_time_system(args, true)?);
+    Ok(String::new())
+}
+
+/// The time system of `kgs-time_settings` (or with `kata`, `kata-time_settings`) arguments.
+fn parse_time_system(args: &[&str], kata: bool) -> Result<TimeSystem, String> {
     let Some((kind, rest)) = args.split_first() else {
         return Err(ERR_SYNTAX.into());
     };
     let seconds = |s: &str| parse_seconds(s).ok_or(ERR_SYNTAX);
     let count = |s: &str| parse_count(s).ok_or(ERR_SYNTAX);
-    let system = match (kind.to_ascii_lowercase().as_str(), rest) {
+    // A limit of fischer-capped: negative means none.
+    let limit = |s: &str| match parse_float(s) {
+        Some(x) if x < 0.0 => Ok(None),
+        _ => seconds(s).map(Some),
+    };
+    let kind = kind.to_ascii_lowercase();
+    let kind = match kind.as_str() {
+        "byo-yomi" if kata => "byoyomi",
+        "fischer" | "fischer-capped" if !kata => return Err(ERR_SYNTAX.into()),
+        other => other,
+    };
+    Ok(match (kind, rest) {
         ("none", []) => TimeSystem::None,
         ("absolute", [main]) => TimeSystem::Absolute {
             main: seconds(main)?,
@@ -415,10 +448,27 @@ fn cmd_kgs_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -
         ("canadian", [main, period, stones]) => {
             TimeSystem::from_gtp(seconds(main)?, seconds(period)?, count(stones)?)
         }
+        ("fischer", [main, increment]) => TimeSystem::Fischer {
+            main: seconds(main)?,
+            increment: seconds(increment)?,
+            main_limit: None,
+            move_limit: None,
+        },
+        ("fischer-capped", [main, increment, main_limit, move_limit]) => {
+            let main = seconds(main)?;
+            let main_limit = limit(main_limit)?;
+            if main_limit.is_some_and(|l| l < main) {
+                return Err("main time limit below the main time".into());
+            }
+            TimeSystem::Fischer {
+                main,
+                increment: seconds(increment)?,
+                main_limit,
+                move_limit: limit(move_limit)?,
+            }
+        }
         _ => return Err(ERR_SYNTAX.into()),
-    };
-    engine.set_time_system(system);
-    Ok(String::new())
+    })
 }
 
 fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
@@ -1165,6 +1215,77 @@ mod tests {
         assert_eq!(e.clocks[0].left.unwrap().stones_or_periods, 4);
         ok(&mut e, "boardsize 9");
         assert_eq!(e.clocks[0].left.unwrap().stones_or_periods, 5);
+    }
+
+    /// Runs one command that must fail and returns its message.
+    fn refused(engine: &mut Engine, line: &str) -> String {
+        let mut out = Vec::new();
+        engine.execute_line(line, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with('?'), "{line}: {text}");
+        text[1..].trim().to_string()
+    }
+
+    #[test]
+    fn kata_time_settings_set_fischer_clocks_and_refuse_bad_ones() {
+        let mut e = engine(10, 3);
+        let listed = ok(&mut e, "kata-list_time_settings");
+        for kind in listed.split(' ') {
+            // Every kind listed is taken (with some arguments).
+            let args = match kind {
+                "none" => "",
+                "absolute" => "60",
+                "fischer" => "60 5",
+                "fischer-capped" => "60 5 90 -1",
+                _ => "60 30 5",
+            };
+            ok(&mut e, &format!("kata-time_settings {kind} {args}"));
+        }
+        assert!(listed.contains("fischer-capped"), "{listed}");
+        ok(&mut e, "kata-time_settings fischer-capped 300.5 10 600 20");
+        let expected = TimeSystem::Fischer {
+            main: 300.5,
+            increment: 10.0,
+            main_limit: Some(600.0),
+            move_limit: Some(20.0),
+        };
+        assert_eq!(e.clocks[0].system, expected);
+        assert_eq!(e.clocks[1].left.unwrap().seconds, 300.5);
+        // The increment comes after the move, up to the limit.
+        e.clocks[0].charge(4.5);
+        assert_eq!(e.clocks[0].left.unwrap().seconds, 306.0);
+        ok(&mut e, "time_left b 595 0");
+        e.clocks[0].charge(1.0);
+        assert_eq!(e.clocks[0].left.unwrap().seconds, 600.0);
+        ok(&mut e, "kata-time_settings byoyomi 0 30 5");
+        assert!(matches!(e.clocks[0].system, TimeSystem::Byoyomi { .. }));
+        // Errors change nothing.
+        ok(&mut e, "kata-time_settings fischer 60 5");
+        let before = e.clocks;
+        for bad in [
+            "kata-time_settings fischer-capped 300 10 100 -1",
+            "kata-time_settings fischer 60",
+            "kata-time_settings fischer 60 -5",
+            "kata-time_settings sudden-death 60",
+            "kata-time_settings",
+            "kgs-time_settings fischer 60 5",
+            "kgs-time_settings byo-yomi 60 30 5",
+        ] {
+            refused(&mut e, bad);
+            assert_eq!(e.clocks, before, "{bad}");
+        }
+        assert_eq!(
+            refused(&mut e, "kata-time_settings fischer-capped 300 10 100 -1"),
+            "main time limit below the main time"
+        );
+        // A move is found under a Fischer clock, whatever time_left says.
+        ok(&mut e, "boardsize 9");
+        ok(&mut e, "kata-time_settings fischer-capped 10 1 -1 0.5");
+        for left in ["1e30 0", "0 0", "0.0001 0"] {
+            ok(&mut e, &format!("time_left b {left}"));
+            assert!(!ok(&mut e, "genmove b").is_empty(), "{left}");
+            ok(&mut e, "undo");
+        }
     }
 
     #[test]

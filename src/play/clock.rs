@@ -1,5 +1,5 @@
 //! The one clock arithmetic: time systems as GTP describes them (`time_settings`,
-//! `kgs-time_settings`, `time_left`), one player's [`Clock`] (what the GTP engine keeps
+//! `kgs-time_settings`, `kata-time_settings`, `time_left`), one player's [`Clock`] (what the GTP engine keeps
 //! between `time_left` reports and what the match runner's referee enforces), and the
 //! budget for one move ([`move_time`]).
 
@@ -20,6 +20,15 @@ pub enum TimeSystem {
     },
     /// Canadian: `main` seconds, then `stones` moves in every `period` seconds.
     Canadian { main: f64, period: f64, stones: u32 },
+    /// Fischer: `main` seconds, and `increment` seconds added after every move; with
+    /// `main_limit` the clock holds at most that after the increment, with `move_limit` no
+    /// move may take longer (`kata-time_settings fischer` and `fischer-capped`).
+    Fischer {
+        main: f64,
+        increment: f64,
+        main_limit: Option<f64>,
+        move_limit: Option<f64>,
+    },
 }
 
 impl TimeSystem {
@@ -62,7 +71,7 @@ impl Clock {
     pub fn new(system: TimeSystem) -> Clock {
         let left = match system {
             TimeSystem::None => None,
-            TimeSystem::Absolute { main } => Some(TimeLeft {
+            TimeSystem::Absolute { main } | TimeSystem::Fischer { main, .. } => Some(TimeLeft {
                 seconds: main,
                 stones_or_periods: 0,
             }),
@@ -93,7 +102,8 @@ impl Clock {
     /// Charges `used` seconds for one move. Main time that runs out carries the rest of
     /// the move into the first period; a Canadian period restarts after its stones, a
     /// byo-yomi period after every move, and each byo-yomi period overrun costs one
-    /// period (the last one is kept: losing on time is the referee's call).
+    /// period (the last one is kept: losing on time is the referee's call). Fischer adds
+    /// the increment after the move, up to the main-time limit.
     pub fn charge(&mut self, used: f64) {
         let system = self.system;
         let Some(left) = self.left.as_mut() else {
@@ -104,6 +114,15 @@ impl Clock {
             TimeSystem::None => return,
             TimeSystem::Absolute { .. } => {
                 left.seconds = (left.seconds - used).max(0.0);
+                return;
+            }
+            TimeSystem::Fischer {
+                increment,
+                main_limit,
+                ..
+            } => {
+                let seconds = (left.seconds - used).max(0.0) + increment;
+                left.seconds = main_limit.map_or(seconds, |limit| seconds.min(limit));
                 return;
             }
             TimeSystem::Byoyomi {
@@ -141,12 +160,16 @@ impl Clock {
 
     /// The most this move may take before the flag falls: what is left of main time plus
     /// the first period (the move may run over into it), or what is left of the current
-    /// period (`None` without a time limit).
+    /// period, or under Fischer what is left (the increment comes after the move) within
+    /// the limit per move (`None` without a time limit).
     pub fn allowance(&self) -> Option<f64> {
         let left = self.left?;
         Some(match self.system {
             TimeSystem::None => return None,
             TimeSystem::Absolute { .. } => left.seconds,
+            TimeSystem::Fischer { move_limit, .. } => {
+                move_limit.map_or(left.seconds, |limit| left.seconds.min(limit))
+            }
             TimeSystem::Byoyomi { period, .. } | TimeSystem::Canadian { period, .. } => {
                 if left.stones_or_periods == 0 {
                     left.seconds + period
@@ -189,6 +212,18 @@ pub fn move_budget(
             let remaining = left.map_or(main, |l| l.seconds);
             remaining / moves_to_go
         }
+        TimeSystem::Fischer {
+            main,
+            increment,
+            move_limit,
+            ..
+        } => {
+            // A share of the bank plus most of the increment, never more than most of the
+            // bank itself (the increment comes only after the move).
+            let remaining = left.map_or(main, |l| l.seconds);
+            let seconds = (remaining / moves_to_go + increment * 0.9).min(remaining * 0.8);
+            move_limit.map_or(seconds, |limit| seconds.min(limit))
+        }
         TimeSystem::Byoyomi {
             main,
             period,
@@ -214,7 +249,7 @@ pub fn move_budget(
     // The floor lets a move be found at all; with almost nothing left it shrinks with what is
     // left, so that a drained absolute clock is not overrun by floors alone.
     let remaining = match (system, left) {
-        (TimeSystem::Absolute { .. }, Some(l)) => l.seconds,
+        (TimeSystem::Absolute { .. } | TimeSystem::Fischer { .. }, Some(l)) => l.seconds,
         _ => f64::INFINITY,
     };
     let floor = MIN_MOVE_SECONDS.min(remaining * 0.1);
@@ -262,9 +297,10 @@ pub struct MoveTime {
 }
 
 /// Like [`move_budget`], with the extension allowed for an uncertain position: up to twice the
-/// budget while main time runs (never more than a fifth of what is left), half again in a
-/// Canadian period with stones to spare, and nothing extra in a byo-yomi period (overrunning
-/// one loses it). `None` means no limit.
+/// budget while main time runs (never more than a fifth of what is left; under Fischer a
+/// fifth of the bank plus most of the increment, within the limit per move), half again in
+/// a Canadian period with stones to spare, and nothing extra in a byo-yomi period
+/// (overrunning one loses it). `None` means no limit.
 pub fn move_time(
     system: TimeSystem,
     left: Option<TimeLeft>,
@@ -279,6 +315,18 @@ pub fn move_time(
         TimeSystem::Absolute { main } => {
             let remaining = left.map_or(main, |l| l.seconds);
             (2.0 * b).min(remaining * 0.2 - margin)
+        }
+        TimeSystem::Fischer {
+            main,
+            increment,
+            move_limit,
+            ..
+        } => {
+            let remaining = left.map_or(main, |l| l.seconds);
+            let max = (2.0 * b)
+                .min(remaining * 0.2 + increment * 0.9 - margin)
+                .min(remaining * 0.8 - margin);
+            move_limit.map_or(max, |limit| max.min(limit - margin))
         }
         TimeSystem::Byoyomi { main, period, .. } => match left {
             Some(l) if l.stones_or_periods > 0 => b,
@@ -303,6 +351,65 @@ pub fn move_time(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn fischer(main: f64, increment: f64, move_limit: Option<f64>) -> TimeSystem {
+        TimeSystem::Fischer {
+            main,
+            increment,
+            main_limit: None,
+            move_limit,
+        }
+    }
+
+    #[test]
+    fn fischer_budgets_spend_the_increment_and_never_drain_the_bank() {
+        // 60 s and 5 s a move on 19x19, every move using its whole budget (and the margin):
+        // the bank never runs out, and once main time is spent each move still gets most of
+        // the increment.
+        let system = fischer(60.0, 5.0, None);
+        let mut clock = Clock::new(system);
+        for moves in 0..300 {
+            let t = clock.move_time(2 * moves, 19, 0.5).unwrap();
+            let left = clock.left.unwrap().seconds;
+            assert!(t.budget <= t.max, "move {moves}");
+            assert!(
+                t.max.as_secs_f64() <= left * 0.8 + 1e-9,
+                "move {moves}: {t:?} of {left}"
+            );
+            assert!(
+                t.budget.as_secs_f64() >= 2.0,
+                "move {moves}: {t:?} of {left}"
+            );
+            clock.charge(t.budget.as_secs_f64() + 0.5);
+            assert!(clock.left.unwrap().seconds > 5.0, "move {moves}");
+        }
+        // The limit per move binds the budget, the extension and the allowance.
+        let capped = Clock {
+            system: fischer(600.0, 30.0, Some(10.0)),
+            left: Some(TimeLeft {
+                seconds: 600.0,
+                stones_or_periods: 0,
+            }),
+        };
+        let t = capped.move_time(0, 9, 0.5).unwrap();
+        assert!(
+            t.budget.as_secs_f64() <= 10.0 && t.max.as_secs_f64() <= 9.5 + 1e-9,
+            "{t:?}"
+        );
+        assert_eq!(capped.allowance(), Some(10.0));
+        assert_eq!(Clock::new(fischer(60.0, 5.0, None)).allowance(), Some(60.0));
+        // The bank is capped after the increment.
+        let mut limited = Clock::new(TimeSystem::Fischer {
+            main: 60.0,
+            increment: 5.0,
+            main_limit: Some(62.0),
+            move_limit: None,
+        });
+        limited.charge(1.0);
+        assert_eq!(limited.left.unwrap().seconds, 62.0);
+        limited.charge(70.0);
+        assert_eq!(limited.left.unwrap().seconds, 5.0);
+    }
 
     #[test]
     fn byoyomi_period_never_extends() {
