@@ -258,6 +258,8 @@ const NAMES: &[&str] = &[
     "gogui-analyze_commands",
     "gogui-interrupt",
     "gogui-play_sequence",
+    "gogui-setup",
+    "gogui-setup_player",
     "gg-undo",
     "hane-heat_map",
     "hane-winrate_board",

@@ -90,6 +90,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("gogui-analyze_commands", cmd_gogui_analyze_commands),
     spec("gogui-interrupt", |_, _, _| Ok(String::new())),
     spec("gogui-play_sequence", cmd_play_sequence),
+    spec("gogui-setup", cmd_gogui_setup),
+    spec("gogui-setup_player", cmd_gogui_setup_player),
     spec("gg-undo", cmd_gg_undo),
     spec("hane-heat_map", cmd_heat_map),
     spec("hane-winrate_board", cmd_winrate_board),
@@ -334,6 +336,43 @@ fn cmd_play_sequence(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Ou
     let mut state = engine.state.clone();
     for (color, mv) in moves {
         state.play(color, mv).map_err(|_| ERR_ILLEGAL.to_string())?;
+    }
+    engine.set_state(state);
+    Ok(String::new())
+}
+
+/// `gogui-setup b A1 w B2 ...`: GoGui's setup stones (an SGF position's `AB`/`AW`), on a
+/// board without moves or stones; all or nothing (`board not empty`, `bad vertex list`).
+fn cmd_gogui_setup(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    if !args.len().is_multiple_of(2) {
+        return Err(ERR_SYNTAX.into());
+    }
+    if !engine.state.board().is_empty() || !engine.state.moves().is_empty() {
+        return Err(crate::board::HandicapError::BoardNotEmpty.to_string());
+    }
+    let g = engine.state.geometry();
+    let mut stones = Vec::with_capacity(args.len() / 2);
+    for pair in args.chunks(2) {
+        let color = parse_color(pair[0]).ok_or(ERR_SYNTAX)?;
+        let p = parse_point(g, pair[1])
+            .ok_or_else(|| crate::board::HandicapError::BadVertexList.to_string())?;
+        stones.push((color, p));
+    }
+    let mut state = engine.state.clone();
+    state.add_setup_stones(&stones).map_err(|e| e.to_string())?;
+    engine.set_state(state);
+    Ok(String::new())
+}
+
+/// `gogui-setup_player COLOR`: who moves first in a set-up position (before any move).
+fn cmd_gogui_setup_player(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let [color] = args else {
+        return Err(ERR_SYNTAX.into());
+    };
+    let color = parse_color(color).ok_or(ERR_SYNTAX)?;
+    let mut state = engine.state.clone();
+    if !state.set_to_move(color) {
+        return Err("moves were played".into());
     }
     engine.set_state(state);
     Ok(String::new())
