@@ -281,13 +281,21 @@ fn cmd_place_free_handicap(engine: &mut Engine, args: &[&str], _: &mut Call<'_>)
     Ok(vertex_list(&points, engine))
 }
 
+/// `board not empty` unless the board has no stones and no move was played (before the
+/// stones of `set_free_handicap` and `gogui-setup` are read).
+fn require_fresh_board(engine: &Engine) -> Result<(), String> {
+    if engine.state.board().is_empty() && engine.state.moves().is_empty() {
+        Ok(())
+    } else {
+        Err(crate::board::HandicapError::BoardNotEmpty.to_string())
+    }
+}
+
 fn cmd_set_free_handicap(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     if args.is_empty() {
         return Err(ERR_SYNTAX.into());
     }
-    if !engine.state.board().is_empty() || !engine.state.moves().is_empty() {
-        return Err(crate::board::HandicapError::BoardNotEmpty.to_string());
-    }
+    require_fresh_board(engine)?;
     let g = engine.state.geometry();
     let points: Vec<Point> = args
         .iter()
@@ -347,9 +355,7 @@ fn cmd_gogui_setup(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outc
     if !args.len().is_multiple_of(2) {
         return Err(ERR_SYNTAX.into());
     }
-    if !engine.state.board().is_empty() || !engine.state.moves().is_empty() {
-        return Err(crate::board::HandicapError::BoardNotEmpty.to_string());
-    }
+    require_fresh_board(engine)?;
     let g = engine.state.geometry();
     let mut stones = Vec::with_capacity(args.len() / 2);
     for pair in args.chunks(2) {
@@ -370,11 +376,10 @@ fn cmd_gogui_setup_player(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) 
         return Err(ERR_SYNTAX.into());
     };
     let color = parse_color(color).ok_or(ERR_SYNTAX)?;
-    let mut state = engine.state.clone();
-    if !state.set_to_move(color) {
+    if !engine.state.set_to_move(color) {
         return Err("moves were played".into());
     }
-    engine.set_state(state);
+    engine.ponder_wanted = false;
     Ok(String::new())
 }
 
