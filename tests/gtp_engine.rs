@@ -846,3 +846,50 @@ fn cleanup_captures_dead_stones_before_passing() {
         eprintln!("{command}: {moves:?}, dead after: {dead:?}");
     }
 }
+
+#[test]
+fn analysis_avoids_and_allows_moves() {
+    let mut s = Session::start_in(
+        &["--threads", "1", "--playouts", "400", "--seed", "5"],
+        None,
+    );
+    s.send("boardsize 9\nclear_board\n");
+    s.response();
+    s.response();
+    // A malformed avoid is a syntax error and starts nothing.
+    s.send("lz-analyze b 5 avoid b e5\n");
+    assert_eq!(s.response(), vec!["? syntax error"]);
+    s.send("lz-analyze b 5 avoid b E5,D5,pass 1\n");
+    assert_eq!(s.line(), "=");
+    let first = s.line();
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("\n");
+    let mut reports = vec![first];
+    reports.extend(s.response());
+    let candidates: Vec<&str> = reports
+        .iter()
+        .flat_map(|r| r.split("info move ").skip(1))
+        .map(|block| block.split(' ').next().unwrap())
+        .collect();
+    assert!(candidates.len() > 5, "{reports:?}");
+    for banned in ["E5", "D5", "pass"] {
+        assert!(!candidates.contains(&banned), "{banned} in {reports:?}");
+    }
+    // genmove_analyze with allow plays one of the allowed moves, and the next plain genmove
+    // is free again.
+    s.send("kata-genmove_analyze b 100 allow b C3,G7 1\n");
+    let reply = s.response();
+    let play = reply
+        .iter()
+        .find(|l| l.starts_with("play "))
+        .expect("a play line");
+    assert!(play == "play C3" || play == "play G7", "{reply:?}");
+    s.send("genmove w\n");
+    let reply = s.response();
+    assert!(
+        reply[0].starts_with("= ") && reply[0] != "= pass",
+        "{reply:?}"
+    );
+    s.send("quit\n");
+    assert_eq!(s.response(), vec!["= "]);
+}

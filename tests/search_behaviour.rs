@@ -495,3 +495,45 @@ fn a_dynamic_komi_offset_never_makes_hane_resign() {
         0.0
     );
 }
+
+#[test]
+fn avoided_moves_stay_out_of_the_tree_for_their_plies_only() {
+    use hane::search::avoid::AvoidMoves;
+    let state = GameState::new(9, Rules::default()).unwrap();
+    let g = state.geometry();
+    let mv = |text| Move::parse(g, text).unwrap();
+    let mut searcher = searcher_with(Settings {
+        early_stop: false,
+        expand: Auto::Value(1),
+        ..config(2)
+    });
+    // Black may not play E5 at the root; white may play only A1 or pass at ply 2.
+    let mut avoid = AvoidMoves::new();
+    avoid.avoid(Color::Black, mv("E5"), 1);
+    avoid.allow_only(g, Color::White, &[mv("A1")], 2);
+    searcher.set_avoid(avoid);
+    let analysis = search(&mut searcher, &state, &playouts(4_000));
+    assert!(analysis.moves.len() > 10);
+    let mut deep = 0;
+    for info in &analysis.moves {
+        assert_ne!(info.mv, mv("E5"));
+        if let Some(&reply) = info.pv.get(1) {
+            assert!(reply == mv("A1") || reply == Move::Pass, "{:?}", info.pv);
+        }
+        // Ply 3 (black again) and ply 4 are free: white's second moves vary.
+        if let Some(&later) = info.pv.get(3)
+            && later != mv("A1")
+            && later != Move::Pass
+        {
+            deep += 1;
+        }
+    }
+    assert!(deep > 0, "no principal variation reached a free ply 4");
+    // The next search (nothing avoided) does not reuse that tree: E5 comes back.
+    let next = search(&mut searcher, &state, &playouts(4_000));
+    assert!(next.moves.iter().any(|m| m.mv == mv("E5") && m.visits > 0));
+    assert!(next.moves.iter().any(|m| {
+        m.pv.get(1)
+            .is_some_and(|&r| r != mv("A1") && r != Move::Pass)
+    }));
+}

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::board::{Color, Geometry, Move};
 use crate::search::Analysis;
+use crate::search::avoid::AvoidMoves;
 
 /// Which dialect of the `info` line to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,17 +28,27 @@ pub struct AnalyzeRequest {
     pub max_moves: usize,
     /// Append `ownership` to every report (`kata-analyze ... ownership true`).
     pub ownership: bool,
+    /// Moves the search leaves out (`avoid` / `allow`).
+    pub avoid: AvoidMoves,
 }
 
 /// Parses `[color] [interval] [key value ...]` as Leela Zero and KataGo accept it:
 /// `interval N`, `maxmoves N`, `minmoves N` (accepted, no effect: every move with visits is
-/// reported), `ownership true|false` (kata only). Anything else is a syntax error.
-pub fn parse_analyze_args(args: &[&str], dialect: Dialect) -> Option<AnalyzeRequest> {
+/// reported), `ownership true|false` (kata only), and any number of `avoid C V,V,... N`
+/// (the search leaves out colour C's moves V for the first N plies from the root, the
+/// root's own move being ply 1) and `allow C V,V,... N` (it leaves out every other move of
+/// C's but pass), vertices of a board of `geometry`. Anything else is a syntax error.
+pub fn parse_analyze_args(
+    args: &[&str],
+    dialect: Dialect,
+    geometry: Geometry,
+) -> Option<AnalyzeRequest> {
     let mut request = AnalyzeRequest {
         color: None,
         interval_cs: 100,
         max_moves: 0,
         ownership: false,
+        avoid: AvoidMoves::new(),
     };
     let mut rest = args;
     if let Some((first, tail)) = rest.split_first()
@@ -53,8 +64,29 @@ pub fn parse_analyze_args(args: &[&str], dialect: Dialect) -> Option<AnalyzeRequ
         rest = tail;
     }
     while let Some((key, tail)) = rest.split_first() {
+        let key = key.to_ascii_lowercase();
+        if key == "avoid" || key == "allow" {
+            let [color, vertices, plies, tail @ ..] = tail else {
+                return None;
+            };
+            let color = Color::parse(color)?;
+            let plies = super::parse::parse_count(plies)?;
+            let moves = vertices
+                .split(',')
+                .map(|v| super::parse::parse_move(geometry, v))
+                .collect::<Option<Vec<Move>>>()?;
+            if key == "avoid" {
+                for mv in moves {
+                    request.avoid.avoid(color, mv, plies);
+                }
+            } else {
+                request.avoid.allow_only(geometry, color, &moves, plies);
+            }
+            rest = tail;
+            continue;
+        }
         let (value, tail) = tail.split_first()?;
-        match key.to_ascii_lowercase().as_str() {
+        match key.as_str() {
             "interval" => request.interval_cs = super::parse::parse_count(value)? as u64,
             "maxmoves" => request.max_moves = super::parse::parse_count(value)? as usize,
             "minmoves" => {
@@ -261,15 +293,66 @@ mod tests {
 
     #[test]
     fn analyze_arguments() {
-        let r = parse_analyze_args(&["B", "50"], Dialect::Leela).unwrap();
+        let g = Geometry::new(19).unwrap();
+        let parse = |args: &[&str], dialect| parse_analyze_args(args, dialect, g);
+        let r = parse(&["B", "50"], Dialect::Leela).unwrap();
         assert_eq!(r.color, Some(Color::Black));
         assert_eq!(r.interval_cs, 50);
-        let r = parse_analyze_args(&["interval", "20", "maxmoves", "3"], Dialect::Kata).unwrap();
+        assert!(r.avoid.is_empty());
+        let r = parse(&["interval", "20", "maxmoves", "3"], Dialect::Kata).unwrap();
         assert_eq!((r.color, r.interval_cs, r.max_moves), (None, 20, 3));
-        let r = parse_analyze_args(&["w", "10", "ownership", "true"], Dialect::Kata).unwrap();
+        let r = parse(&["w", "10", "ownership", "true"], Dialect::Kata).unwrap();
         assert!(r.ownership);
-        assert!(parse_analyze_args(&["b", "10", "ownership", "true"], Dialect::Leela).is_none());
-        assert!(parse_analyze_args(&["b", "10", "interval"], Dialect::Leela).is_none());
-        assert!(parse_analyze_args(&["b", "x"], Dialect::Leela).is_none());
+        assert!(parse(&["b", "10", "ownership", "true"], Dialect::Leela).is_none());
+        assert!(parse(&["b", "10", "interval"], Dialect::Leela).is_none());
+        assert!(parse(&["b", "x"], Dialect::Leela).is_none());
+    }
+
+    #[test]
+    fn avoid_and_allow_arguments() {
+        let g = Geometry::new(19).unwrap();
+        let mv = |text| Move::parse(g, text).unwrap();
+        let args = [
+            "b",
+            "50",
+            "avoid",
+            "b",
+            "q16,D4,pass",
+            "1",
+            "avoid",
+            "w",
+            "q4",
+            "3",
+            "interval",
+            "20",
+        ];
+        let r = parse_analyze_args(&args, Dialect::Leela, g).unwrap();
+        assert_eq!((r.color, r.interval_cs), (Some(Color::Black), 20));
+        assert!(r.avoid.bars(Color::Black, mv("Q16"), 1));
+        assert!(r.avoid.bars(Color::Black, mv("D4"), 1));
+        assert!(r.avoid.bars(Color::Black, Move::Pass, 1));
+        assert!(!r.avoid.bars(Color::Black, mv("Q16"), 2));
+        assert!(r.avoid.bars(Color::White, mv("Q4"), 3));
+        assert!(!r.avoid.bars(Color::White, mv("Q16"), 1));
+        let r = parse_analyze_args(&["w", "allow", "w", "c3,r17", "2"], Dialect::Kata, g).unwrap();
+        assert!(!r.avoid.bars(Color::White, mv("C3"), 1));
+        assert!(!r.avoid.bars(Color::White, mv("R17"), 2));
+        assert!(r.avoid.bars(Color::White, mv("K10"), 2));
+        assert!(!r.avoid.bars(Color::White, mv("K10"), 3));
+        assert!(!r.avoid.bars(Color::White, Move::Pass, 1));
+        // Missing fields, a bad colour, count or vertex, a point off the board.
+        for bad in [
+            &["b", "avoid", "b", "q16"][..],
+            &["b", "avoid", "x", "q16", "1"],
+            &["b", "avoid", "b", "q16", "one"],
+            &["b", "avoid", "b", "q16,,d4", "1"],
+            &["b", "allow", "b", "z99", "1"],
+            &["b", "avoid", "b", "T19", "1"],
+        ] {
+            assert!(
+                parse_analyze_args(bad, Dialect::Kata, g).is_none(),
+                "{bad:?}"
+            );
+        }
     }
 }

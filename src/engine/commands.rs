@@ -1156,10 +1156,14 @@ fn cmd_analyze(
     call: &mut Call<'_>,
     dialect: Dialect,
 ) -> Outcome {
-    let request = analysis::parse_analyze_args(args, dialect).ok_or(ERR_SYNTAX)?;
+    let geometry = engine.state.geometry();
+    let mut request = analysis::parse_analyze_args(args, dialect, geometry).ok_or(ERR_SYNTAX)?;
     let color = request.color.unwrap_or(engine.state.to_move());
     call.start_stream().map_err(|e| e.to_string())?;
-    let geometry = engine.state.geometry();
+    engine
+        .player
+        .searcher_mut()
+        .set_avoid(std::mem::take(&mut request.avoid));
     let limits = SearchLimits {
         playouts: engine.settings.analysis_playouts,
         time: None,
@@ -1197,10 +1201,11 @@ fn cmd_genmove_analyze(
     call: &mut Call<'_>,
     dialect: Dialect,
 ) -> Outcome {
-    let request = analysis::parse_analyze_args(args, dialect).ok_or(ERR_SYNTAX)?;
+    let geometry = engine.state.geometry();
+    let mut request = analysis::parse_analyze_args(args, dialect, geometry).ok_or(ERR_SYNTAX)?;
     let color = request.color.unwrap_or(engine.state.to_move());
     call.start_stream().map_err(|e| e.to_string())?;
-    let geometry = engine.state.geometry();
+    engine.player.set_avoid(std::mem::take(&mut request.avoid));
     let mut report = |analysis: &Analysis| {
         let line = analysis::info_line(analysis, geometry, dialect, &request);
         let _ = call.stream_line(&line);

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use crate::board::{Color, GameState, Move};
 use crate::pattern::{self, PatternTable};
+use crate::search::avoid::AvoidMoves;
 use crate::search::{
     Analysis, MoveInfo, RootPrior, SearchConfig, SearchControl, SearchLimits, SearchResult,
     Searcher,
@@ -131,6 +132,8 @@ pub struct Player {
     low_winrate_streak: u32,
     /// The game's dynamic komi.
     dynamic_komi: DynamicKomi,
+    /// Moves the next [`Player::choose`] leaves out (see [`Player::set_avoid`]).
+    avoid: AvoidMoves,
 }
 
 impl Player {
@@ -152,7 +155,14 @@ impl Player {
             judge_seed: seed,
             low_winrate_streak: 0,
             dynamic_komi: DynamicKomi::default(),
+            avoid: AvoidMoves::new(),
         }
+    }
+
+    /// Leaves `avoid`'s moves out of the next move's search (only that one), which then
+    /// does not play from the book: `kata-genmove_analyze ... avoid ...`.
+    pub fn set_avoid(&mut self, avoid: AvoidMoves) {
+        self.avoid = avoid;
     }
 
     pub fn settings(&self) -> &Settings {
@@ -247,10 +257,13 @@ impl Player {
         control: &SearchControl,
         report: Option<Report<'_>>,
     ) -> ChosenMove {
+        let avoid = std::mem::take(&mut self.avoid);
         let hit = match request.kind {
             MoveKind::Regression => None,
+            _ if !avoid.is_empty() => None,
             _ => self.book_hit(state, color),
         };
+        self.searcher.set_avoid(avoid);
         if let Some(hit) = hit.clone()
             && let Some(choice) = hit.play_choice()
         {

@@ -31,6 +31,7 @@
 //! The search never prints to stdout and knows nothing of clocks or GTP; the only log line
 //! ([`crate::log`]) is the note that the tree's memory is full.
 
+pub mod avoid;
 pub mod hand_shapes;
 pub mod priors;
 pub mod reading;
@@ -48,6 +49,7 @@ use crate::pattern::PatternTable;
 use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
 use crate::settings::{PlayoutKind, Settings};
 
+use avoid::AvoidMoves;
 use parking_lot::Mutex;
 use priors::MovePriors;
 use reading::{ExpansionReader, ReadingShare, RootOwl};
@@ -219,6 +221,8 @@ struct KeptTree {
     moves: Vec<(Color, Move)>,
     /// The komi offset its statistics were scored with.
     komi_offset: f32,
+    /// The moves its search left out near its root.
+    avoid: AvoidMoves,
 }
 
 /// The largest change of the komi offset (in points) across which a kept tree is reused:
@@ -241,6 +245,8 @@ pub struct Searcher {
     root_priors: Vec<RootPrior>,
     /// Extra komi black gives in the playouts (see [`Searcher::set_komi_offset`]).
     komi_offset: f32,
+    /// Moves the next search leaves out (see [`Searcher::set_avoid`]).
+    avoid: AvoidMoves,
 }
 
 /// An extra prior of one root move: `visits` virtual playouts won at rate `value`, on top
@@ -268,6 +274,7 @@ impl Searcher {
             owl: None,
             root_priors: Vec::new(),
             komi_offset: 0.0,
+            avoid: AvoidMoves::new(),
         }
     }
 
@@ -289,6 +296,13 @@ impl Searcher {
     /// priors of those moves are computed again with the extra added (not added twice).
     pub fn set_root_priors(&mut self, priors: Vec<RootPrior>) {
         self.root_priors = priors;
+    }
+
+    /// Leaves `avoid`'s moves out of the next search's tree (only that one): the analyze
+    /// commands' `avoid` and `allow`. A tree searched with other moves left out (or with
+    /// some left out and moves played since) is not reused.
+    pub fn set_avoid(&mut self, avoid: AvoidMoves) {
+        self.avoid = avoid;
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -394,7 +408,7 @@ impl Searcher {
 
     /// The kept tree's root for `state` and `color`: the subtree reached by the moves
     /// played since the last search, or a fresh node.
-    fn take_root(&mut self, state: &GameState, color: Color) -> Box<Node> {
+    fn take_root(&mut self, state: &GameState, color: Color, avoid: &AvoidMoves) -> Box<Node> {
         let Some(kept) = self.kept.take() else {
             return Box::default();
         };
@@ -409,7 +423,10 @@ impl Searcher {
             && kept.setup == state.setup_stones()
             && history.len() >= kept.moves.len()
             && history[..kept.moves.len()] == kept.moves[..]
-            && (kept.komi_offset - self.komi_offset).abs() <= MAX_KEPT_KOMI_CHANGE;
+            && (kept.komi_offset - self.komi_offset).abs() <= MAX_KEPT_KOMI_CHANGE
+            // Moves left out near the root leave holes a later root would inherit.
+            && kept.avoid == *avoid
+            && (avoid.is_empty() || history.len() == kept.moves.len());
         if !same_game {
             free_in_background(kept.root);
             return Box::default();
@@ -456,7 +473,8 @@ impl Searcher {
         progress: &mut dyn FnMut(&Analysis),
     ) -> Analysis {
         let clock = Instant::now();
-        let mut root = self.take_root(state, color);
+        let avoid = std::mem::take(&mut self.avoid);
+        let mut root = self.take_root(state, color, &avoid);
         let board = state.board();
         let recent = Recent::of_game(state);
         let threads = self.config.threads.max(1);
@@ -487,6 +505,7 @@ impl Searcher {
                 owl: self.owl.as_mut(),
                 extra: &extra,
             },
+            &avoid,
             &mut share,
         );
         let used = root.subtree_bytes();
@@ -522,6 +541,7 @@ impl Searcher {
             seed,
             readers: &self.readers,
             reading: Mutex::new(share),
+            avoid: &avoid,
         };
         let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);
         if !nothing_to_do && !control.is_stopped() {
@@ -546,6 +566,7 @@ impl Searcher {
             setup: state.setup_stones().to_vec(),
             moves: state.moves().to_vec(),
             komi_offset: self.komi_offset,
+            avoid,
         });
         analysis
     }
@@ -621,15 +642,17 @@ impl RootKnowledge<'_> {
     }
 }
 
-/// Gives the root its edges (the game's legal moves, superko included) or removes edges a
-/// reused tree brought that the game's ko rule forbids; a kept root gets its priors again
-/// when the root has priors of its own (see [`RootKnowledge::root_only`]).
+/// Gives the root its edges (the game's legal moves, superko included, less what `avoid`
+/// bars at ply 1) or removes edges a reused tree brought that the game's ko rule forbids; a
+/// kept root gets its priors again when the root has priors of its own (see
+/// [`RootKnowledge::root_only`]).
 fn prepare_root(
     root: &mut Node,
     state: &GameState,
     color: Color,
     recent: Recent,
     mut knowledge: RootKnowledge<'_>,
+    avoid: &AvoidMoves,
     share: &mut ReadingShare,
 ) {
     if root.edges().is_some() {
@@ -658,6 +681,7 @@ fn prepare_root(
         .map(Move::Play)
         .collect();
     moves.push(Move::Pass);
+    avoid.retain_allowed(color, 1, &mut moves);
     let out = knowledge.priors(state, color, recent, &moves, share);
     let edges: Box<[Edge]> = moves
         .iter()

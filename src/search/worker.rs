@@ -36,6 +36,7 @@ use crate::playout::{
 };
 
 use super::SearchConfig;
+use super::avoid::AvoidMoves;
 use super::priors::MovePriors;
 use super::reading::{ExpansionReader, ReadingShare};
 use super::tree::{
@@ -114,6 +115,8 @@ pub struct SharedSearch<'a> {
     pub readers: &'a [Mutex<ExpansionReader>],
     /// Reading counts of the threads that finished.
     pub reading: Mutex<ReadingShare>,
+    /// Moves left out of the tree near the root (the analyze commands' `avoid`/`allow`).
+    pub avoid: &'a AvoidMoves,
 }
 
 impl SharedSearch<'_> {
@@ -594,6 +597,10 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             }
         }
         self.candidates.push(Move::Pass);
+        // The move out of this node is ply `path.len()` from the root (the root's is ply 1).
+        shared
+            .avoid
+            .retain_allowed(color, self.path.len(), &mut self.candidates);
         let bytes = super::tree::EDGE_LIST_BYTES + self.candidates.len() * super::tree::EDGE_BYTES;
         if !self.memory.try_reserve(bytes) {
             node.abandon_expansion();
