@@ -494,6 +494,28 @@ impl Player for EngineProcess {
                 ];
                 self.require("time_settings", &args)?;
             }
+            TimeControl::Fischer { main, increment } => {
+                // KataGo's command takes seconds with their fraction.
+                let timeout = self.command_timeout;
+                let fischer = [
+                    "fischer".to_string(),
+                    main.to_string(),
+                    increment.to_string(),
+                ];
+                let answer = self
+                    .process()?
+                    .command("kata-time_settings", &fischer, timeout)?;
+                if answer.is_err() {
+                    // No Fischer clocks: one move in every increment after main time,
+                    // which never asks for more than the increment gives (gtp2ogs's way).
+                    let canadian = [
+                        gtp_seconds(main).to_string(),
+                        gtp_seconds(increment).to_string(),
+                        "1".to_string(),
+                    ];
+                    self.require("time_settings", &canadian)?;
+                }
+            }
         }
         Ok(())
     }
@@ -731,6 +753,37 @@ mod tests {
         );
         assert!(seen.contains("|time_settings 30 5 3|"), "{seen}");
         assert!(seen.contains("|time_left b 0 0|"), "{seen}");
+        // Fischer: KataGo's command, with the seconds' fractions.
+        let fischer = TimeControl::Fischer {
+            main: 60.0,
+            increment: 2.5,
+        };
+        let seen = sent(fischer, 61.5, 0);
+        assert!(
+            seen.contains("|kata-time_settings fischer 60 2.5|"),
+            "{seen}"
+        );
+        assert!(!seen.contains("|time_settings"), "{seen}");
+        assert!(seen.contains("|time_left b 61 0|"), "{seen}");
+    }
+
+    #[test]
+    fn fischer_falls_back_to_canadian_for_engines_without_it() {
+        let script = RECORDER.replace(
+            "dump)",
+            "kata-time_settings) printf '?%s unknown command\\n\\n' \"$id\" ;;\n        dump)",
+        );
+        let line = format!("bash -c {}", shlex::try_quote(&script).unwrap());
+        let state = GameState::new(9, crate::board::Rules::default()).unwrap();
+        let mut engine = EngineProcess::idle(&line, "recorder", Duration::from_secs(10));
+        let fischer = TimeControl::Fischer {
+            main: 30.0,
+            increment: 5.0,
+        };
+        engine.new_game(&state, fischer, 1).unwrap();
+        let seen = engine.require("dump", &[]).unwrap();
+        engine.shut_down();
+        assert!(seen.ends_with("|komi 7.5|time_settings 30 5 1"), "{seen}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
 use crate::board::{Color, GameState, Move};
 use crate::pattern::PatternTable;
-use crate::play::clock::{MoveTime, TimeSystem, move_time};
+use crate::play::clock::{MoveTime, move_time};
 use crate::play::judge::dead_points;
 use crate::play::{self, load_patterns};
 use crate::search::SearchControl;
@@ -98,12 +98,8 @@ impl HanePlayer {
                     max: limit,
                 })
             }
-            TimeControl::Clock {
-                main,
-                byo_yomi,
-                stones,
-            } => move_time(
-                TimeSystem::from_gtp(main, byo_yomi, stones),
+            TimeControl::Clock { .. } | TimeControl::Fischer { .. } => move_time(
+                request.time_control.system(),
                 request.time_left,
                 state.moves().len(),
                 state.size(),

@@ -801,6 +801,7 @@ pub fn time_control(
     main: Option<f64>,
     byo_yomi: f64,
     stones: u32,
+    increment: f64,
     per_move: Option<f64>,
     max_move: f64,
 ) -> Result<TimeControl, String> {
@@ -811,6 +812,9 @@ pub fn time_control(
             Err(format!("{what} must be a non-negative number of seconds"))
         }
     };
+    if increment != 0.0 && main.is_none() {
+        return Err("--increment needs --time (the main time)".to_string());
+    }
     match (main, per_move) {
         (Some(_), Some(_)) => Err("give either --time or --move-time, not both".to_string()),
         (None, Some(s)) => {
@@ -818,6 +822,14 @@ pub fn time_control(
                 return Err("--move-time must be positive".to_string());
             }
             Ok(TimeControl::PerMove { seconds: s })
+        }
+        (Some(m), None) if increment != 0.0 => {
+            let main = positive(m, "--time")?;
+            let increment = positive(increment, "--increment")?;
+            if byo_yomi != 0.0 {
+                return Err("give either --byo-yomi or --increment, not both".to_string());
+            }
+            Ok(TimeControl::Fischer { main, increment })
         }
         (Some(m), None) => {
             let main = positive(m, "--time")?;
@@ -846,6 +858,39 @@ pub fn time_control(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_controls_from_the_options() {
+        let fischer = time_control(Some(60.0), 0.0, 1, 2.5, None, 30.0);
+        assert_eq!(
+            fischer,
+            Ok(TimeControl::Fischer {
+                main: 60.0,
+                increment: 2.5
+            })
+        );
+        assert_eq!(
+            time_control(Some(60.0), 5.0, 2, 0.0, None, 30.0),
+            Ok(TimeControl::Clock {
+                main: 60.0,
+                byo_yomi: 5.0,
+                stones: 2
+            })
+        );
+        assert_eq!(
+            time_control(None, 0.0, 1, 0.0, Some(0.5), 30.0),
+            Ok(TimeControl::PerMove { seconds: 0.5 })
+        );
+        for bad in [
+            time_control(None, 0.0, 1, 2.0, None, 30.0),
+            time_control(None, 0.0, 1, 2.0, Some(1.0), 30.0),
+            time_control(Some(60.0), 5.0, 1, 2.0, None, 30.0),
+            time_control(Some(60.0), 0.0, 1, -1.0, None, 30.0),
+            time_control(Some(60.0), 0.0, 1, f64::NAN, None, 30.0),
+        ] {
+            assert!(bad.is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn game_list_alternates_colours_and_pairs_openings() {

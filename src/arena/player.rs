@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Color, GameState, Move, Point};
-use crate::play::clock::TimeLeft;
+use crate::play::clock::{TimeLeft, TimeSystem};
 
 /// How a player broke the protocol or the rules; any of these loses the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -70,6 +70,31 @@ pub enum TimeControl {
         byo_yomi: f64,
         stones: u32,
     },
+    /// Fischer: `main` seconds, and `increment` seconds added after every move (sent as
+    /// `kata-time_settings fischer`, or to an engine without it as Canadian byo-yomi of
+    /// one move in `increment` seconds, as gtp2ogs does).
+    Fischer { main: f64, increment: f64 },
+}
+
+impl TimeControl {
+    /// The clock arithmetic's time system of a clock (`None` for no clock and for a fixed
+    /// time per move, which keep no clock).
+    pub fn system(self) -> TimeSystem {
+        match self {
+            TimeControl::None { .. } | TimeControl::PerMove { .. } => TimeSystem::None,
+            TimeControl::Clock {
+                main,
+                byo_yomi,
+                stones,
+            } => TimeSystem::from_gtp(main, byo_yomi, stones),
+            TimeControl::Fischer { main, increment } => TimeSystem::Fischer {
+                main,
+                increment,
+                main_limit: None,
+                move_limit: None,
+            },
+        }
+    }
 }
 
 /// What the referee tells a player before `genmove`.

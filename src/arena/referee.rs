@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::player::{DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, TimeControl};
 use crate::board::{Color, GameState, Point, format_score};
-use crate::play::clock::{Clock, TimeLeft, TimeSystem};
+use crate::play::clock::{Clock, TimeLeft};
 use crate::play::judge::{dead_points, judge};
 use crate::search::SearchControl;
 
@@ -96,16 +96,8 @@ struct MatchClock {
 
 impl MatchClock {
     fn new(control: TimeControl) -> MatchClock {
-        let system = match control {
-            TimeControl::Clock {
-                main,
-                byo_yomi,
-                stones,
-            } => TimeSystem::from_gtp(main, byo_yomi, stones),
-            _ => TimeSystem::None,
-        };
         MatchClock {
-            clock: Clock::new(system),
+            clock: Clock::new(control.system()),
         }
     }
 
@@ -120,7 +112,7 @@ impl MatchClock {
                     stones_or_periods: 1,
                 }),
             ),
-            TimeControl::Clock { .. } => (
+            TimeControl::Clock { .. } | TimeControl::Fischer { .. } => (
                 self.clock.allowance().unwrap_or(f64::INFINITY),
                 self.clock.left,
             ),
@@ -330,6 +322,23 @@ mod tests {
         assert_eq!(time_left.unwrap().stones_or_periods, 1);
         clock.charge(1.0); // the period's last stone: a fresh period
         assert_eq!(left(&clock), (5.0, 2));
+    }
+
+    #[test]
+    fn a_fischer_clock_gains_its_increment_after_each_move() {
+        let control = TimeControl::Fischer {
+            main: 10.0,
+            increment: 3.0,
+        };
+        let mut clock = MatchClock::new(control);
+        assert_eq!(clock.allowance(control).0, 10.0);
+        clock.charge(4.0);
+        assert_eq!(clock.clock.left.unwrap().seconds, 9.0);
+        clock.charge(1.0);
+        assert_eq!(clock.clock.left.unwrap().seconds, 11.0);
+        let (allowed, time_left) = clock.allowance(control);
+        assert_eq!(allowed, 11.0);
+        assert_eq!(time_left.unwrap().stones_or_periods, 0);
     }
 
     /// Plays the points of `moves` in turn, sleeping `delays[k]` before the `k`-th reply.

@@ -247,6 +247,9 @@ fn describe_time(control: &TimeControl) -> String {
             stones,
         } if byo_yomi > 0.0 => format!("{main} s + {stones} moves in {byo_yomi} s"),
         TimeControl::Clock { main, .. } => format!("{main} s sudden death"),
+        TimeControl::Fischer { main, increment } => {
+            format!("{main} s + {increment} s a move (Fischer)")
+        }
     }
 }
 

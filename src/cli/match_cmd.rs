@@ -110,6 +110,10 @@ pub struct GameOptions {
     /// Moves to play in each byo-yomi period.
     #[arg(long, default_value_t = 1)]
     byo_yomi_stones: u32,
+    /// Fischer increment in seconds, added to a player's clock after each of its moves
+    /// (with --time, instead of byo-yomi).
+    #[arg(long, default_value_t = 0.0, value_name = "SECONDS")]
+    increment: f64,
     #[command(flatten)]
     referee: RefereeArgs,
     /// Match seed: fixes every game's seed (same seed, same game list).
@@ -363,6 +367,7 @@ fn run(
         options.time,
         options.byo_yomi,
         options.byo_yomi_stones,
+        options.increment,
         referee.move_time,
         referee.max_move_time,
     )?;

@@ -155,7 +155,7 @@ fn tune(
     }
     let referee = &args.referee;
     referee.check()?;
-    let time = time_control(None, 0.0, 1, referee.move_time, referee.max_move_time)?;
+    let time = time_control(None, 0.0, 1, 0.0, referee.move_time, referee.max_move_time)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let verify_sprt = Sprt::parse(&args.verify_sprt)?;
     if !(0.0..=1.0).contains(&args.average) {
