@@ -893,3 +893,28 @@ fn analysis_avoids_and_allows_moves() {
     s.send("quit\n");
     assert_eq!(s.response(), vec!["= "]);
 }
+
+#[test]
+fn gomill_genmove_ex_claims_a_won_game_and_plays_nothing() {
+    let mut s = Session::start_in(
+        &["--threads", "1", "--playouts", "300", "--seed", "3"],
+        None,
+    );
+    for command in ["boardsize 5", "clear_board", "komi -30"] {
+        assert_eq!(s.ask(command), vec!["= "]);
+    }
+    // Without `claim` it is genmove: black plays however sure it is (and the streak of
+    // sure searches grows).
+    let vertex = Regex::new(r"^= [A-E]\d$").unwrap();
+    for _ in 0..2 {
+        let reply = s.ask("gomill-genmove_ex b frobnicate");
+        assert!(vertex.is_match(&reply[0]), "{reply:?}");
+    }
+    // With it, the third search in a row above 1 - resign-threshold claims, and plays
+    // nothing.
+    assert_eq!(s.ask("gomill-genmove_ex b claim"), vec!["= claim"]);
+    let board = s.ask("showboard").join("\n");
+    assert_eq!(board.matches('X').count(), 2, "{board}");
+    s.send("quit\n");
+    assert_eq!(s.response(), vec!["= "]);
+}

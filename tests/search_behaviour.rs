@@ -355,6 +355,35 @@ fn resigns_only_after_several_hopeless_moves() {
 }
 
 #[test]
+fn claims_the_game_only_after_several_won_moves() {
+    // Komi -30 on 5x5: black cannot lose.
+    let state = GameState::new(5, Rules::chinese(-30.0)).unwrap();
+    let mut player = player_with(Settings {
+        resign_threshold: 0.1,
+        resign_moves: 3,
+        playouts: Some(500),
+        ..config(1)
+    });
+    let mut verdicts = Vec::new();
+    for _ in 0..3 {
+        let chosen = black_move(&mut player, &state);
+        assert!(chosen.result.analysis.winrate > 0.9);
+        assert!(!chosen.resign);
+        verdicts.push(chosen.claim);
+    }
+    assert_eq!(verdicts, [false, false, true]);
+    // A player that never resigns never claims either.
+    let mut never = player_with(Settings {
+        resign_threshold: 0.0,
+        playouts: Some(200),
+        ..config(1)
+    });
+    for _ in 0..4 {
+        assert!(!black_move(&mut never, &state).claim);
+    }
+}
+
+#[test]
 fn scores_are_the_mean_final_score_as_the_analysed_sides_lead() {
     // Komi 30 on an empty 7x7 board: the playouts' area scores are near 0, so black trails
     // by about 30 points and white leads by as much, whoever moves.

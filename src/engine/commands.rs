@@ -17,8 +17,8 @@ use super::{
 use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, Rules, komi_is_sane};
 use crate::play::clock::{Clock, TimeLeft, TimeSystem};
 use crate::play::judge::{Judgement, seki_chains};
-use crate::play::{MoveKind, MoveRequest, Report};
-use crate::search::{Analysis, SearchLimits, SearchResult};
+use crate::play::{ChosenMove, MoveKind, MoveRequest, Report};
+use crate::search::{Analysis, SearchLimits};
 use crate::sgf::{GameInfo, read_first_game, write_game};
 use crate::tactics::liberties::liberties_capped;
 use crate::tactics::owl::OwlReader;
@@ -80,6 +80,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("gomill-explain_last_move", |e, _, _| {
         Ok(e.last_explanation.clone())
     }),
+    spec("gomill-genmove_ex", cmd_gomill_genmove_ex),
     // KGS.
     spec("kgs-genmove_cleanup", cmd_kgs_genmove_cleanup),
     spec("kgs-time_settings", cmd_kgs_time_settings),
@@ -536,12 +537,7 @@ fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcom
 impl Engine {
     /// Searches and decides the move for `color` (the play layer's rules). Does not play
     /// it.
-    fn generate(
-        &mut self,
-        color: Color,
-        kind: MoveKind,
-        report: Option<Report<'_>>,
-    ) -> (Move, bool, SearchResult) {
+    fn generate(&mut self, color: Color, kind: MoveKind, report: Option<Report<'_>>) -> ChosenMove {
         let request = MoveRequest {
             kind,
             clock: self.clock_time(color),
@@ -553,7 +549,7 @@ impl Engine {
             .player
             .choose(&self.state, color, &request, &control, report);
         let used = start.elapsed();
-        let result = chosen.result;
+        let result = &chosen.result;
         let g = self.state.geometry();
         self.last_explanation = match &chosen.book {
             Some(note) if note.played => format!(
@@ -614,7 +610,7 @@ impl Engine {
                 ),
             );
         }
-        (chosen.mv, chosen.resign, result)
+        chosen
     }
 
     /// The end-of-game judgement of the current position.
@@ -630,11 +626,27 @@ impl Engine {
         kind: MoveKind,
         report: Option<Report<'_>>,
     ) -> String {
+        self.genmove_and_play_or_claim(color, kind, report, false)
+    }
+
+    /// [`Engine::genmove_and_play`], which with `may_claim` answers `claim` (and plays
+    /// nothing) when hane is sure of winning ([`ChosenMove::claim`]).
+    fn genmove_and_play_or_claim(
+        &mut self,
+        color: Color,
+        kind: MoveKind,
+        report: Option<Report<'_>>,
+        may_claim: bool,
+    ) -> String {
         let start = Instant::now();
-        let (mv, resign, _) = self.generate(color, kind, report);
+        let chosen = self.generate(color, kind, report);
+        let mv = chosen.mv;
         self.clocks[color.index()].charge(start.elapsed().as_secs_f64());
-        if resign {
+        if chosen.resign {
             return "resign".into();
+        }
+        if may_claim && chosen.claim {
+            return "claim".into();
         }
         if self.state.play(color, mv).is_err() {
             // The search and the rules disagree: never send an illegal move.
@@ -650,6 +662,18 @@ impl Engine {
     }
 }
 
+/// `gomill-genmove_ex [C keyword...]`: with no arguments the keywords hane knows (`claim`);
+/// otherwise genmove, answering `claim` instead of a move when `claim` is among the
+/// keywords and hane is sure of winning. Unknown keywords are ignored, as gomill asks.
+fn cmd_gomill_genmove_ex(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+    let Some((color, keywords)) = args.split_first() else {
+        return Ok("claim".to_string());
+    };
+    let color = color_arg(&[color])?;
+    let may_claim = keywords.iter().any(|k| k.eq_ignore_ascii_case("claim"));
+    Ok(engine.genmove_and_play_or_claim(color, MoveKind::Normal, None, may_claim))
+}
+
 fn cmd_genmove(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let color = color_arg(args)?;
     Ok(engine.genmove_and_play(color, MoveKind::Normal, None))
@@ -663,7 +687,7 @@ fn cmd_kgs_genmove_cleanup(engine: &mut Engine, args: &[&str], _: &mut Call<'_>)
 
 fn cmd_reg_genmove(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
     let color = color_arg(args)?;
-    let (mv, _, _) = engine.generate(color, MoveKind::Regression, None);
+    let mv = engine.generate(color, MoveKind::Regression, None).mv;
     Ok(mv.to_gtp(engine.state.geometry()))
 }
 

@@ -104,6 +104,10 @@ pub struct ChosenMove {
     pub mv: Move,
     /// Whether to resign instead of playing `mv`.
     pub resign: bool,
+    /// Whether hane is sure enough of winning to claim the game (`gomill-genmove_ex ...
+    /// claim`): the mirror of resigning, `resign-moves` searches in a row whose win rate
+    /// was above 1 - `resign-threshold`.
+    pub claim: bool,
     /// The search behind it (for a book move: the book moves as the candidates, with
     /// their counts as visits, and no playouts).
     pub result: SearchResult,
@@ -130,6 +134,8 @@ pub struct Player {
     judge_seed: u64,
     /// Moves in a row whose win rate was under the resign threshold.
     low_winrate_streak: u32,
+    /// Moves in a row whose win rate was above 1 - the resign threshold.
+    high_winrate_streak: u32,
     /// The game's dynamic komi.
     dynamic_komi: DynamicKomi,
     /// Moves the next [`Player::choose`] leaves out (see [`Player::set_avoid`]).
@@ -154,6 +160,7 @@ impl Player {
             seed,
             judge_seed: seed,
             low_winrate_streak: 0,
+            high_winrate_streak: 0,
             dynamic_komi: DynamicKomi::default(),
             avoid: AvoidMoves::new(),
         }
@@ -200,6 +207,7 @@ impl Player {
         self.searcher.clear();
         self.searcher.set_komi_offset(0.0);
         self.low_winrate_streak = 0;
+        self.high_winrate_streak = 0;
         self.dynamic_komi.reset();
     }
 
@@ -223,6 +231,7 @@ impl Player {
             self.seed,
         ));
         self.low_winrate_streak = 0;
+        self.high_winrate_streak = 0;
     }
 
     /// The search limits of one move: the clock's budget, the `time` setting (which caps
@@ -268,6 +277,7 @@ impl Player {
             && let Some(choice) = hit.play_choice()
         {
             self.low_winrate_streak = 0;
+            self.high_winrate_streak = 0;
             let result = book_result(state, color, &hit.moves);
             if let Some((_, callback)) = report {
                 // One report, so that analysis streams show the book moves.
@@ -276,6 +286,7 @@ impl Player {
             return ChosenMove {
                 mv: choice.mv,
                 resign: false,
+                claim: false,
                 result,
                 book: Some(BookNote { played: true, hit }),
             };
@@ -338,7 +349,7 @@ impl Player {
                 .adapt(&self.settings, state, color, result.analysis.search_winrate);
         }
         result.best = judge::search_choice(state, color, &result.analysis, result.best);
-        let low = self.count_low_winrate(state, color, &result);
+        let (low, high) = self.count_winrate_streaks(state, color, &result);
         let rules = match request.kind {
             MoveKind::Cleanup => EndRules::CLEANUP,
             _ => EndRules {
@@ -348,33 +359,49 @@ impl Player {
         };
         let mv = judge::move_to_play(state, color, &result, rules, || self.judge(state));
         let resign = request.kind == MoveKind::Normal && low && mv != Move::Pass;
+        let claim = request.kind == MoveKind::Normal && high;
         ChosenMove {
             mv,
             resign,
+            claim,
             result,
             book: book.map(|hit| BookNote { played: false, hit }),
         }
     }
 
     /// Counts a move whose win rate is under the resign threshold (not a winning pass)
-    /// under the real komi and, with a dynamic komi offset, under the offset komi too; true
-    /// once `resign-moves` such moves came in a row.
-    fn count_low_winrate(
+    /// under the real komi and, with a dynamic komi offset, under the offset komi too, and
+    /// one whose win rate is above 1 - the threshold under both; each of the two is true
+    /// once `resign-moves` such moves came in a row (resign, claim the game). A threshold
+    /// of 0 does neither.
+    fn count_winrate_streaks(
         &mut self,
         state: &GameState,
         color: Color,
         result: &SearchResult,
-    ) -> bool {
+    ) -> (bool, bool) {
         let threshold = self.settings.resign_threshold;
         let analysis = &result.analysis;
+        let searched = threshold > 0.0 && analysis.playouts > 0;
         let winning_pass = result.best == Move::Pass && judge::opponent_passed(state, color);
-        let winrate = analysis.winrate.max(analysis.search_winrate);
-        if threshold > 0.0 && winrate < threshold && analysis.playouts > 0 && !winning_pass {
-            self.low_winrate_streak += 1;
-        } else {
-            self.low_winrate_streak = 0;
-        }
-        threshold > 0.0 && self.low_winrate_streak >= self.settings.resign_moves.max(1)
+        let best = analysis.winrate.max(analysis.search_winrate);
+        let worst = analysis.winrate.min(analysis.search_winrate);
+        let streak = |counter: &mut u32, counts: bool| {
+            *counter = if counts { *counter + 1 } else { 0 };
+        };
+        streak(
+            &mut self.low_winrate_streak,
+            searched && best < threshold && !winning_pass,
+        );
+        streak(
+            &mut self.high_winrate_streak,
+            searched && worst > 1.0 - threshold,
+        );
+        let moves = self.settings.resign_moves.max(1);
+        (
+            searched && self.low_winrate_streak >= moves,
+            searched && self.high_winrate_streak >= moves,
+        )
     }
 
     /// The end-of-game judgement of `state` (dead stones, score), with the
