@@ -331,7 +331,8 @@ fn gomill_ringmaster_runs_a_playoff() {
     eprintln!("{stdout}\n{text}");
     // Both games played and reported, with hane's description from gomill-describe_engine.
     assert!(
-        text.contains("hane v gnugo (2/2 games)"),
+        text.contains("hane v gnugo (2/2 games)")
+            && text.contains("hane-claims v gnugo (1/1 games)"),
         "report:\n{text}\n{stderr}"
     );
     assert!(text.contains("player hane: hane "), "report:\n{text}");
@@ -345,8 +346,26 @@ fn gomill_ringmaster_runs_a_playoff() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    assert_eq!(sgfs.len(), 2, "game records");
+    assert_eq!(sgfs.len(), 3, "game records");
     let report = text;
+    // The game hane cannot lose ends by its claim: gomill records a bare `B+`.
+    let claimed: Vec<_> = sgfs
+        .iter()
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("claim")
+        })
+        .collect();
+    assert_eq!(claimed.len(), 1, "{sgfs:?}");
+    let text = std::fs::read_to_string(claimed[0]).unwrap();
+    let game = hane::sgf::parse_game(&text).expect("ringmaster's record parses");
+    assert_eq!(
+        game.result.as_deref(),
+        Some("B+"),
+        "{text}\nreport:\n{report}"
+    );
     for sgf in &sgfs {
         let text = std::fs::read_to_string(sgf).unwrap();
         let game = hane::sgf::parse_game(&text).expect("ringmaster's record parses");
