@@ -327,60 +327,58 @@ fn does_not_pass_back_when_passing_loses() {
     assert!(state.is_legal(Color::Black, chosen.mv));
 }
 
-#[test]
-fn resigns_only_after_several_hopeless_moves() {
-    // Komi 30 on 5x5: black cannot win.
-    let state = GameState::new(5, Rules::chinese(30.0)).unwrap();
+/// Black's win rates and verdicts (as `verdict` reads each chosen move) in three searches in
+/// a row on the empty 5x5 board with `komi`, resign threshold 0.1 over three moves, and the
+/// verdicts of four searches of a player that never resigns (threshold 0).
+fn verdicts_in_a_row(
+    komi: f32,
+    verdict: fn(&hane::play::ChosenMove) -> bool,
+) -> (Vec<(f32, bool)>, Vec<bool>) {
+    let state = GameState::new(5, Rules::chinese(komi)).unwrap();
     let mut player = player_with(Settings {
         resign_threshold: 0.1,
         resign_moves: 3,
         playouts: Some(500),
         ..config(1)
     });
-    let mut verdicts = Vec::new();
-    for _ in 0..3 {
-        let chosen = black_move(&mut player, &state);
-        assert!(chosen.result.analysis.winrate < 0.1);
-        verdicts.push(chosen.resign);
-    }
-    assert_eq!(verdicts, [false, false, true]);
+    let sure = (0..3)
+        .map(|_| {
+            let chosen = black_move(&mut player, &state);
+            (chosen.result.analysis.winrate, verdict(&chosen))
+        })
+        .collect();
     let mut never = player_with(Settings {
         resign_threshold: 0.0,
         playouts: Some(200),
         ..config(1)
     });
-    for _ in 0..4 {
-        assert!(!black_move(&mut never, &state).resign);
-    }
+    let unsure = (0..4)
+        .map(|_| verdict(&black_move(&mut never, &state)))
+        .collect();
+    (sure, unsure)
+}
+
+#[test]
+fn resigns_only_after_several_hopeless_moves() {
+    // Komi 30 on 5x5: black cannot win.
+    let (sure, never) = verdicts_in_a_row(30.0, |c| c.resign);
+    assert!(sure.iter().all(|&(winrate, _)| winrate < 0.1), "{sure:?}");
+    let verdicts: Vec<bool> = sure.iter().map(|&(_, v)| v).collect();
+    assert_eq!(verdicts, [false, false, true]);
+    assert_eq!(never, [false; 4]);
 }
 
 #[test]
 fn claims_the_game_only_after_several_won_moves() {
-    // Komi -30 on 5x5: black cannot lose.
-    let state = GameState::new(5, Rules::chinese(-30.0)).unwrap();
-    let mut player = player_with(Settings {
-        resign_threshold: 0.1,
-        resign_moves: 3,
-        playouts: Some(500),
-        ..config(1)
+    // Komi -30 on 5x5: black cannot lose. It never resigns meanwhile.
+    let (sure, never) = verdicts_in_a_row(-30.0, |c| {
+        assert!(!c.resign);
+        c.claim
     });
-    let mut verdicts = Vec::new();
-    for _ in 0..3 {
-        let chosen = black_move(&mut player, &state);
-        assert!(chosen.result.analysis.winrate > 0.9);
-        assert!(!chosen.resign);
-        verdicts.push(chosen.claim);
-    }
+    assert!(sure.iter().all(|&(winrate, _)| winrate > 0.9), "{sure:?}");
+    let verdicts: Vec<bool> = sure.iter().map(|&(_, v)| v).collect();
     assert_eq!(verdicts, [false, false, true]);
-    // A player that never resigns never claims either.
-    let mut never = player_with(Settings {
-        resign_threshold: 0.0,
-        playouts: Some(200),
-        ..config(1)
-    });
-    for _ in 0..4 {
-        assert!(!black_move(&mut never, &state).claim);
-    }
+    assert_eq!(never, [false; 4]);
 }
 
 #[test]
