@@ -347,7 +347,7 @@ mod tests {
             &["b", "avoid", "b", "q16", "one"],
             &["b", "avoid", "b", "q16,,d4", "1"],
             &["b", "allow", "b", "z99", "1"],
-            &["b", "avoid", "b", "T19", "1"],
+            &["b", "avoid", "b", "T20", "1"],
         ] {
             assert!(
                 parse_analyze_args(bad, Dialect::Kata, g).is_none(),
