@@ -397,10 +397,12 @@ impl Player {
             &mut self.high_winrate_streak,
             searched && worst > 1.0 - threshold,
         );
+        // A move that did not count reset its streak, so a streak at `moves` (at least 1)
+        // is made of counted moves only.
         let moves = self.settings.resign_moves.max(1);
         (
-            searched && self.low_winrate_streak >= moves,
-            searched && self.high_winrate_streak >= moves,
+            self.low_winrate_streak >= moves,
+            self.high_winrate_streak >= moves,
         )
     }
 
