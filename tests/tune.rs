@@ -116,7 +116,10 @@ fn a_tiny_run_fills_its_folder() {
     assert_eq!(state["theta"], history[2]["next"]);
     let svg = std::fs::read_to_string(dir.join("params.svg")).unwrap();
     assert_eq!(svg.matches("<polyline").count(), 3);
-    assert_eq!(lines(&dir.join("verify/all/results.jsonl")), 4);
+    assert_eq!(
+        lines(&dir.join("verify/after-3-mean-of-2/all/results.jsonl")),
+        4
+    );
     let result = std::fs::read_to_string(dir.join("result.txt")).unwrap();
     assert!(result.contains("Tuned: hane:threads=1,playouts=12,exploration="));
     // The tuned values average theta over the last half of the iterations (2 of 3), and
@@ -129,7 +132,7 @@ fn a_tiny_run_fills_its_folder() {
         .lines()
         .find_map(|l| l.strip_prefix("Tuned: "))
         .unwrap();
-    let verified = json(&dir.join("verify/all/match.json"));
+    let verified = json(&dir.join("verify/after-3-mean-of-2/all/match.json"));
     assert_eq!(verified["engines"][0].as_str().unwrap(), tuned);
     let exploration: f64 = tuned
         .split(',')
@@ -156,8 +159,27 @@ fn a_tiny_run_fills_its_folder() {
     ));
     assert_eq!(String::from_utf8(again.stdout).unwrap(), stdout);
     assert_eq!(json(&dir.join("state.json")), state);
+    // Grown by one iteration, the finished run verifies its new values in a folder of
+    // their own and reports on them.
+    run_ok(tune_command(
+        &dir,
+        &["--engine", ENGINE, "-n", "4", "--verify-games", "4"],
+    ));
+    assert_eq!(
+        lines(&dir.join("verify/after-4-mean-of-2/all/results.jsonl")),
+        4
+    );
+    assert_eq!(
+        lines(&dir.join("verify/after-3-mean-of-2/all/results.jsonl")),
+        4
+    );
+    let grown = std::fs::read_to_string(dir.join("result.txt")).unwrap();
+    assert!(
+        grown.contains("the mean of theta over the last 2 of the 4 iterations"),
+        "{grown}"
+    );
     // Another run in the same folder is refused.
-    let other = tune_command(&dir, &["--engine", ENGINE, "-n", "3", "--pairs", "2"])
+    let other = tune_command(&dir, &["--engine", ENGINE, "-n", "4", "--pairs", "2"])
         .output()
         .unwrap();
     assert!(!other.status.success());
@@ -278,7 +300,10 @@ fn shards_sharing_a_folder_reach_the_state_of_one_process() {
             .join("iterations/00003/shard-2-of-2/results.jsonl")
             .is_file()
     );
-    assert_eq!(lines(&shared.join("verify/shard-2-of-2/results.jsonl")), 2);
+    assert_eq!(
+        lines(&shared.join("verify/after-3-mean-of-2/shard-2-of-2/results.jsonl")),
+        2
+    );
     let tuned = |dir: &Path| {
         std::fs::read_to_string(dir.join("result.txt"))
             .unwrap()

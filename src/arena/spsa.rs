@@ -9,8 +9,11 @@
 //! - plays the engine at `theta + c_k s` (engine 1, "plus") against the engine at
 //!   `theta - c_k s` ("minus"), both clamped to the range and integers rounded, in
 //!   colour-swapped pairs of games; `r = 2 x (plus's score rate) - 1`, in `[-1, 1]`;
-//! - estimates the gradient of the score as `g_i = r s_i / (2 c_k)` (steps) and moves
-//!   `theta_i += a_k g_i`, clamped to the range.
+//! - estimates the gradient of the score as `g_i = r / d_i`, where `d_i` is the difference
+//!   plus - minus as played, in steps (`2 c_k s_i` inside the range; less where the range
+//!   or the rounding of a count cut it), and moves `theta_i += a_k g_i`, clamped to the
+//!   range. A count whose plus and minus round to the same value (`c_k` under half a step)
+//!   was not perturbed: that iteration leaves it where it is and says nothing of its slope.
 //!
 //! The gains are Spall's: `a_k = a / (A + k + 1)^0.602`, `c_k = c / (k + 1)^0.101`.
 //! Defaults: `c = 1` (the first perturbation is one step either way), `A` a tenth of the
@@ -330,12 +333,23 @@ impl State {
         Some(
             (0..params)
                 .map(|i| {
-                    let samples = tail
+                    // Only the iterations that played the parameter at two values.
+                    let samples: Vec<f64> = tail
                         .iter()
-                        .map(|s| (2.0 * s.score - 1.0) * f64::from(s.signs[i]));
-                    let mean = samples.clone().sum::<f64>() / n as f64;
+                        .filter(|s| s.plus[i] != s.minus[i])
+                        .map(|s| (2.0 * s.score - 1.0) * f64::from(s.signs[i]))
+                        .collect();
+                    let n = samples.len();
+                    if n < 2 {
+                        let mean = samples.first().copied().unwrap_or(0.0);
+                        return Slope {
+                            mean,
+                            standard_error: 0.0,
+                        };
+                    }
+                    let mean = samples.iter().sum::<f64>() / n as f64;
                     let variance =
-                        samples.map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+                        samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
                     Slope {
                         mean,
                         standard_error: (variance / n as f64).sqrt(),
@@ -398,16 +412,20 @@ impl Spsa {
         let k = state.iteration();
         let signs = self.signs(k);
         let (plus, minus) = self.points(&state.theta, k);
-        let (a, c) = (self.gains.a_k(k), self.gains.c_k(k));
+        let a = self.gains.a_k(k);
         let r = 2.0 * score.clamp(0.0, 1.0) - 1.0;
         let next: Vec<f64> = self
             .params
             .iter()
             .zip(&state.theta)
-            .zip(&signs)
-            .map(|((p, &t), &s)| {
-                let gradient = r * f64::from(s) / (2.0 * c);
-                p.clamp(t + a * gradient * p.step)
+            .zip(plus.iter().zip(&minus))
+            .map(|((p, &t), (&up, &down))| {
+                // The perturbation as played, in steps: 2 c s inside the range.
+                let played = (up - down) / p.step;
+                if played.abs() < 1e-12 {
+                    return t;
+                }
+                p.clamp(t + a * (r / played) * p.step)
             })
             .collect();
         state.history.push(Step {
@@ -587,6 +605,55 @@ mod tests {
             }
         }
         assert!(state.theta[0] > 0.9, "{:?}", state.theta);
+    }
+
+    #[test]
+    fn the_update_divides_by_the_perturbation_as_played() {
+        // fill-board is a count (0 to 16, step 1); ko-retakes a rate (0 to 1, step 0.1).
+        let params = parse_params(Some("fill-board,ko-retakes")).unwrap();
+        let gains = Gains::new(10, Some(1.0), Some(0.0), Some(0.4)).unwrap();
+        let spsa = Spsa {
+            params,
+            gains,
+            seed: 5,
+        };
+        // c_0 = 0.4: a count at 8 plays 8 both ways (8.4 and 7.6 round to 8), and the rate
+        // at its top plays 1 against 0.96: 0.4 steps, not 0.8.
+        let mut state = State::new(vec![8.0, 1.0]);
+        let (plus, minus) = spsa.points(&state.theta, 0);
+        assert_eq!((plus[0], minus[0]), (8.0, 8.0));
+        let (a, c) = (gains.a_k(0), gains.c_k(0));
+        spsa.update(&mut state, 0.0, 2);
+        assert_eq!(state.theta[0], 8.0, "an unperturbed count stays");
+        let s = f64::from(spsa.signs(0)[1]);
+        let played = (plus[1] - minus[1]) / 0.1;
+        let expected = if s > 0.0 { c } else { -c };
+        assert!((played - expected).abs() < 1e-9, "{played} {expected}");
+        // Plus lost outright (r = -1): the rate moves by a / played steps toward minus.
+        let moved = (1.0 - a / played * 0.1).clamp(0.0, 1.0);
+        assert!((state.theta[1] - moved).abs() < 1e-12, "{:?}", state.theta);
+        // The unperturbed count gives no slope sample, the rate one per iteration.
+        let mut more = state.clone();
+        for k in 1..6 {
+            let (plus, minus) = spsa.points(&more.theta, k);
+            assert_eq!(plus[0], minus[0]);
+            spsa.update(&mut more, if k % 2 == 0 { 1.0 } else { 0.0 }, 2);
+        }
+        let slopes = more.slopes(0.0).unwrap();
+        assert_eq!(
+            slopes[0],
+            Slope {
+                mean: 0.0,
+                standard_error: 0.0
+            }
+        );
+        assert_ne!(
+            slopes[1],
+            Slope {
+                mean: 0.0,
+                standard_error: 0.0
+            }
+        );
     }
 
     #[test]

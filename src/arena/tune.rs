@@ -12,8 +12,11 @@
 //! - `iterations/NNNNN/all/` (or `shard-K-of-N/`): iteration NNNNN's match folder
 //!   (`match.json`, `results.jsonl`, SGF files), an ordinary `hane match` folder;
 //! - `params.svg`: each parameter's path;
-//! - `verify/all/` (or `shard-K-of-N/`): the verification match (tuned as engine 1 against
-//!   the start), and `result.txt`: the tuned values and the verification's report.
+//! - `verify/after-N-mean-of-M/all/` (or `shard-K-of-N/`): the verification match (tuned
+//!   as engine 1 against the start) of the values tuned after N iterations, the mean of
+//!   the last M (`after-N/` for the last theta), so that a run resumed for more iterations
+//!   or averaged otherwise verifies its own values; and `result.txt`: the tuned values and
+//!   the last verification's report.
 //!
 //! Everything that decides the games (theta, the perturbations, every game's seed) follows
 //! from the seed and the results of the earlier iterations, so a run resumed after a kill
@@ -285,8 +288,29 @@ pub fn iteration_dir(dir: &Path, k: usize) -> PathBuf {
     dir.join(ITERATIONS_DIR).join(format!("{:05}", k + 1))
 }
 
-/// The match folders under `dir` (the parts of one match), sorted.
-fn parts(dir: &Path) -> Result<Vec<PathBuf>, String> {
+/// The folder of the verification of the values tuned from `state` with `average`.
+pub fn verify_dir(out_dir: &Path, state: &State, average: f64) -> PathBuf {
+    let n = state.iteration();
+    out_dir
+        .join(VERIFY_DIR)
+        .join(match state.averaged_iterations(average) {
+            0 => format!("after-{n}"),
+            m => format!("after-{n}-mean-of-{m}"),
+        })
+}
+
+/// The match folders under `dir` (the parts of one match) that belong to the layout of
+/// `shard` (`all/`, or every `shard-K-of-N/` of its N), sorted: the parts of a layout
+/// played before, for an iteration that was interrupted and resumed otherwise, are left
+/// out, so that every process merges the same games.
+fn parts(dir: &Path, shard: Option<(usize, usize)>) -> Result<Vec<PathBuf>, String> {
+    let of_layout = |path: &Path| {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        match shard {
+            None => name == "all",
+            Some((_, n)) => name.starts_with("shard-") && name.ends_with(&format!("-of-{n}")),
+        }
+    };
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -294,15 +318,15 @@ fn parts(dir: &Path) -> Result<Vec<PathBuf>, String> {
     };
     let mut out: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join(results::SETTINGS_FILE).is_file())
+        .filter(|p| of_layout(p) && p.join(results::SETTINGS_FILE).is_file())
         .collect();
     out.sort();
     Ok(out)
 }
 
-/// The games of every part of the match in `dir`.
-fn merged_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
-    let parts = parts(dir)?;
+/// The games of every part of the match in `dir` of the layout of `shard`.
+fn merged_records(dir: &Path, shard: Option<(usize, usize)>) -> Result<Vec<GameRecord>, String> {
+    let parts = parts(dir, shard)?;
     if parts.is_empty() {
         return Ok(Vec::new());
     }
@@ -386,7 +410,7 @@ impl TunePlan {
         }
         let games = plan.settings.games;
         loop {
-            let records = merged_records(dir)?;
+            let records = merged_records(dir, self.shard)?;
             if records.len() >= games {
                 return Ok(Some(records));
             }
@@ -421,11 +445,13 @@ fn load_state(plan: &TunePlan) -> Result<State, String> {
     };
     let n = config.params.len();
     let fits = state.theta.len() == n
-        && state
-            .history
-            .iter()
-            .enumerate()
-            .all(|(k, s)| s.iteration == k && s.theta.len() == n && s.next.len() == n)
+        && state.history.iter().enumerate().all(|(k, s)| {
+            s.iteration == k
+                && [&s.theta, &s.next, &s.plus, &s.minus]
+                    .iter()
+                    .all(|v| v.len() == n)
+                && s.signs.len() == n
+        })
         && state
             .history
             .first()
@@ -576,7 +602,7 @@ pub fn run_tune(plan: &TunePlan) -> Result<TuneSummary, String> {
 /// games are all in, writes `result.txt`; returns the report then.
 fn verify(plan: &TunePlan, state: &State) -> Result<Option<String>, String> {
     let config = &plan.config;
-    let dir = plan.out_dir.join(VERIFY_DIR);
+    let dir = verify_dir(&plan.out_dir, state, plan.average);
     // An SPRT over one shard's games would stop that shard on its own evidence.
     let sprt = if plan.shard.is_none() {
         plan.verify_sprt
@@ -596,14 +622,21 @@ fn verify(plan: &TunePlan, state: &State) -> Result<Option<String>, String> {
     if summary.interrupted {
         return Ok(None);
     }
-    let parts = parts(&dir)?;
-    let (settings, records) = merge_folders(&parts)?;
-    let decided = plan.shard.is_none() && summary.stopped_by_sprt;
-    if records.len() < plan.verify_games && !decided {
-        // Other shards are still playing: the last one to finish writes the result.
-        return Ok(None);
-    }
-    let mut report = stats::report(&settings, &records, plan.verify_sprt.as_ref());
+    let (mut report, records) = if plan.shard.is_none() {
+        // The match's own report: its SPRT decided in the order the games finished.
+        (summary.report, summary.records)
+    } else {
+        let parts = parts(&dir, plan.shard)?;
+        let (settings, records) = merge_folders(&parts)?;
+        if records.len() < plan.verify_games {
+            // Other shards are still playing: the last one to finish writes the result.
+            return Ok(None);
+        }
+        (
+            stats::report(&settings, &records, plan.verify_sprt.as_ref()),
+            records,
+        )
+    };
     report.push_str(&conclusion(&records));
     write_result(plan, state, Some(&report))?;
     Ok(Some(report))
@@ -734,5 +767,35 @@ mod tests {
             let e = EngineTemplate::parse(bad, &params).unwrap_err();
             assert!(e.contains(says), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_match_merges_only_the_parts_of_its_own_layout() {
+        let dir = std::env::temp_dir().join(format!("hane-parts-{}", std::process::id()));
+        let names = [
+            "all",
+            "shard-1-of-2",
+            "shard-2-of-2",
+            "shard-1-of-4",
+            "shard-2-of-3",
+        ];
+        for name in names.iter().chain(&["shard-2-of-4-empty"]) {
+            std::fs::create_dir_all(dir.join(name)).unwrap();
+        }
+        for name in names {
+            std::fs::write(dir.join(name).join(results::SETTINGS_FILE), "{}").unwrap();
+        }
+        let named = |shard| -> Vec<String> {
+            parts(&dir, shard)
+                .unwrap()
+                .iter()
+                .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+                .collect()
+        };
+        assert_eq!(named(None), ["all"]);
+        assert_eq!(named(Some((2, 2))), ["shard-1-of-2", "shard-2-of-2"]);
+        assert_eq!(named(Some((1, 4))), ["shard-1-of-4"]);
+        assert!(parts(&dir.join("missing"), None).unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

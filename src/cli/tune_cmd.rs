@@ -13,7 +13,7 @@ use crate::arena::spsa::{Gains, parse_params, start_values, tunable};
 use crate::arena::stats::Sprt;
 use crate::arena::tune::{
     EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, read_config, run_tune, slopes_text,
-    tuned_text, values_text,
+    tuned_text, values_text, verify_dir,
 };
 use crate::arena::{check_out_dir, parse_shard, time_control};
 use crate::board::{Geometry, Rules};
@@ -189,11 +189,14 @@ fn tune(
         margin_seconds: referee.margin,
         move_cap: referee.move_cap(args.size),
     };
-    if args.jobs > 2 * args.pairs && !args.quiet {
+    // The games of an iteration this process plays: its shard's share of the pairs.
+    let shards = shard.map_or(1, |(_, n)| n);
+    let own_games = args.pairs.div_ceil(shards).saturating_mul(2);
+    if args.jobs > own_games && !args.quiet {
         eprintln!(
-            "hane: an iteration has {} games: give --pairs {} to keep {} jobs busy",
-            2 * args.pairs,
-            args.jobs.div_ceil(2),
+            "hane: an iteration has {own_games} games for this process: give --pairs {} to \
+             keep {} jobs busy",
+            args.jobs.div_ceil(2).saturating_mul(shards),
             args.jobs
         );
     }
@@ -243,8 +246,8 @@ fn tune(
     } else {
         format!(
             "theta after {done} iterations: {theta}The verification match waits for the \
-             other shards' games: `hane match report {}/verify/*` merges them.\n",
-            args.out.display()
+             other shards' games: `hane match report {}/*` merges them.\n",
+            verify_dir(&args.out, &summary.state, plan.average).display()
         )
     };
     Ok((text, None))
