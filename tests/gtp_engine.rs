@@ -595,6 +595,32 @@ fn analysis_streams_at_the_interval_and_stops_on_input() {
     assert_eq!(ownership.len(), 81);
     assert!(ownership.iter().all(|v| (-1.0..=1.0).contains(v)));
     drop(rest);
+    // pvVisits after every pv (one count per move, each at most the one before), rootInfo
+    // after the candidates, as KataGo writes them (Lizzie sends both).
+    s.send("kata-analyze b interval 5 pvVisits true rootInfo true\n");
+    assert_eq!(s.line(), "=");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("\n");
+    let reports = s.response();
+    let last = reports
+        .iter()
+        .rev()
+        .find(|r| r.contains("info move"))
+        .unwrap();
+    let (candidates, root) = last.split_once(" rootInfo visits ").expect("rootInfo");
+    let total: u64 = root.split(' ').next().unwrap().parse().unwrap();
+    let mut sum = 0;
+    for block in candidates.split("info move ").skip(1) {
+        let (_, pv) = block.split_once(" pv ").unwrap();
+        let (moves, counts) = pv.trim().split_once(" pvVisits ").expect("pvVisits");
+        let counts: Vec<u64> = counts.split(' ').map(|c| c.parse().unwrap()).collect();
+        assert_eq!(moves.split(' ').count(), counts.len(), "{block}");
+        assert!(counts.windows(2).all(|w| w[1] <= w[0]), "{block}");
+        let visits: u64 = block.split(' ').nth(2).unwrap().parse().unwrap();
+        assert_eq!(counts[0], visits, "{block}");
+        sum += visits;
+    }
+    assert_eq!(total, sum, "{last}");
     s.send("quit\n");
     assert_eq!(s.response(), vec!["= "]);
 }

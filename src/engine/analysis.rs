@@ -28,16 +28,23 @@ pub struct AnalyzeRequest {
     pub max_moves: usize,
     /// Append `ownership` to every report (`kata-analyze ... ownership true`).
     pub ownership: bool,
+    /// Follow every candidate's `pv` with `pvVisits`, the visits of each of its moves
+    /// (`kata-analyze ... pvVisits true`).
+    pub pv_visits: bool,
+    /// Append `rootInfo` (the search's visits, win rate and score) after the candidates
+    /// (`kata-analyze ... rootInfo true`).
+    pub root_info: bool,
     /// Moves the search leaves out (`avoid` / `allow`).
     pub avoid: AvoidMoves,
 }
 
 /// Parses `[color] [interval] [key value ...]` as Leela Zero and KataGo accept it:
 /// `interval N`, `maxmoves N`, `minmoves N` (accepted, no effect: every move with visits is
-/// reported), `ownership true|false` (kata only), and any number of `avoid C V,V,... N`
-/// (the search leaves out colour C's moves V for the first N plies from the root, the
-/// root's own move being ply 1) and `allow C V,V,... N` (it leaves out every other move of
-/// C's but pass), vertices of a board of `geometry`. Anything else is a syntax error.
+/// reported), `ownership`, `pvVisits` and `rootInfo` `true|false` (kata only), any number
+/// of `avoid C V,V,... N` (the search leaves out colour C's moves V for the first N plies
+/// from the root, the root's own move being ply 1) and one `allow C V,V,... N` per colour
+/// (it leaves out every other move of C's but pass; with `avoid` clauses too, both bar),
+/// vertices of a board of `geometry`. Anything else is a syntax error.
 pub fn parse_analyze_args(
     args: &[&str],
     dialect: Dialect,
@@ -48,8 +55,11 @@ pub fn parse_analyze_args(
         interval_cs: 100,
         max_moves: 0,
         ownership: false,
+        pv_visits: false,
+        root_info: false,
         avoid: AvoidMoves::new(),
     };
+    let mut allowed = [false; 2];
     let mut rest = args;
     if let Some((first, tail)) = rest.split_first()
         && let Some(color) = Color::parse(first)
@@ -80,6 +90,11 @@ pub fn parse_analyze_args(
                     request.avoid.avoid(color, mv, plies);
                 }
             } else {
+                // A second list would leave only the moves both name: refused, as KataGo
+                // takes one `allow`.
+                if std::mem::replace(&mut allowed[color.index()], true) {
+                    return None;
+                }
                 request.avoid.allow_only(geometry, color, &moves, plies);
             }
             rest = tail;
@@ -92,11 +107,16 @@ pub fn parse_analyze_args(
             "minmoves" => {
                 super::parse::parse_count(value)?;
             }
-            "ownership" if dialect == Dialect::Kata => {
-                request.ownership = match value.to_ascii_lowercase().as_str() {
+            "ownership" | "pvvisits" | "rootinfo" if dialect == Dialect::Kata => {
+                let on = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
                     _ => return None,
+                };
+                match key.as_str() {
+                    "ownership" => request.ownership = on,
+                    "pvvisits" => request.pv_visits = on,
+                    _ => request.root_info = on,
                 }
             }
             _ => return None,
@@ -167,6 +187,30 @@ pub fn info_line(
         };
         for mv in pv {
             let _ = write!(line, " {}", mv.to_gtp(geometry));
+        }
+        if request.pv_visits {
+            line.push_str(" pvVisits");
+            for i in 0..pv.len() {
+                let visits =
+                    info.pv_visits
+                        .get(i)
+                        .copied()
+                        .unwrap_or(if i == 0 { info.visits } else { 0 });
+                let _ = write!(line, " {visits}");
+            }
+        }
+    }
+    if request.root_info && !line.is_empty() {
+        // The root: every candidate's visits (not only the reported ones), the best
+        // move's win rate and the search's score.
+        let visits: u64 = analysis.moves.iter().map(|m| m.visits).sum();
+        let _ = write!(
+            line,
+            " rootInfo visits {visits} winrate {}",
+            fraction(analysis.winrate, dialect)
+        );
+        if let Some(score) = analysis.score_lead {
+            let _ = write!(line, " scoreMean {score:.2} scoreLead {score:.2}");
         }
     }
     if request.ownership && !line.is_empty() {
@@ -290,6 +334,7 @@ pub fn principal_variation(analysis: &Analysis, geometry: Geometry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::MoveInfo;
 
     #[test]
     fn analyze_arguments() {
@@ -304,6 +349,16 @@ mod tests {
         let r = parse(&["w", "10", "ownership", "true"], Dialect::Kata).unwrap();
         assert!(r.ownership);
         assert!(parse(&["b", "10", "ownership", "true"], Dialect::Leela).is_none());
+        let r = parse(
+            &["b", "10", "pvVisits", "true", "rootInfo", "TRUE"],
+            Dialect::Kata,
+        )
+        .unwrap();
+        assert!(r.pv_visits && r.root_info && !r.ownership);
+        let r = parse(&["b", "pvVisits", "false"], Dialect::Kata).unwrap();
+        assert!(!r.pv_visits);
+        assert!(parse(&["b", "10", "pvVisits", "true"], Dialect::Leela).is_none());
+        assert!(parse(&["b", "10", "rootInfo", "yes"], Dialect::Kata).is_none());
         assert!(parse(&["b", "10", "interval"], Dialect::Leela).is_none());
         assert!(parse(&["b", "x"], Dialect::Leela).is_none());
     }
@@ -340,6 +395,14 @@ mod tests {
         assert!(r.avoid.bars(Color::White, mv("K10"), 2));
         assert!(!r.avoid.bars(Color::White, mv("K10"), 3));
         assert!(!r.avoid.bars(Color::White, Move::Pass, 1));
+        let both = ["b", "allow", "b", "d4", "1", "allow", "w", "q16", "1"];
+        let r = parse_analyze_args(&both, Dialect::Kata, g).unwrap();
+        assert!(
+            !r.avoid.bars(Color::Black, mv("D4"), 1) && r.avoid.bars(Color::Black, mv("Q16"), 1)
+        );
+        assert!(
+            !r.avoid.bars(Color::White, mv("Q16"), 1) && r.avoid.bars(Color::White, mv("D4"), 1)
+        );
         // Missing fields, a bad colour, count or vertex, a point off the board.
         for bad in [
             &["b", "avoid", "b", "q16"][..],
@@ -348,11 +411,60 @@ mod tests {
             &["b", "avoid", "b", "q16,,d4", "1"],
             &["b", "allow", "b", "z99", "1"],
             &["b", "avoid", "b", "T20", "1"],
+            // One allow per colour.
+            &["b", "allow", "b", "d4", "1", "allow", "b", "q16", "1"],
         ] {
             assert!(
                 parse_analyze_args(bad, Dialect::Kata, g).is_none(),
                 "{bad:?}"
             );
         }
+    }
+
+    #[test]
+    fn pv_visits_follow_the_pv_and_root_info_the_candidates() {
+        let g = Geometry::new(9).unwrap();
+        let mv = |text: &str| Move::parse(g, text).unwrap();
+        let info = |first: &str, visits: u64, pv: &[&str], pv_visits: &[u64]| MoveInfo {
+            mv: mv(first),
+            visits,
+            winrate: 0.5,
+            prior: 0.25,
+            lcb: 0.4,
+            pv: pv.iter().map(|v| mv(v)).collect(),
+            pv_visits: pv_visits.to_vec(),
+            score_lead: None,
+        };
+        let analysis = Analysis {
+            moves: vec![
+                info("E5", 30, &["E5", "C3", "G7"], &[30, 12, 5]),
+                info("D4", 10, &["D4"], &[10]),
+            ],
+            color: Color::Black,
+            playouts: 40,
+            elapsed: std::time::Duration::ZERO,
+            winrate: 0.625,
+            search_winrate: 0.625,
+            komi_offset: 0.0,
+            score_lead: Some(3.5),
+            ownership: vec![0.0; 81],
+            reading: Default::default(),
+        };
+        let args = ["b", "maxmoves", "1", "pvVisits", "true", "rootInfo", "true"];
+        let request = parse_analyze_args(&args, Dialect::Kata, g).unwrap();
+        let line = info_line(&analysis, g, Dialect::Kata, &request);
+        assert!(
+            line.ends_with(
+                "order 0 pv E5 C3 G7 pvVisits 30 12 5 rootInfo visits 40 winrate 0.625000 \
+                 scoreMean 3.50 scoreLead 3.50"
+            ),
+            "{line}"
+        );
+        let plain = parse_analyze_args(&["b"], Dialect::Kata, g).unwrap();
+        let line = info_line(&analysis, g, Dialect::Kata, &plain);
+        assert!(
+            !line.contains("pvVisits") && !line.contains("rootInfo"),
+            "{line}"
+        );
     }
 }

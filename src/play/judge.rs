@@ -577,6 +577,7 @@ mod tests {
             prior: 0.1,
             lcb: 0.4,
             pv: vec![mv],
+            pv_visits: vec![10],
             score_lead: None,
         };
         SearchResult {

@@ -267,6 +267,10 @@ impl Player {
         report: Option<Report<'_>>,
     ) -> ChosenMove {
         let avoid = std::mem::take(&mut self.avoid);
+        // A search with moves left out (the user's, not the position's) keeps its bars for
+        // a quick search and the end-of-game rules, and says nothing to the resign and
+        // claim streaks or to the dynamic komi.
+        let bars = (!avoid.is_empty()).then(|| avoid.clone());
         let hit = match request.kind {
             MoveKind::Regression => None,
             _ if !avoid.is_empty() => None,
@@ -340,16 +344,23 @@ impl Player {
                 report_interval: None,
                 max_time: None,
             };
+            if let Some(bars) = &bars {
+                self.searcher.set_avoid(bars.clone());
+            }
             result =
                 self.searcher
                     .search(state, color, &quick, &SearchControl::default(), &mut |_| {});
         }
-        if result.analysis.playouts > 0 {
+        if result.analysis.playouts > 0 && bars.is_none() {
             self.dynamic_komi
                 .adapt(&self.settings, state, color, result.analysis.search_winrate);
         }
+        let searched = result.best;
         result.best = judge::search_choice(state, color, &result.analysis, result.best);
-        let (low, high) = self.count_winrate_streaks(state, color, &result);
+        let (low, high) = match bars {
+            Some(_) => (false, false),
+            None => self.count_winrate_streaks(state, color, &result),
+        };
         let rules = match request.kind {
             MoveKind::Cleanup => EndRules::CLEANUP,
             _ => EndRules {
@@ -357,7 +368,15 @@ impl Player {
                 ..EndRules::NORMAL
             },
         };
-        let mv = judge::move_to_play(state, color, &result, rules, || self.judge(state));
+        let mut mv = judge::move_to_play(state, color, &result, rules, || self.judge(state));
+        if let Some(bars) = &bars
+            && bars.bars(color, mv, 1)
+        {
+            // The pass or cleanup rules chose a move the user barred: the search's choice
+            // instead, which its root edges kept within the bars.
+            mv = searched;
+            result.best = searched;
+        }
         let resign = request.kind == MoveKind::Normal && low && mv != Move::Pass;
         let claim = request.kind == MoveKind::Normal && high;
         ChosenMove {
@@ -436,6 +455,7 @@ fn book_result(state: &GameState, color: Color, moves: &[BookMove]) -> SearchRes
             prior: m.count as f32 / total as f32,
             lcb: m.winrate,
             pv: vec![m.mv],
+            pv_visits: vec![m.count],
             score_lead: None,
         })
         .collect();
@@ -463,6 +483,90 @@ mod tests {
 
     fn player(settings: Settings) -> Player {
         Player::new(settings, pattern::default_table_arc(), 1)
+    }
+
+    fn vertex(state: &GameState, text: &str) -> Move {
+        Move::parse(state.geometry(), text).unwrap()
+    }
+
+    fn rules(komi: f32) -> crate::board::Rules {
+        let mut rules: crate::board::Rules = "chinese".parse().unwrap();
+        rules.komi = komi;
+        rules
+    }
+
+    #[test]
+    fn a_quick_search_after_a_stop_keeps_the_bars() {
+        let mut p = player(Settings {
+            playouts: Some(200),
+            ..Settings::default()
+        });
+        let state = GameState::new(9, rules(7.5)).unwrap();
+        let c3 = vertex(&state, "C3");
+        let mut bars = AvoidMoves::new();
+        bars.allow_only(state.geometry(), Color::Black, &[c3], 1);
+        p.set_avoid(bars);
+        // Stopped before it starts: the quick search picks the move, within the bars.
+        let control = SearchControl::default();
+        control.stop();
+        let chosen = p.choose(
+            &state,
+            Color::Black,
+            &MoveRequest::normal(None),
+            &control,
+            None,
+        );
+        assert_eq!(chosen.mv, c3);
+    }
+
+    #[test]
+    fn the_pass_rules_do_not_play_a_barred_pass() {
+        // Black walls the 5x5 board in and leads by the whole board; white has passed.
+        let mut state = GameState::new(5, rules(7.5)).unwrap();
+        for v in ["C1", "C2", "C3", "C4"] {
+            state.play(Color::Black, vertex(&state, v)).unwrap();
+            state.play(Color::White, Move::Pass).unwrap();
+        }
+        let settings = Settings {
+            playouts: Some(200),
+            ..Settings::default()
+        };
+        let control = SearchControl::default();
+        let request = MoveRequest::normal(None);
+        let free = player(settings.clone()).choose(&state, Color::Black, &request, &control, None);
+        assert_eq!(free.mv, Move::Pass, "the game is won by passing");
+        let mut barred = player(settings);
+        let mut bars = AvoidMoves::new();
+        bars.avoid(Color::Black, Move::Pass, 1);
+        barred.set_avoid(bars);
+        let chosen = barred.choose(&state, Color::Black, &request, &control, None);
+        assert_ne!(chosen.mv, Move::Pass);
+        assert_eq!(chosen.result.best, chosen.mv);
+    }
+
+    #[test]
+    fn a_search_with_bars_neither_resigns_nor_counts_towards_it() {
+        // Komi 40 on 5x5: black cannot win.
+        let state = GameState::new(5, rules(40.0)).unwrap();
+        let settings = Settings {
+            playouts: Some(200),
+            resign_moves: 1,
+            ..Settings::default()
+        };
+        let control = SearchControl::default();
+        let request = MoveRequest::normal(None);
+        assert!(
+            player(settings.clone())
+                .choose(&state, Color::Black, &request, &control, None)
+                .resign
+        );
+        let mut p = player(settings);
+        let mut bars = AvoidMoves::new();
+        bars.avoid(Color::Black, vertex(&state, "C3"), 1);
+        p.set_avoid(bars);
+        let chosen = p.choose(&state, Color::Black, &request, &control, None);
+        assert!(!chosen.resign && chosen.mv != vertex(&state, "C3"));
+        assert_eq!(p.low_winrate_streak, 0);
     }
 
     #[test]

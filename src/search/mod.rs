@@ -157,6 +157,8 @@ pub struct MoveInfo {
     pub lcb: f32,
     /// Principal variation, starting with `mv`.
     pub pv: Vec<Move>,
+    /// The visits of each move of `pv` (its edge's), as many as `pv` has.
+    pub pv_visits: Vec<u64>,
     /// The mean final score of this search's playouts through the move that reached the end
     /// of the game, as `color`'s lead (area score less komi and handicap compensation,
     /// negated for white); `None` without such playouts (a move searched only in an earlier
@@ -820,6 +822,7 @@ fn snapshot(
             }
             let lcb = (winrate - 1.96 * (winrate * (1.0 - winrate) / n).sqrt()).clamp(0.0, 1.0);
             let mut pv = vec![edge.mv()];
+            let mut pv_visits = vec![stats.visits as u64];
             let mut next = edge.child();
             while let Some(node) = next {
                 let Some(edge) = most_visited_edge(node) else {
@@ -829,6 +832,7 @@ fn snapshot(
                     break;
                 }
                 pv.push(edge.mv());
+                pv_visits.push(edge.stats().visits as u64);
                 next = edge.child();
             }
             moves.push(MoveInfo {
@@ -842,6 +846,7 @@ fn snapshot(
                 },
                 lcb,
                 pv,
+                pv_visits,
                 score_lead: lead(sum, count),
             });
         }
