@@ -332,6 +332,10 @@ pub struct EngineProcess {
     command_timeout: Duration,
     /// Stopped when the match is interrupted (see [`EngineProcess::watch`]).
     interrupt: Arc<SearchControl>,
+    /// The increment of a Fischer clock announced as Canadian byo-yomi (the engine knows
+    /// no `kata-time_settings`): its `time_left` is translated (see
+    /// [`canadian_time_left`]).
+    fischer_as_canadian: Option<f64>,
 }
 
 impl EngineProcess {
@@ -348,6 +352,7 @@ impl EngineProcess {
             running_seed: None,
             command_timeout,
             interrupt: SearchControl::new(),
+            fischer_as_canadian: None,
         };
         engine.launch(0)?;
         if engine.name.is_empty() {
@@ -366,6 +371,7 @@ impl EngineProcess {
             running_seed: None,
             command_timeout,
             interrupt: SearchControl::new(),
+            fischer_as_canadian: None,
         }
     }
 
@@ -471,6 +477,7 @@ impl Player for EngineProcess {
         for &(color, mv) in state.moves() {
             self.require("play", &[color_word(color), mv.to_gtp(geometry)])?;
         }
+        self.fischer_as_canadian = None;
         match time_control {
             TimeControl::None { .. } => {}
             TimeControl::PerMove { seconds } => {
@@ -506,14 +513,16 @@ impl Player for EngineProcess {
                     .process()?
                     .command("kata-time_settings", &fischer, timeout)?;
                 if answer.is_err() {
-                    // No Fischer clocks: one move in every increment after main time,
-                    // which never asks for more than the increment gives (gtp2ogs's way).
+                    // No Fischer clocks: main time less one increment, then one move in
+                    // every increment (gtp2ogs's way), so that main time and the period
+                    // together are what the bank holds; `time_left` keeps it so.
                     let canadian = [
-                        gtp_seconds(main).to_string(),
+                        gtp_seconds_down(main - increment).to_string(),
                         gtp_seconds(increment).to_string(),
                         "1".to_string(),
                     ];
                     self.require("time_settings", &canadian)?;
+                    self.fischer_as_canadian = Some(increment);
                 }
             }
         }
@@ -528,10 +537,13 @@ impl Player for EngineProcess {
     fn genmove(&mut self, state: &GameState, request: &MoveRequest) -> Result<Reply, Fault> {
         let color = color_word(request.color);
         if let Some(left) = request.time_left {
-            let seconds = gtp_seconds(left.seconds).to_string();
+            let (seconds, stones) = match self.fischer_as_canadian {
+                Some(increment) => canadian_time_left(left.seconds, increment),
+                None => (gtp_seconds(left.seconds), left.stones_or_periods),
+            };
             self.require(
                 "time_left",
-                &[color.clone(), seconds, left.stones_or_periods.to_string()],
+                &[color.clone(), seconds.to_string(), stones.to_string()],
             )?;
         }
         let process = self.process()?;
@@ -614,6 +626,29 @@ fn gtp_seconds(seconds: f64) -> u64 {
         (seconds.floor() as u64).max(1)
     } else {
         0
+    }
+}
+
+/// Whole seconds rounded down, 0 for none (the main time of a Fischer clock announced as
+/// Canadian byo-yomi, which may be all in the period).
+fn gtp_seconds_down(seconds: f64) -> u64 {
+    if seconds > 0.0 {
+        seconds.floor() as u64
+    } else {
+        0
+    }
+}
+
+/// `time_left` (seconds, stones) for a Fischer bank of `bank` seconds announced as
+/// Canadian byo-yomi of one move per `increment`: main time is the bank less one increment
+/// while a whole second of it is left, the period of one stone after it; so an engine that
+/// spends its main time and then its period spends no more than the bank.
+fn canadian_time_left(bank: f64, increment: f64) -> (u64, u32) {
+    let main = bank - increment;
+    if main >= 1.0 {
+        (gtp_seconds_down(main), 0)
+    } else {
+        (gtp_seconds(bank), 1)
     }
 }
 
@@ -781,9 +816,37 @@ mod tests {
             increment: 5.0,
         };
         engine.new_game(&state, fischer, 1).unwrap();
+        // Main time is the bank less one increment: the engine's main time and its one
+        // period add up to the bank, before and after the bank runs low.
+        for (bank, said) in [
+            (30.0, "b 25 0"),
+            (12.7, "b 7 0"),
+            (5.5, "b 5 1"),
+            (3.0, "b 3 1"),
+        ] {
+            let request = MoveRequest {
+                color: Color::Black,
+                allowed: Duration::from_secs_f64(bank),
+                time_left: Some(crate::play::clock::TimeLeft {
+                    seconds: bank,
+                    stones_or_periods: 0,
+                }),
+                time_control: fischer,
+                margin: Duration::from_secs(1),
+            };
+            engine.genmove(&state, &request).unwrap();
+            let seen = engine.require("dump", &[]).unwrap();
+            assert!(
+                seen.ends_with(&format!("|time_left {said}|genmove b")),
+                "{seen}"
+            );
+        }
         let seen = engine.require("dump", &[]).unwrap();
         engine.shut_down();
-        assert!(seen.ends_with("|komi 7.5|time_settings 30 5 1"), "{seen}");
+        assert!(seen.contains("|komi 7.5|time_settings 25 5 1|"), "{seen}");
+        assert_eq!(canadian_time_left(6.5, 5.0), (1, 0));
+        assert_eq!(canadian_time_left(5.9, 5.0), (5, 1));
+        assert_eq!(canadian_time_left(0.3, 5.0), (1, 1));
     }
 
     #[test]

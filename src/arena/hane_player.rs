@@ -87,10 +87,28 @@ impl HanePlayer {
 
     /// The time the match's clock gives this move: a fixed per-move limit is kept with a
     /// tenth to spare; a clock gets the planned budget and, for an uncertain position, the
-    /// extension [`move_time`] allows.
-    fn clock_time(state: &GameState, request: &MoveRequest) -> Option<MoveTime> {
+    /// extension [`move_time`] allows; with no clock, the hang limit is kept with a tenth
+    /// to spare (and a player given neither `time` nor `playouts` thinks
+    /// [`play::DEFAULT_MOVE_TIME`] at most).
+    fn clock_time(
+        state: &GameState,
+        request: &MoveRequest,
+        settings: &crate::settings::Settings,
+    ) -> Option<MoveTime> {
         match request.time_control {
-            TimeControl::None { .. } => None,
+            TimeControl::None { max_move } => {
+                let cap = Duration::from_secs_f64((max_move * 0.9).max(0.01));
+                let unlimited = settings.time.is_none() && settings.playouts.is_none();
+                let limit = if unlimited {
+                    cap.min(play::DEFAULT_MOVE_TIME)
+                } else {
+                    cap
+                };
+                Some(MoveTime {
+                    budget: limit,
+                    max: limit,
+                })
+            }
             TimeControl::PerMove { seconds } => {
                 let limit = Duration::from_secs_f64((seconds * 0.9).max(0.01));
                 Some(MoveTime {
@@ -125,7 +143,8 @@ impl Player for HanePlayer {
     }
 
     fn genmove(&mut self, state: &GameState, request: &MoveRequest) -> Result<Reply, Fault> {
-        let move_request = play::MoveRequest::normal(Self::clock_time(state, request));
+        let clock = Self::clock_time(state, request, self.player.settings());
+        let move_request = play::MoveRequest::normal(clock);
         let chosen = self
             .player
             .choose(state, request.color, &move_request, &self.control, None);
@@ -185,6 +204,30 @@ mod tests {
         assert_eq!(light.describe(), "hane(playout=light,priors=heuristic)");
         assert!(HaneSettings::parse("playout=heavy").is_err());
         assert!(HaneSettings::parse("priors=none").is_err());
+    }
+
+    #[test]
+    fn without_a_clock_the_hang_limit_caps_the_search() {
+        let state = GameState::new(9, crate::board::Rules::default()).unwrap();
+        let request = |max_move: f64| MoveRequest {
+            color: crate::board::Color::Black,
+            allowed: Duration::from_secs_f64(max_move),
+            time_left: None,
+            time_control: TimeControl::None { max_move },
+            margin: Duration::from_secs(1),
+        };
+        let limit = |settings: &str, max_move: f64| {
+            let settings = HaneSettings::parse(settings).unwrap().settings;
+            let clock = HanePlayer::clock_time(&state, &request(max_move), &settings).unwrap();
+            assert_eq!(clock.budget, clock.max);
+            clock.budget.as_secs_f64()
+        };
+        // Neither time nor playouts: the default time, or 0.9 of a shorter hang limit.
+        assert_eq!(limit("", 300.0), play::DEFAULT_MOVE_TIME.as_secs_f64());
+        assert!((limit("", 3.0) - 2.7).abs() < 1e-9);
+        // Playouts: only the hang limit caps them.
+        assert!((limit("playouts=1000", 300.0) - 270.0).abs() < 1e-9);
+        assert!((limit("playouts=1000", 3.0) - 2.7).abs() < 1e-9);
     }
 
     #[test]

@@ -796,6 +796,10 @@ pub fn check_out_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The longest time any clock option may give, in seconds (about 115 days): what a
+/// `Duration` and an `Instant` hold with room to spare, and more than any game needs.
+pub const MAX_SECONDS: f64 = 1e7;
+
 /// Time control from the command-line options.
 pub fn time_control(
     main: Option<f64>,
@@ -806,20 +810,28 @@ pub fn time_control(
     max_move: f64,
 ) -> Result<TimeControl, String> {
     let positive = |v: f64, what: &str| {
-        if v.is_finite() && v >= 0.0 {
+        if v.is_finite() && (0.0..=MAX_SECONDS).contains(&v) {
             Ok(v)
         } else {
-            Err(format!("{what} must be a non-negative number of seconds"))
+            Err(format!(
+                "{what} must be a number of seconds from 0 to {MAX_SECONDS}"
+            ))
         }
     };
     if increment != 0.0 && main.is_none() {
         return Err("--increment needs --time (the main time)".to_string());
     }
+    if byo_yomi != 0.0 && main.is_none() {
+        return Err("--byo-yomi needs --time (the main time; --time 0 for none)".to_string());
+    }
+    positive(max_move, "--max-move-time")?;
     match (main, per_move) {
         (Some(_), Some(_)) => Err("give either --time or --move-time, not both".to_string()),
         (None, Some(s)) => {
-            if !(s > 0.0 && s.is_finite()) {
-                return Err("--move-time must be positive".to_string());
+            if !(s > 0.0 && positive(s, "--move-time").is_ok()) {
+                return Err(format!(
+                    "--move-time must be positive, at most {MAX_SECONDS}"
+                ));
             }
             Ok(TimeControl::PerMove { seconds: s })
         }
@@ -828,6 +840,10 @@ pub fn time_control(
             let increment = positive(increment, "--increment")?;
             if byo_yomi != 0.0 {
                 return Err("give either --byo-yomi or --increment, not both".to_string());
+            }
+            if main <= 0.0 {
+                // The first move would have no time: the increment comes after it.
+                return Err("--increment needs a positive --time".to_string());
             }
             Ok(TimeControl::Fischer { main, increment })
         }
@@ -887,6 +903,16 @@ mod tests {
             time_control(Some(60.0), 5.0, 1, 2.0, None, 30.0),
             time_control(Some(60.0), 0.0, 1, -1.0, None, 30.0),
             time_control(Some(60.0), 0.0, 1, f64::NAN, None, 30.0),
+            // Fischer with no main time: the first move would have none.
+            time_control(Some(0.0), 0.0, 1, 2.0, None, 30.0),
+            // Byo-yomi without a main time given, or beside a time per move.
+            time_control(None, 30.0, 1, 0.0, None, 30.0),
+            time_control(None, 30.0, 1, 0.0, Some(2.0), 30.0),
+            // Beyond what a clock may hold.
+            time_control(Some(1e300), 0.0, 1, 0.0, None, 30.0),
+            time_control(None, 0.0, 1, 0.0, Some(1e19), 30.0),
+            time_control(None, 0.0, 1, 0.0, None, 1e19),
+            time_control(Some(60.0), 0.0, 1, 1e12, None, 30.0),
         ] {
             assert!(bad.is_err(), "{bad:?}");
         }

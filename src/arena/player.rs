@@ -71,8 +71,9 @@ pub enum TimeControl {
         stones: u32,
     },
     /// Fischer: `main` seconds, and `increment` seconds added after every move (sent as
-    /// `kata-time_settings fischer`, or to an engine without it as Canadian byo-yomi of
-    /// one move in `increment` seconds, as gtp2ogs does).
+    /// `kata-time_settings fischer`, or to an engine without it as gtp2ogs does: Canadian
+    /// byo-yomi of `main - increment` seconds and one move in `increment` seconds, with a
+    /// `time_left` whose main time and period add up to the bank).
     Fischer { main: f64, increment: f64 },
 }
 

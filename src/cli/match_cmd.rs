@@ -51,11 +51,14 @@ pub(super) struct RefereeArgs {
 impl RefereeArgs {
     /// Checks the margin and the command timeout.
     pub fn check(&self) -> Result<(), String> {
-        if !(self.margin.is_finite() && self.margin >= 0.0) {
-            return Err("--margin must be a non-negative number of seconds".to_string());
+        let max = crate::arena::MAX_SECONDS;
+        if !(self.margin.is_finite() && (0.0..=max).contains(&self.margin)) {
+            return Err(format!(
+                "--margin must be a number of seconds from 0 to {max}"
+            ));
         }
-        if !(self.command_timeout.is_finite() && self.command_timeout > 0.0) {
-            return Err("--command-timeout must be positive".to_string());
+        if !(self.command_timeout > 0.0 && self.command_timeout <= max) {
+            return Err(format!("--command-timeout must be positive, at most {max}"));
         }
         Ok(())
     }
