@@ -621,6 +621,8 @@ impl Player for EngineProcess {
 /// the spec; GNU Go refuses `12.5`), rounded down so that an engine is not told of time it
 /// does not have, but never 0 while some time is left: told 0, an engine would take its
 /// clock for run out (and `time_left b 0 0` in absolute time reads as the flag fallen).
+/// Under a second that says 1, up to a second more than there is: the referee's margin
+/// (`--margin`, 1 s by default) is what covers it.
 fn gtp_seconds(seconds: f64) -> u64 {
     if seconds > 0.0 {
         (seconds.floor() as u64).max(1)
