@@ -90,7 +90,10 @@ impl Scope {
         )
     }
 
-    /// Whether a game of `size` under `rules` is one this section is for.
+    /// Whether a game of `size` under `rules` is one this section is for: its size and
+    /// komi. The scoring needs no check: hane scores every rule set by area (a game under
+    /// `kgs-rules japanese` too), which is what `rules=area` and `rules=any` sections are
+    /// made for.
     pub fn matches(&self, size: usize, rules: &Rules) -> bool {
         self.size == size && self.komi.is_none_or(|k| (k - rules.komi).abs() < 1e-3)
     }

@@ -13,8 +13,10 @@
 //!
 //! * **linear**: `stones × dynamic-komi-stone` points, scaled by the board's area
 //!   (`size² / 361`), fading linearly with the move number to zero at `dynamic-komi-moves`
-//!   (also scaled by area). `stones` is the handicap (or, without handicap stones, black's
-//!   setup stones less white's): black, the side with the stones, gives the offset.
+//!   (also scaled by area). `stones` is the handicap (or, without handicap stones, the
+//!   setup stones when they are all of one colour: a handicap placed by hand; a position
+//!   with setup stones of both colours is even): the side with the stones gives the
+//!   offset.
 //! * **adaptive**: starts at the linear value; after each of hane's searches, a win rate
 //!   (of the search's playouts, with the offset) above [`BAND_HIGH`] moves the offset a step
 //!   in the hard direction, one below [`BAND_LOW`] a step in the easy direction. The step
@@ -54,17 +56,21 @@ fn area_scale(size: usize) -> f32 {
 }
 
 /// The stones black is ahead in `state` before the first move: the handicap stones, or
-/// without them black's setup stones less white's (negative: white is ahead); 0 when the
-/// difference is under two stones (an even game, or a one-stone "handicap" without komi).
+/// without them the setup stones when all are of one colour (negative: white's), a
+/// handicap placed stone by stone (`gogui-setup`, an SGF's `AB` without `HA`); 0 when
+/// they are under two, and for setup stones of both colours (a position, not a handicap).
 pub fn stone_advantage(state: &GameState) -> i32 {
     let stones = if state.handicap() >= 2 {
         state.handicap() as i32
     } else {
-        state
-            .setup_stones()
-            .iter()
-            .map(|&(c, _)| if c == Color::Black { 1 } else { -1 })
-            .sum()
+        let setup = state.setup_stones();
+        let black = setup.iter().filter(|&&(c, _)| c == Color::Black).count() as i32;
+        let white = setup.len() as i32 - black;
+        match (black, white) {
+            (b, 0) => b,
+            (0, w) => -w,
+            _ => 0,
+        }
     };
     if stones.abs() >= 2 { stones } else { 0 }
 }
@@ -149,14 +155,25 @@ pub fn clamp_offset(
 /// new game.
 #[derive(Clone, Debug, Default)]
 pub struct DynamicKomi {
-    /// The adaptive offset (extra komi black gives), once the game's first search set it.
-    adaptive: Option<f32>,
+    /// The adaptive offsets (extra komi black gives) of the game so far, oldest first, each
+    /// with the number of moves from which it holds: a position reached again by undo gets
+    /// the offset it had, not one its undone searches moved.
+    adaptive: Vec<(usize, f32)>,
 }
 
 impl DynamicKomi {
     /// Forgets the adaptive offset (a new game).
     pub fn reset(&mut self) {
-        self.adaptive = None;
+        self.adaptive.clear();
+    }
+
+    /// The adaptive offset for a position after `moves` moves, forgetting those set after
+    /// it (undone moves).
+    fn adaptive_at(&mut self, moves: usize) -> Option<f32> {
+        while self.adaptive.last().is_some_and(|&(from, _)| from > moves) {
+            self.adaptive.pop();
+        }
+        self.adaptive.last().map(|&(_, offset)| offset)
     }
 
     /// The offset (extra komi black gives, whole points) of a search for `color` to move in
@@ -179,16 +196,19 @@ impl DynamicKomi {
             DynamicKomiMode::Linear => linear(moves),
             DynamicKomiMode::Adaptive => {
                 let bound = offset_bound(size, linear(0));
-                let offset = *self.adaptive.get_or_insert_with(|| linear(moves));
-                let offset = clamp_offset(
-                    offset,
-                    color,
-                    bound,
-                    moves,
-                    size,
-                    settings.dynamic_komi_moves,
-                );
-                self.adaptive = Some(offset);
+                let held = match self.adaptive_at(moves) {
+                    Some(offset) => offset,
+                    None => {
+                        let start = linear(moves);
+                        self.adaptive.push((0, start));
+                        start
+                    }
+                };
+                let offset =
+                    clamp_offset(held, color, bound, moves, size, settings.dynamic_komi_moves);
+                if offset != held {
+                    self.adaptive.push((moves, offset));
+                }
                 offset
             }
         }
@@ -201,7 +221,8 @@ impl DynamicKomi {
         if resolve_mode(settings.dynamic_komi, state) != DynamicKomiMode::Adaptive {
             return;
         }
-        let Some(offset) = self.adaptive else {
+        let moves = state.moves().len();
+        let Some(offset) = self.adaptive_at(moves) else {
             return;
         };
         let step = adaptive_step(winrate);
@@ -217,15 +238,17 @@ impl DynamicKomi {
             settings.dynamic_komi_stone,
             settings.dynamic_komi_moves,
         );
-        // Bounded for the next move of `color` (two moves on).
-        self.adaptive = Some(clamp_offset(
+        // Bounded for the next move of `color` (two moves on), and held from the next
+        // position on.
+        let next = clamp_offset(
             moved,
             color,
             offset_bound(size, start),
-            state.moves().len() + 2,
+            moves + 2,
             size,
             settings.dynamic_komi_moves,
-        ));
+        );
+        self.adaptive.push((moves + 1, next));
     }
 }
 
@@ -271,6 +294,46 @@ mod tests {
         assert_eq!(stone_advantage(&setup), -2);
         setup.add_setup_stones(&black).unwrap();
         assert_eq!(stone_advantage(&setup), 0);
+        // A position with stones of both colours is even, however many more one has.
+        let mut position = GameState::new(9, Rules::default()).unwrap();
+        let p = |x, y| position.geometry().point(x, y).unwrap();
+        let stones: Vec<(Color, _)> = (0..6)
+            .map(|x| (Color::Black, p(x, 2)))
+            .chain([(Color::White, p(4, 4))])
+            .collect();
+        position.add_setup_stones(&stones).unwrap();
+        assert_eq!(stone_advantage(&position), 0);
+        assert_eq!(
+            resolve_mode(DynamicKomiMode::Auto, &position),
+            DynamicKomiMode::Off
+        );
+        // Black stones alone are a handicap placed by hand.
+        let mut by_hand = GameState::new(9, Rules::default()).unwrap();
+        let p = |x, y| by_hand.geometry().point(x, y).unwrap();
+        by_hand
+            .add_setup_stones(&[(Color::Black, p(2, 2)), (Color::Black, p(6, 6))])
+            .unwrap();
+        assert_eq!(stone_advantage(&by_hand), 2);
+    }
+
+    #[test]
+    fn an_undone_search_does_not_move_the_offset_of_its_position() {
+        let s = settings(DynamicKomiMode::Adaptive);
+        let start = after_moves(handicap_game(19, 4), 1);
+        let mut dk = DynamicKomi::default();
+        let first = dk.offset(&s, &start, Color::White);
+        // White's search is far behind: the offset moves in white's easy direction.
+        dk.adapt(&s, &start, Color::White, 0.05);
+        let later = after_moves(start.clone(), 2);
+        let moved = dk.offset(&s, &later, Color::White);
+        assert_ne!(moved, first);
+        // Undone back to the first position, white searches with the offset it had there,
+        // again and again.
+        for _ in 0..3 {
+            assert_eq!(dk.offset(&s, &start, Color::White), first);
+            dk.adapt(&s, &start, Color::White, 0.05);
+        }
+        assert_eq!(dk.offset(&s, &later, Color::White), moved);
     }
 
     #[test]
@@ -340,50 +403,49 @@ mod tests {
     #[test]
     fn adaptive_offset_moves_towards_the_band_within_bounds() {
         let s = settings(DynamicKomiMode::Adaptive);
+        // The game after `n` moves: each search's adaptation holds from the next position
+        // on, and hane's next search comes two moves later.
+        let at = |n| after_moves(handicap_game(9, 3), n);
         // hane white, giving 3 stones on 9x9: starts at the linear 5 points.
-        let state = after_moves(handicap_game(9, 3), 0);
         let mut dk = DynamicKomi::default();
-        assert_eq!(dk.offset(&s, &state, Color::White), 5.0);
+        assert_eq!(dk.offset(&s, &at(0), Color::White), 5.0);
         // White losing badly: black gives more, by up to 4 points a move.
-        dk.adapt(&s, &state, Color::White, 0.05);
-        assert_eq!(dk.offset(&s, &state, Color::White), 9.0);
-        dk.adapt(&s, &state, Color::White, 0.05);
-        // The bound: 10 points on 9x9, less the fade two moves on (10 × 43/45 → 9).
-        assert_eq!(dk.offset(&s, &state, Color::White), 9.0);
+        dk.adapt(&s, &at(0), Color::White, 0.05);
+        assert_eq!(dk.offset(&s, &at(2), Color::White), 9.0);
+        dk.adapt(&s, &at(2), Color::White, 0.05);
+        // The bound: 10 points on 9x9, less the fade two moves on (10 × 41/45 → 9).
+        assert_eq!(dk.offset(&s, &at(4), Color::White), 9.0);
         // Winning: back towards giving.
-        dk.adapt(&s, &state, Color::White, 0.72);
-        assert_eq!(dk.offset(&s, &state, Color::White), 8.0);
-        dk.adapt(&s, &state, Color::White, 0.55);
-        assert_eq!(dk.offset(&s, &state, Color::White), 8.0);
+        dk.adapt(&s, &at(4), Color::White, 0.72);
+        assert_eq!(dk.offset(&s, &at(6), Color::White), 8.0);
+        dk.adapt(&s, &at(6), Color::White, 0.55);
+        assert_eq!(dk.offset(&s, &at(8), Color::White), 8.0);
         // Late in the game the easy direction is gone: white gets no more than the real komi.
-        let late = after_moves(handicap_game(9, 3), 46);
-        assert_eq!(dk.offset(&s, &late, Color::White), 0.0);
-        dk.adapt(&s, &late, Color::White, 0.01);
-        assert_eq!(dk.offset(&s, &late, Color::White), 0.0);
+        assert_eq!(dk.offset(&s, &at(46), Color::White), 0.0);
+        dk.adapt(&s, &at(46), Color::White, 0.01);
+        assert_eq!(dk.offset(&s, &at(48), Color::White), 0.0);
         // ... but may still give more when far ahead.
-        for _ in 0..10 {
-            dk.adapt(&s, &late, Color::White, 0.99);
+        for k in 0..10 {
+            dk.adapt(&s, &at(48 + 2 * k), Color::White, 0.99);
         }
-        assert_eq!(dk.offset(&s, &late, Color::White), -10.0);
+        assert_eq!(dk.offset(&s, &at(68), Color::White), -10.0);
         // hane black, taking 3 stones: gives the linear 5 at first, more while winning,
         // at most 10; when losing, takes back its offset but late never receives any.
         let mut dk = DynamicKomi::default();
-        let state = after_moves(handicap_game(9, 3), 1);
-        assert_eq!(dk.offset(&s, &state, Color::Black), 5.0);
-        for _ in 0..5 {
-            dk.adapt(&s, &state, Color::Black, 0.95);
+        assert_eq!(dk.offset(&s, &at(1), Color::Black), 5.0);
+        for k in 0..5 {
+            dk.adapt(&s, &at(1 + 2 * k), Color::Black, 0.95);
         }
-        assert_eq!(dk.offset(&s, &state, Color::Black), 10.0);
-        let late = after_moves(handicap_game(9, 3), 47);
-        for _ in 0..10 {
-            dk.adapt(&s, &late, Color::Black, 0.1);
+        assert_eq!(dk.offset(&s, &at(11), Color::Black), 10.0);
+        for k in 0..10 {
+            dk.adapt(&s, &at(47 + 2 * k), Color::Black, 0.1);
         }
-        assert_eq!(dk.offset(&s, &late, Color::Black), 0.0);
+        assert_eq!(dk.offset(&s, &at(67), Color::Black), 0.0);
         dk.reset();
-        assert_eq!(dk.offset(&s, &late, Color::Black), 0.0);
-        assert_eq!(dk.offset(&s, &state, Color::Black), 0.0);
+        assert_eq!(dk.offset(&s, &at(47), Color::Black), 0.0);
+        assert_eq!(dk.offset(&s, &at(1), Color::Black), 0.0);
         dk.reset();
-        assert_eq!(dk.offset(&s, &state, Color::Black), 5.0);
+        assert_eq!(dk.offset(&s, &at(1), Color::Black), 5.0);
     }
 
     #[test]

@@ -272,7 +272,8 @@ impl Player {
         // claim streaks or to the dynamic komi.
         let bars = (!avoid.is_empty()).then(|| avoid.clone());
         let hit = match request.kind {
-            MoveKind::Regression => None,
+            // A cleanup move follows the end-of-game rules, which a book move skips.
+            MoveKind::Regression | MoveKind::Cleanup => None,
             _ if !avoid.is_empty() => None,
             _ => self.book_hit(state, color),
         };
@@ -351,15 +352,19 @@ impl Player {
                 self.searcher
                     .search(state, color, &quick, &SearchControl::default(), &mut |_| {});
         }
-        if result.analysis.playouts > 0 && bars.is_none() {
+        // A regression test's search, or one with bars, asks a question about the position
+        // and leaves the game's state (dynamic komi, streaks) as it was.
+        let counted = bars.is_none() && request.kind != MoveKind::Regression;
+        if result.analysis.playouts > 0 && counted {
             self.dynamic_komi
                 .adapt(&self.settings, state, color, result.analysis.search_winrate);
         }
         let searched = result.best;
         result.best = judge::search_choice(state, color, &result.analysis, result.best);
-        let (low, high) = match bars {
-            Some(_) => (false, false),
-            None => self.count_winrate_streaks(state, color, &result),
+        let (low, high) = if counted {
+            self.count_winrate_streaks(state, color, &result)
+        } else {
+            (false, false)
         };
         let rules = match request.kind {
             MoveKind::Cleanup => EndRules::CLEANUP,
