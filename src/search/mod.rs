@@ -227,9 +227,12 @@ struct KeptTree {
     avoid: AvoidMoves,
 }
 
-/// The largest change of the komi offset (in points) across which a kept tree is reused:
-/// its statistics were scored with a komi at most this far from the new one and fade as
-/// new playouts come in. A larger change starts a fresh tree.
+/// The largest change of the komi offset (in points) from one search to the next across
+/// which a kept tree is reused: its last search's statistics were scored with a komi at
+/// most this far from the new one, and fade as new playouts come in. A larger change starts
+/// a fresh tree. Only consecutive searches are compared: an offset that drifts a point a
+/// move keeps its tree, whose older statistics (deeper in it, from searches several points
+/// away) weigh less and less.
 pub const MAX_KEPT_KOMI_CHANGE: f32 = 1.0;
 
 /// The search engine. Keeps its tree between moves.
