@@ -292,6 +292,27 @@ fn games_are_numbered_from_one_and_old_folders_resume() {
     assert_eq!(played.keys().copied().collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
     assert!(dir.join("games/game-00004.sgf").exists());
     assert!(dir.join("games/game-00005.sgf").exists());
+    // Asked again for fewer games, it counts only those (the others stay on file).
+    let report = run_to_end(&dir, &["-n", "3"]);
+    assert!(
+        report.contains("Games: 3 finished of 3 planned"),
+        "{report}"
+    );
+    assert_eq!(line_count(&dir.join("results.jsonl")), 5);
+    // A last line cut off just before its line break (a kill while appending) is not
+    // counted; the next run cuts it off and plays the game again, so that it never
+    // comes back as a record of its own.
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let cut = text.strip_suffix('\n').unwrap();
+    std::fs::write(dir.join("results.jsonl"), cut).unwrap();
+    let report = run_to_end(&dir, &["-n", "5"]);
+    assert!(
+        report.contains("Games: 5 finished of 5 planned"),
+        "{report}"
+    );
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(text.ends_with('\n'));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -313,6 +313,9 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
         settings.shard,
         settings.shard_pairs,
     );
+    // A match resumed with fewer games counts only those of its list (the others stay in
+    // the file, for a later run that asks for them again).
+    records.retain(|r| list.iter().any(|spec| spec.number() == r.number));
     let pending: Vec<GameSpec> = list
         .iter()
         .filter(|spec| !records.iter().any(|r| r.number == spec.number()))

@@ -256,6 +256,13 @@ pub fn play_game<'p>(
                 black.dead_stones(&outcome.state),
                 white.dead_stones(&outcome.state),
             ];
+            if settings.interrupt.is_stopped() {
+                // An answer cut short by the interrupt would send the count to the
+                // referee's playouts: the game is abandoned like any other in play.
+                outcome.comments.resize(outcome.state.moves().len(), None);
+                outcome.end = GameEnd::Interrupted;
+                return outcome;
+            }
             let agreed =
                 matches!(&answers, [DeadStones::Listed(a), DeadStones::Listed(b)] if a == b);
             let dead = match (&answers[0], agreed) {

@@ -5,7 +5,7 @@
 //! names, comments and fault details are arbitrary text that must be escaped exactly and
 //! read back without a hand-written parser.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -179,8 +179,9 @@ fn parse_record(line: &str) -> Option<GameRecord> {
 }
 
 /// Reads `results.jsonl`: every complete, well-formed line (a line cut short by a kill is
-/// skipped), in either numbering (`parse_record`). Later lines for the same game replace
-/// nothing: the first one counts.
+/// skipped), in either numbering (`parse_record`), in the order the games finished (which
+/// decides where an SPRT stopped). Later lines for the same game replace nothing: the
+/// first one counts.
 pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
     let path = dir.join(RESULTS_FILE);
     let mut text = String::new();
@@ -192,16 +193,19 @@ pub fn read_records(dir: &Path) -> Result<Vec<GameRecord>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     }
-    let mut by_game = BTreeMap::new();
+    let mut seen = BTreeSet::new();
+    let mut records = Vec::new();
     for line in text.split_inclusive('\n') {
         if !line.ends_with('\n') {
             break;
         }
-        if let Some(record) = parse_record(line.trim()) {
-            by_game.entry(record.number).or_insert(record);
+        if let Some(record) = parse_record(line.trim())
+            && seen.insert(record.number)
+        {
+            records.push(record);
         }
     }
-    Ok(by_game.into_values().collect())
+    Ok(records)
 }
 
 /// Reads `match.json`, if the folder has one.
@@ -417,8 +421,9 @@ pub struct ResultsWriter {
 }
 
 impl ResultsWriter {
-    /// Opens the results file for appending; a last line cut short by a kill is ended so
-    /// that the next record starts on a line of its own.
+    /// Opens the results file for appending; a last line cut short by a kill is cut off
+    /// (its game was not counted, and is played again), so that the next record starts on
+    /// a line of its own and the fragment never reads as a record.
     pub fn open(dir: &Path) -> Result<ResultsWriter, String> {
         let path = dir.join(RESULTS_FILE);
         let mut file = OpenOptions::new()
@@ -431,7 +436,8 @@ impl ResultsWriter {
         file.read_to_end(&mut text)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         if text.last().is_some_and(|&b| b != b'\n') {
-            file.write_all(b"\n")
+            let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            file.set_len(whole as u64)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         Ok(ResultsWriter { file })

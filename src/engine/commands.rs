@@ -180,7 +180,14 @@ fn cmd_quit(engine: &mut Engine, _: &[&str], _: &mut Call<'_>) -> Outcome {
 impl Engine {
     /// A new empty game of `size` with the current rules; clocks and search memory reset.
     fn new_game(&mut self, size: usize) {
-        self.state = GameState::new(size, self.rules).expect("size checked by the caller");
+        let state = GameState::new(size, self.rules).expect("size checked by the caller");
+        self.start_game(state);
+    }
+
+    /// `state` as a new game (a fresh board, a loaded record): clocks, search memory and
+    /// the last move's explanation reset.
+    fn start_game(&mut self, state: GameState) {
+        self.state = state;
         self.player.new_game();
         // A controller that re-sends the same `time_settings` for every game (and no
         // `time_left`) must find full clocks, not the last game's.
@@ -760,8 +767,7 @@ fn cmd_loadsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome 
         ERR_LOAD.to_string()
     })?;
     engine.rules = rules;
-    engine.player.new_game();
-    engine.set_state(state);
+    engine.start_game(state);
     Ok(String::new())
 }
 
@@ -1287,6 +1293,14 @@ mod tests {
         e.clocks[Color::Black.index()].charge(31.0);
         assert_eq!(e.clocks[0].left.unwrap().stones_or_periods, 4);
         ok(&mut e, "boardsize 9");
+        assert_eq!(e.clocks[0].left.unwrap().stones_or_periods, 5);
+        // A loaded record is a new game too.
+        e.clocks[Color::Black.index()].charge(31.0);
+        let file = std::env::temp_dir().join(format!("hane-clock-{}.sgf", std::process::id()));
+        std::fs::write(&file, "(;GM[1]SZ[9];B[ee];W[cc])").unwrap();
+        ok(&mut e, &format!("loadsgf {}", file.display()));
+        std::fs::remove_file(&file).ok();
+        assert_eq!(e.state.moves().len(), 2);
         assert_eq!(e.clocks[0].left.unwrap().stones_or_periods, 5);
     }
 

@@ -474,7 +474,9 @@ pub fn write_game(state: &GameState, info: &GameInfo) -> String {
             let _ = write!(out, "A{}[{}]", color.letter(), stones.join("]["));
         }
     }
-    if !state.setup_stones().is_empty() {
+    // The side to move at the start: after setup stones, and whenever it is white (a
+    // reader assumes black).
+    if !state.setup_stones().is_empty() || first_player(state) == Color::White {
         let _ = write!(out, "PL[{}]", first_player(state).letter());
     }
     for (k, &(color, mv)) in state.moves().iter().enumerate() {
@@ -536,6 +538,21 @@ mod tests {
         assert_eq!(replayed.handicap(), 2);
         let partial = game.replay(Rules::default(), Some(3)).unwrap();
         assert_eq!(partial.moves().len(), 2);
+        // White to move on an empty board comes back white to move.
+        let mut white_first = GameState::new(9, Rules::default()).unwrap();
+        assert!(white_first.set_to_move(Color::White));
+        let text = write_game(&white_first, &GameInfo::default());
+        assert!(text.contains("PL[W]"), "{text}");
+        let replayed = parse_game(&text)
+            .unwrap()
+            .replay(Rules::default(), None)
+            .unwrap();
+        assert_eq!(replayed.to_move(), Color::White);
+        let plain = write_game(
+            &GameState::new(9, Rules::default()).unwrap(),
+            &GameInfo::default(),
+        );
+        assert!(!plain.contains("PL["), "{plain}");
     }
 
     #[test]
