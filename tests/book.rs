@@ -363,3 +363,30 @@ fn build9_with_sampled_replies_grows_one_tree_per_colour() {
     assert_eq!(entries(&again), entries(&book));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_eval_counts_the_very_move_played() {
+    let dir = temp_dir("eval");
+    let book = write_small_book(&dir);
+    // Black's C3, the book's move, and G7, its image under a half turn: only the first is
+    // the book's move, as only the very move counts for the patterns.
+    let games = dir.join("games.sgf");
+    std::fs::write(&games, "(;GM[1]SZ[9];B[cg])\n(;GM[1]SZ[9];B[gc])\n").unwrap();
+    let output = hane()
+        .args(["book", "eval", "--size", "9", "--moves", "1", "--book"])
+        .arg(&book)
+        .arg(&games)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains("positions=2 covered=2 book_top1=0.5000"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

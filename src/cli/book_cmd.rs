@@ -682,11 +682,10 @@ fn eval(args: &BookEvalArgs) -> Result<(), String> {
             if let Some(moves) = hit {
                 covered += 1;
                 covered_patterns.observe(table, board, ctx, mv);
-                let played = canonical_move(board, ctx.color, mv).1;
-                if moves
-                    .first()
-                    .is_some_and(|m| canonical_move(board, ctx.color, m.mv).1 == played)
-                {
+                // The very move, as the patterns are scored: on a symmetric board the book's
+                // move is one of several equivalent points, and a pro's choice of another
+                // counts for neither.
+                if moves.first().is_some_and(|m| m.mv == mv) {
                     book_hits += 1;
                 }
             }
