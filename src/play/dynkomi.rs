@@ -167,6 +167,12 @@ impl DynamicKomi {
         self.adaptive.clear();
     }
 
+    /// The adaptive offset the last search left for the next one (`None` before any, and
+    /// outside the adaptive mode).
+    pub fn held(&self) -> Option<f32> {
+        self.adaptive.last().map(|&(_, offset)| offset)
+    }
+
     /// The adaptive offset for a position after `moves` moves, forgetting those set after
     /// it (undone moves).
     fn adaptive_at(&mut self, moves: usize) -> Option<f32> {

@@ -358,6 +358,11 @@ impl Player {
         if result.analysis.playouts > 0 && counted {
             self.dynamic_komi
                 .adapt(&self.settings, state, color, result.analysis.search_winrate);
+            // Pondering and analysis until the next move search with the offset that move
+            // will have, so that its tree is kept.
+            if let Some(next) = self.dynamic_komi.held() {
+                self.searcher.set_komi_offset(next);
+            }
         }
         let searched = result.best;
         result.best = judge::search_choice(state, color, &result.analysis, result.best);
@@ -572,6 +577,27 @@ mod tests {
         let chosen = p.choose(&state, Color::Black, &request, &control, None);
         assert!(!chosen.resign && chosen.mv != vertex(&state, "C3"));
         assert_eq!(p.low_winrate_streak, 0);
+    }
+
+    #[test]
+    fn after_a_move_the_search_holds_the_next_moves_komi_offset() {
+        let mut p = player(Settings {
+            playouts: Some(200),
+            dynamic_komi: crate::settings::DynamicKomiMode::Adaptive,
+            ..Settings::default()
+        });
+        // White gives four stones on 9x9: far behind, its offset moves after the search.
+        let mut state = GameState::new(9, rules(0.5)).unwrap();
+        state.place_fixed_handicap(4).unwrap();
+        let control = SearchControl::default();
+        let request = MoveRequest::normal(None);
+        let used = p.dynamic_komi.offset(&p.settings, &state, Color::White);
+        let chosen = p.choose(&state, Color::White, &request, &control, None);
+        state.play(Color::White, chosen.mv).unwrap();
+        state.play(Color::Black, Move::Pass).unwrap();
+        let next = p.dynamic_komi.offset(&p.settings, &state, Color::White);
+        assert_ne!(next, used, "the search's win rate moved the offset");
+        assert_eq!(p.searcher_mut().komi_offset(), next);
     }
 
     #[test]
