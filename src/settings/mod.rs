@@ -275,9 +275,10 @@ settings! {
     /// dynamic-komi-moves; adaptive: starts there and after each move shifts the offset by
     /// a point or more to keep the win rate of the side to move in 45-65%, within an eighth
     /// of the board's points, and in hane's favour within that bound times the linear
-    /// fade; off; auto: adaptive in handicap games (handicap stones, or setup stones that
-    /// leave one side 2 or more ahead), off in even games. hane reports win rates and
-    /// scores under the real komi, and resigns only when lost under both.
+    /// fade; off; auto: adaptive in handicap games (2 or more handicap stones, or setup
+    /// stones all of one colour), off in even games (setup stones of both colours: a
+    /// position). hane reports win rates and scores under the real komi, and resigns only
+    /// when lost under both.
     dynamic_komi: DynamicKomiMode = DynamicKomiMode::Auto, Meta::new("dynamic-komi", Scope::Game);
     /// Points of dynamic komi per handicap stone on 19x19 (scaled by the board's area on
     /// other sizes).
