@@ -625,7 +625,7 @@ impl Player for EngineProcess {
 /// (`--margin`, 1 s by default) is what covers it.
 fn gtp_seconds(seconds: f64) -> u64 {
     if seconds > 0.0 {
-        (seconds.floor() as u64).max(1)
+        gtp_seconds_down(seconds).max(1)
     } else {
         0
     }

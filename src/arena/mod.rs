@@ -803,6 +803,17 @@ pub fn check_out_dir(dir: &Path) -> Result<(), String> {
 /// `Duration` and an `Instant` hold with room to spare, and more than any game needs.
 pub const MAX_SECONDS: f64 = 1e7;
 
+/// `v`, a time option `what` in seconds, when it is a number from 0 to [`MAX_SECONDS`].
+pub fn check_seconds(v: f64, what: &str) -> Result<f64, String> {
+    if v.is_finite() && (0.0..=MAX_SECONDS).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{what} must be a number of seconds from 0 to {MAX_SECONDS}"
+        ))
+    }
+}
+
 /// Time control from the command-line options.
 pub fn time_control(
     main: Option<f64>,
@@ -812,35 +823,24 @@ pub fn time_control(
     per_move: Option<f64>,
     max_move: f64,
 ) -> Result<TimeControl, String> {
-    let positive = |v: f64, what: &str| {
-        if v.is_finite() && (0.0..=MAX_SECONDS).contains(&v) {
-            Ok(v)
-        } else {
-            Err(format!(
-                "{what} must be a number of seconds from 0 to {MAX_SECONDS}"
-            ))
-        }
-    };
     if increment != 0.0 && main.is_none() {
         return Err("--increment needs --time (the main time)".to_string());
     }
     if byo_yomi != 0.0 && main.is_none() {
         return Err("--byo-yomi needs --time (the main time; --time 0 for none)".to_string());
     }
-    positive(max_move, "--max-move-time")?;
+    check_seconds(max_move, "--max-move-time")?;
     match (main, per_move) {
         (Some(_), Some(_)) => Err("give either --time or --move-time, not both".to_string()),
         (None, Some(s)) => {
-            if !(s > 0.0 && positive(s, "--move-time").is_ok()) {
-                return Err(format!(
-                    "--move-time must be positive, at most {MAX_SECONDS}"
-                ));
+            if check_seconds(s, "--move-time")? <= 0.0 {
+                return Err("--move-time must be positive".to_string());
             }
             Ok(TimeControl::PerMove { seconds: s })
         }
         (Some(m), None) if increment != 0.0 => {
-            let main = positive(m, "--time")?;
-            let increment = positive(increment, "--increment")?;
+            let main = check_seconds(m, "--time")?;
+            let increment = check_seconds(increment, "--increment")?;
             if byo_yomi != 0.0 {
                 return Err("give either --byo-yomi or --increment, not both".to_string());
             }
@@ -851,8 +851,8 @@ pub fn time_control(
             Ok(TimeControl::Fischer { main, increment })
         }
         (Some(m), None) => {
-            let main = positive(m, "--time")?;
-            let byo_yomi = positive(byo_yomi, "--byo-yomi")?;
+            let main = check_seconds(m, "--time")?;
+            let byo_yomi = check_seconds(byo_yomi, "--byo-yomi")?;
             if main <= 0.0 && byo_yomi <= 0.0 {
                 return Err("--time 0 needs --byo-yomi".to_string());
             }

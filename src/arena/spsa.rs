@@ -420,11 +420,12 @@ impl Spsa {
             .zip(&state.theta)
             .zip(plus.iter().zip(&minus))
             .map(|((p, &t), (&up, &down))| {
-                // The perturbation as played, in steps: 2 c s inside the range.
-                let played = (up - down) / p.step;
-                if played.abs() < 1e-12 {
+                if up == down {
+                    // Not perturbed (a count whose plus and minus rounded alike).
                     return t;
                 }
+                // The perturbation as played, in steps: 2 c s inside the range.
+                let played = (up - down) / p.step;
                 p.clamp(t + a * (r / played) * p.step)
             })
             .collect();

@@ -51,12 +51,8 @@ pub(super) struct RefereeArgs {
 impl RefereeArgs {
     /// Checks the margin and the command timeout.
     pub fn check(&self) -> Result<(), String> {
+        crate::arena::check_seconds(self.margin, "--margin")?;
         let max = crate::arena::MAX_SECONDS;
-        if !(self.margin.is_finite() && (0.0..=max).contains(&self.margin)) {
-            return Err(format!(
-                "--margin must be a number of seconds from 0 to {max}"
-            ));
-        }
         if !(self.command_timeout > 0.0 && self.command_timeout <= max) {
             return Err(format!("--command-timeout must be positive, at most {max}"));
         }

@@ -179,7 +179,7 @@ impl DynamicKomi {
         while self.adaptive.last().is_some_and(|&(from, _)| from > moves) {
             self.adaptive.pop();
         }
-        self.adaptive.last().map(|&(_, offset)| offset)
+        self.held()
     }
 
     /// The offset (extra komi black gives, whole points) of a search for `color` to move in

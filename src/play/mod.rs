@@ -274,7 +274,7 @@ impl Player {
         let hit = match request.kind {
             // A cleanup move follows the end-of-game rules, which a book move skips.
             MoveKind::Regression | MoveKind::Cleanup => None,
-            _ if !avoid.is_empty() => None,
+            _ if bars.is_some() => None,
             _ => self.book_hit(state, color),
         };
         self.searcher.set_avoid(avoid);
