@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hane::board::{GameState, Rules};
-use hane::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::search::{SearchControl, SearchLimits, Searcher};
 use hane::settings::{Auto, Settings};
 
 fn searches(c: &mut Criterion) {
@@ -12,13 +12,15 @@ fn searches(c: &mut Criterion) {
     for (size, playouts) in [(9usize, 2_000u64), (19, 500)] {
         let state = GameState::new(size, Rules::default()).unwrap();
         for threads in [1, cores] {
-            let settings = Settings {
-                threads: Auto::Value(threads),
-                early_stop: false,
-                reuse: false,
-                ..Settings::default()
+            let settings = {
+                let mut s = Settings::default();
+                s.game.threads = Auto::Value(threads);
+                s.search.early_stop = false;
+                s.search.reuse = false;
+                s
             };
-            let config = SearchConfig::with_builtin_patterns(settings, 1);
+            let config =
+                hane::play::search_config(&settings, hane::pattern::default_table_arc(), 1);
             let limits = SearchLimits {
                 playouts: Some(playouts),
                 ..SearchLimits::default()

@@ -181,11 +181,12 @@ fn malformed_books_stop_the_engine_at_start_up_naming_the_line() {
 fn a_prior_book_seeds_the_root_of_the_search() {
     let dir = temp_dir("prior");
     let book = write_small_book(&dir);
-    let settings = |book: BookSource| Settings {
-        playouts: Some(30),
-        threads: Auto::Value(1),
-        book,
-        ..Settings::default()
+    let settings = |book: BookSource| {
+        let mut s = Settings::default();
+        s.game.playouts = Some(30);
+        s.game.threads = Auto::Value(1);
+        s.game.book = book;
+        s
     };
     let state = GameState::new(19, Rules::default()).unwrap();
     let prior_of = |book: BookSource, vertex: &str| {

@@ -409,16 +409,17 @@ fn random_line(rng: &mut Pcg64Mcg, size: usize) -> String {
 
 /// Light playouts and heuristic priors, few playouts: a cheap engine.
 fn cheap_options() -> Settings {
-    Settings {
-        threads: Auto::Value(1),
-        seed: Some(11),
-        playout: PlayoutKind::Light,
-        priors: PriorsKind::Heuristic,
-        playouts: Some(8),
-        time: Some(0.05),
-        judge_playouts: 4,
-        analysis_playouts: Some(8),
-        ..Settings::default()
+    {
+        let mut s = Settings::default();
+        s.game.threads = Auto::Value(1);
+        s.game.seed = Some(11);
+        s.search.playout.playout = PlayoutKind::Light;
+        s.search.priors = PriorsKind::Heuristic;
+        s.game.playouts = Some(8);
+        s.game.time = Some(0.05);
+        s.game.judge_playouts = 4;
+        s.game.analysis_playouts = Some(8);
+        s
     }
 }
 
@@ -811,10 +812,11 @@ fn cleanup_until_pass(engine: &mut Engine, command: &str) -> Vec<String> {
 
 #[test]
 fn cleanup_captures_dead_stones_before_passing() {
-    let options = Settings {
-        playouts: Some(300),
-        judge_playouts: 500,
-        ..cheap_options()
+    let options = {
+        let mut s = cheap_options();
+        s.game.playouts = Some(300);
+        s.game.judge_playouts = 500;
+        s
     };
     for (command, kgs_rules) in [
         ("kgs-genmove_cleanup", false),

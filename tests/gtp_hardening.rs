@@ -59,14 +59,15 @@ const CHEAP: &[&str] = &[
 ];
 
 fn cheap_settings() -> Settings {
-    Settings {
-        threads: Auto::Value(1),
-        seed: Some(1),
-        playout: PlayoutKind::Light,
-        priors: PriorsKind::Heuristic,
-        playouts: Some(30),
-        judge_playouts: 50,
-        ..Settings::default()
+    {
+        let mut s = Settings::default();
+        s.game.threads = Auto::Value(1);
+        s.game.seed = Some(1);
+        s.search.playout.playout = PlayoutKind::Light;
+        s.search.priors = PriorsKind::Heuristic;
+        s.game.playouts = Some(30);
+        s.game.judge_playouts = 50;
+        s
     }
 }
 

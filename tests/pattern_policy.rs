@@ -2,13 +2,26 @@
 //! tactically urgent answers, and allocates nothing per move (the `allocation-counter`
 //! crate counts).
 
+use hane::board::Geometry;
 use hane::board::{Board, Color, Recent};
 use hane::pattern::{self, PatternTable};
 use hane::playout::{PatternPolicy, PlayoutPolicy, default_move_cap, playout_rng, run_playout};
+use hane::settings::{Auto, PlayoutParams};
+
+/// The policy of `params` on 19x19.
+fn policy_19(table: &PatternTable, params: PlayoutParams) -> PatternPolicy<'_> {
+    PatternPolicy::configured(table, &params, Geometry::new(19).unwrap())
+}
 
 fn check_games(table: &PatternTable, size: usize, games: usize, seed: u64) -> u64 {
     let mut rng = playout_rng(seed, 0);
-    let mut policy = PatternPolicy::new(table).with_tactics(false);
+    let mut policy = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     let mut moves = 0;
     for _ in 0..games {
         let mut board = Board::new(size).unwrap();
@@ -67,7 +80,13 @@ fn answers_a_capture_of_the_last_move() {
     let d4 = board.geometry().parse_point("D4").unwrap();
     let d3 = board.geometry().parse_point("D3").unwrap();
     let table = pattern::default_table();
-    let mut policy = PatternPolicy::new(table).with_tactics(false);
+    let mut policy = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     for seed in 0..20 {
         let mut rng = playout_rng(seed, 0);
         let mut b = board.clone();
@@ -96,7 +115,13 @@ fn continues_a_ladder_the_opponent_runs_into() {
     let (e4, d3) = (g.parse_point("E4").unwrap(), g.parse_point("D3").unwrap());
     let (e5, f4) = (g.parse_point("E5").unwrap(), g.parse_point("F4").unwrap());
     let table = pattern::default_table();
-    let mut policy = PatternPolicy::new(table).with_tactics(false);
+    let mut policy = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     for seed in 0..20 {
         let mut rng = playout_rng(seed, 0);
         let mut b = board.clone();
@@ -109,10 +134,15 @@ fn continues_a_ladder_the_opponent_runs_into() {
     }
     // Without ladder reading the policy picks other moves too (the race ataris off as
     // well: Black's D3-E3 touches the two-liberty chain, and F4 is such an atari).
-    let mut plain = PatternPolicy::new(table)
-        .with_tactics(false)
-        .with_ladders(false)
-        .with_race_ataris(false);
+    let mut plain = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ladders: false,
+            race_ataris: Auto::Value(false),
+            ..PlayoutParams::default()
+        },
+    );
     let others = (0..40)
         .filter(|&seed| {
             let mut rng = playout_rng(seed, 0);
@@ -149,7 +179,13 @@ fn does_not_run_into_a_ladder() {
         . . . . . . . . .
         . . . . . . . . .";
     let table = pattern::default_table();
-    let mut policy = PatternPolicy::new(table).with_tactics(false);
+    let mut policy = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     for (diagram, runs) in [(ladder, false), (broken, true)] {
         let board = Board::from_diagram(diagram).unwrap();
         let g = board.geometry();
@@ -211,13 +247,25 @@ fn tactics_save_a_chain_in_atari_by_capturing_a_neighbour() {
     )
     .unwrap();
     let table = pattern::default_table();
-    let mut tactical = PatternPolicy::new(table).with_tactics(true);
+    let mut tactical = policy_19(
+        table,
+        PlayoutParams {
+            tactics: true,
+            ..PlayoutParams::default()
+        },
+    );
     assert_eq!(
         times_chosen(&mut tactical, &board, Color::Black, "E4", &["E5"], 30),
         30
     );
     // Without the extra tactics E5 is only one of the shapes next to E4.
-    let mut plain = PatternPolicy::new(table).with_tactics(false);
+    let mut plain = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     assert!(times_chosen(&mut plain, &board, Color::Black, "E4", &["E5"], 30) < 30);
 }
 
@@ -237,12 +285,24 @@ fn tactics_give_a_chain_left_with_two_liberties_a_third() {
     )
     .unwrap();
     let table = pattern::default_table();
-    let mut tactical = PatternPolicy::new(table).with_tactics(true);
+    let mut tactical = policy_19(
+        table,
+        PlayoutParams {
+            tactics: true,
+            ..PlayoutParams::default()
+        },
+    );
     assert_eq!(
         times_chosen(&mut tactical, &board, Color::Black, "D4", &["E3", "D2"], 30),
         30
     );
-    let mut plain = PatternPolicy::new(table).with_tactics(false);
+    let mut plain = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     assert!(times_chosen(&mut plain, &board, Color::Black, "D4", &["E3", "D2"], 30) < 30);
 }
 
@@ -276,7 +336,13 @@ fn tactics_play_the_vital_point_of_a_small_eye_space() {
         O O O O O O .
         . . . . . . .";
     let table = pattern::default_table();
-    let mut tactical = PatternPolicy::new(table).with_tactics(true);
+    let mut tactical = policy_19(
+        table,
+        PlayoutParams {
+            tactics: true,
+            ..PlayoutParams::default()
+        },
+    );
     let straight = Board::from_diagram(straight).unwrap();
     assert_eq!(
         times_chosen(&mut tactical, &straight, Color::Black, "E3", &["C3"], 30),
@@ -290,7 +356,13 @@ fn tactics_play_the_vital_point_of_a_small_eye_space() {
     let four = Board::from_diagram(four).unwrap();
     assert!(times_chosen(&mut tactical, &four, Color::Black, "F3", &["C3", "D3"], 30) < 30);
     // Without the extra tactics the vital point is left to chance.
-    let mut plain = PatternPolicy::new(table).with_tactics(false);
+    let mut plain = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     assert!(times_chosen(&mut plain, &straight, Color::Black, "E3", &["C3"], 30) < 30);
 }
 
@@ -300,7 +372,13 @@ fn allocates_nothing_per_playout() {
     table.playout_3x3_gammas();
     let start = Board::new(19).unwrap();
     let mut board = start.clone();
-    let mut policy = PatternPolicy::new(table).with_tactics(false);
+    let mut policy = policy_19(
+        table,
+        PlayoutParams {
+            tactics: false,
+            ..PlayoutParams::default()
+        },
+    );
     let mut rng = playout_rng(5, 0);
     let cap = default_move_cap(19);
     // Warm up, then count.

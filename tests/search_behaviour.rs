@@ -8,22 +8,27 @@ use std::time::{Duration, Instant};
 use hane::board::{Board, Color, GameState, Move, Rules};
 use hane::play::{MoveRequest, Player};
 use hane::playout::{play_random_moves, playout_rng};
-use hane::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
+use hane::search::{Analysis, SearchControl, SearchLimits, Searcher};
 use hane::settings::{Auto, Bytes, DynamicKomiMode, PlayoutKind, PriorsKind, Settings};
 
 /// Light playouts and heuristic priors (cheap searches) on `threads` threads.
 fn config(threads: usize) -> Settings {
-    Settings {
-        threads: Auto::Value(threads),
-        playout: PlayoutKind::Light,
-        priors: PriorsKind::Heuristic,
-        ..Settings::default()
+    {
+        let mut s = Settings::default();
+        s.game.threads = Auto::Value(threads);
+        s.search.playout.playout = PlayoutKind::Light;
+        s.search.priors = PriorsKind::Heuristic;
+        s
     }
 }
 
 /// A searcher with `settings` and seed 11.
 fn searcher_with(settings: Settings) -> Searcher {
-    Searcher::new(SearchConfig::with_builtin_patterns(settings, 11))
+    Searcher::new(hane::play::search_config(
+        &settings,
+        hane::pattern::default_table_arc(),
+        11,
+    ))
 }
 
 /// A player with `settings` and seed 11.
@@ -55,9 +60,10 @@ fn search(searcher: &mut Searcher, state: &GameState, limits: &SearchLimits) -> 
 #[test]
 fn statistics_stay_consistent_under_many_threads() {
     let mut state = middle_game(9, 20);
-    let mut searcher = searcher_with(Settings {
-        early_stop: false,
-        ..config(8)
+    let mut searcher = searcher_with({
+        let mut s = config(8);
+        s.search.early_stop = false;
+        s
     });
     let first = search(&mut searcher, &state, &playouts(12_000));
     let tree = searcher.check_tree().expect("consistent tree");
@@ -75,9 +81,10 @@ fn statistics_stay_consistent_under_many_threads() {
 #[test]
 fn search_returns_within_the_time_budget() {
     let state = GameState::new(19, Rules::default()).unwrap();
-    let mut searcher = searcher_with(Settings {
-        early_stop: false,
-        ..config(2)
+    let mut searcher = searcher_with({
+        let mut s = config(2);
+        s.search.early_stop = false;
+        s
     });
     let limits = SearchLimits {
         time: Some(Duration::from_millis(300)),
@@ -134,7 +141,11 @@ fn seeded_single_thread_search_is_reproducible() {
     assert!(!a.1.is_empty());
     assert_eq!(a, b);
     // A different seed explores differently.
-    let mut other = Searcher::new(SearchConfig::with_builtin_patterns(config(1), 12));
+    let mut other = Searcher::new(hane::play::search_config(
+        &config(1),
+        hane::pattern::default_table_arc(),
+        12,
+    ));
     let c = search(&mut other, &state, &playouts(4_000));
     assert_ne!(a.1, c.moves);
 }
@@ -147,11 +158,12 @@ fn seeded_single_thread_search_is_reproducible() {
 fn amaf_weighting_at_full_weight_replays_the_unweighted_search() {
     let state = middle_game(9, 16);
     let run = |rave_distance: f32, criticality: f32| {
-        let mut searcher = searcher_with(Settings {
-            rave_distance,
-            criticality,
-            playout: PlayoutKind::Pattern,
-            ..config(1)
+        let mut searcher = searcher_with({
+            let mut s = config(1);
+            s.search.rave_distance = rave_distance;
+            s.search.criticality = criticality;
+            s.search.playout.playout = PlayoutKind::Pattern;
+            s
         });
         let result = searcher.search(
             &state,
@@ -173,10 +185,11 @@ fn amaf_weighting_at_full_weight_replays_the_unweighted_search() {
 fn memory_bound_is_respected_and_search_goes_on() {
     let state = GameState::new(9, Rules::default()).unwrap();
     let limit = 48 * 1024;
-    let mut searcher = searcher_with(Settings {
-        max_memory: Bytes(limit),
-        early_stop: false,
-        ..config(2)
+    let mut searcher = searcher_with({
+        let mut s = config(2);
+        s.search.max_memory = Bytes(limit);
+        s.search.early_stop = false;
+        s
     });
     let analysis = search(&mut searcher, &state, &playouts(6_000));
     assert_eq!(analysis.playouts, 6_000, "kept searching when full");
@@ -188,9 +201,10 @@ fn memory_bound_is_respected_and_search_goes_on() {
     );
     assert_eq!(tree.root_visits, 6_000);
     // Without the bound the same search grows far beyond it.
-    let mut free = searcher_with(Settings {
-        early_stop: false,
-        ..config(2)
+    let mut free = searcher_with({
+        let mut s = config(2);
+        s.search.early_stop = false;
+        s
     });
     search(&mut free, &state, &playouts(6_000));
     assert!(free.check_tree().unwrap().bytes > 4 * limit);
@@ -305,9 +319,10 @@ fn black_move(player: &mut Player, state: &GameState) -> hane::play::ChosenMove 
 #[test]
 fn passes_back_when_passing_wins() {
     let state = after_white_pass(0.5);
-    let mut player = player_with(Settings {
-        playouts: Some(2_000),
-        ..config(1)
+    let mut player = player_with({
+        let mut s = config(1);
+        s.game.playouts = Some(2_000);
+        s
     });
     let chosen = black_move(&mut player, &state);
     assert_eq!(chosen.mv, Move::Pass);
@@ -317,10 +332,11 @@ fn passes_back_when_passing_wins() {
 #[test]
 fn does_not_pass_back_when_passing_loses() {
     let state = after_white_pass(7.5);
-    let mut player = player_with(Settings {
-        resign_threshold: 0.0,
-        playouts: Some(2_000),
-        ..config(1)
+    let mut player = player_with({
+        let mut s = config(1);
+        s.game.resign_threshold = 0.0;
+        s.game.playouts = Some(2_000);
+        s
     });
     let chosen = black_move(&mut player, &state);
     assert_ne!(chosen.mv, Move::Pass);
@@ -335,11 +351,12 @@ fn verdicts_in_a_row(
     verdict: fn(&hane::play::ChosenMove) -> bool,
 ) -> (Vec<(f32, bool)>, Vec<bool>) {
     let state = GameState::new(5, Rules::chinese(komi)).unwrap();
-    let mut player = player_with(Settings {
-        resign_threshold: 0.1,
-        resign_moves: 3,
-        playouts: Some(500),
-        ..config(1)
+    let mut player = player_with({
+        let mut s = config(1);
+        s.game.resign_threshold = 0.1;
+        s.game.resign_moves = 3;
+        s.game.playouts = Some(500);
+        s
     });
     let sure = (0..3)
         .map(|_| {
@@ -347,10 +364,11 @@ fn verdicts_in_a_row(
             (chosen.result.analysis.winrate, verdict(&chosen))
         })
         .collect();
-    let mut never = player_with(Settings {
-        resign_threshold: 0.0,
-        playouts: Some(200),
-        ..config(1)
+    let mut never = player_with({
+        let mut s = config(1);
+        s.game.resign_threshold = 0.0;
+        s.game.playouts = Some(200);
+        s
     });
     let unsure = (0..4)
         .map(|_| verdict(&black_move(&mut never, &state)))
@@ -492,13 +510,14 @@ fn a_dynamic_komi_offset_never_makes_hane_resign() {
     let mut state = GameState::new(9, Rules::chinese(0.5)).unwrap();
     state.place_fixed_handicap(4).unwrap();
     state.play(Color::White, Move::Pass).unwrap();
-    let mut player = player_with(Settings {
-        resign_threshold: 0.1,
-        resign_moves: 1,
-        playouts: Some(1_000),
-        dynamic_komi: DynamicKomiMode::Linear,
-        dynamic_komi_stone: 100.0,
-        ..config(1)
+    let mut player = player_with({
+        let mut s = config(1);
+        s.game.resign_threshold = 0.1;
+        s.game.resign_moves = 1;
+        s.game.playouts = Some(1_000);
+        s.game.dynamic_komi = DynamicKomiMode::Linear;
+        s.game.dynamic_komi_stone = 100.0;
+        s
     });
     let chosen = black_move(&mut player, &state);
     let analysis = &chosen.result.analysis;
@@ -509,9 +528,10 @@ fn a_dynamic_komi_offset_never_makes_hane_resign() {
     // A new game forgets it; in an even game (auto) there is none.
     player.new_game();
     let even = GameState::new(9, Rules::chinese(7.5)).unwrap();
-    let mut auto = player_with(Settings {
-        playouts: Some(200),
-        ..config(1)
+    let mut auto = player_with({
+        let mut s = config(1);
+        s.game.playouts = Some(200);
+        s
     });
     assert_eq!(
         black_move(&mut auto, &even).result.analysis.komi_offset,
@@ -529,10 +549,11 @@ fn avoided_moves_stay_out_of_the_tree_for_their_plies_only() {
     let state = GameState::new(9, Rules::default()).unwrap();
     let g = state.geometry();
     let mv = |text| Move::parse(g, text).unwrap();
-    let mut searcher = searcher_with(Settings {
-        early_stop: false,
-        expand: Auto::Value(1),
-        ..config(2)
+    let mut searcher = searcher_with({
+        let mut s = config(2);
+        s.search.early_stop = false;
+        s.search.expand = Auto::Value(1);
+        s
     });
     // Black may not play E5 at the root; white may play only A1 or pass at ply 2.
     let mut avoid = AvoidMoves::new();

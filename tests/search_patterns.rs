@@ -7,12 +7,13 @@ use hane::settings::{Auto, Settings};
 
 /// The default engine's search (pattern playouts, pattern priors) without early stops.
 fn pattern_config(threads: usize) -> SearchConfig {
-    let settings = Settings {
-        threads: Auto::Value(threads),
-        early_stop: false,
-        ..Settings::default()
+    let settings = {
+        let mut s = Settings::default();
+        s.game.threads = Auto::Value(threads);
+        s.search.early_stop = false;
+        s
     };
-    SearchConfig::with_builtin_patterns(settings, 5)
+    hane::play::search_config(&settings, hane::pattern::default_table_arc(), 5)
 }
 
 fn search(searcher: &mut Searcher, state: &GameState, playouts: u64) -> Analysis {

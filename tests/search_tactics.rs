@@ -32,13 +32,14 @@ fn config(setup: Setup, seed: u64) -> SearchConfig {
         Setup::Default => (PlayoutKind::Light, PriorsKind::Heuristic),
         Setup::Patterns => (PlayoutKind::Pattern, PriorsKind::Pattern),
     };
-    let settings = Settings {
-        threads: Auto::Value(1),
-        playout,
-        priors,
-        ..Settings::default()
+    let settings = {
+        let mut s = Settings::default();
+        s.game.threads = Auto::Value(1);
+        s.search.playout.playout = playout;
+        s.search.priors = priors;
+        s
     };
-    SearchConfig::with_builtin_patterns(settings, seed)
+    hane::play::search_config(&settings, hane::pattern::default_table_arc(), seed)
 }
 
 /// One search of `state` for its side to move, `playouts` long.
@@ -190,15 +191,19 @@ fn the_root_owl_points_the_search_at_the_vital_point() {
         for owl in [0.0, 200.0] {
             let mut found = 0;
             for seed in SEEDS {
-                let settings = Settings {
-                    threads: Auto::Value(1),
-                    owl,
-                    ..Settings::default()
+                let settings = {
+                    let mut s = Settings::default();
+                    s.game.threads = Auto::Value(1);
+                    s.search.owl = owl;
+                    s
                 };
                 let board = Board::from_diagram(diagram).unwrap();
                 let state = GameState::from_board(board, color, Rules::chinese(komi));
-                let mut searcher =
-                    Searcher::new(SearchConfig::with_builtin_patterns(settings, seed));
+                let mut searcher = Searcher::new(hane::play::search_config(
+                    &settings,
+                    hane::pattern::default_table_arc(),
+                    seed,
+                ));
                 for round in 0..2 {
                     let result = search(&mut searcher, &state, 300);
                     let best = result.best.to_gtp(state.geometry());

@@ -98,7 +98,7 @@ impl HanePlayer {
         match request.time_control {
             TimeControl::None { max_move } => {
                 let cap = Duration::from_secs_f64((max_move * 0.9).max(0.01));
-                let unlimited = settings.time.is_none() && settings.playouts.is_none();
+                let unlimited = settings.game.time.is_none() && settings.game.playouts.is_none();
                 let limit = if unlimited {
                     cap.min(play::DEFAULT_MOVE_TIME)
                 } else {
@@ -183,9 +183,9 @@ mod tests {
         let s = HaneSettings::parse("playouts=200, threads=2,time=0.5")
             .unwrap()
             .settings;
-        assert_eq!(s.playouts, Some(200));
-        assert_eq!(s.threads, Auto::Value(2));
-        assert_eq!(s.time, Some(0.5));
+        assert_eq!(s.game.playouts, Some(200));
+        assert_eq!(s.game.threads, Auto::Value(2));
+        assert_eq!(s.game.time, Some(0.5));
         assert_eq!(HaneSettings::parse("").unwrap(), HaneSettings::default());
         assert!(HaneSettings::parse("playouts=0").is_err());
         assert!(HaneSettings::parse("colour=blue").is_err());
@@ -195,12 +195,12 @@ mod tests {
         assert!(HaneSettings::parse("komi=6.5").is_err());
         // The learned patterns are the default; names show only the other choices.
         let p = HaneSettings::parse("playout=pattern,priors=pattern").unwrap();
-        assert_eq!(p.settings.playout, PlayoutKind::Pattern);
-        assert_eq!(p.settings.priors, PriorsKind::Pattern);
+        assert_eq!(p.settings.search.playout.playout, PlayoutKind::Pattern);
+        assert_eq!(p.settings.search.priors, PriorsKind::Pattern);
         assert_eq!(p, HaneSettings::default());
         let light = HaneSettings::parse("playout=light,priors=heuristic").unwrap();
-        assert_eq!(light.settings.playout, PlayoutKind::Light);
-        assert_eq!(light.settings.priors, PriorsKind::Heuristic);
+        assert_eq!(light.settings.search.playout.playout, PlayoutKind::Light);
+        assert_eq!(light.settings.search.priors, PriorsKind::Heuristic);
         assert_eq!(light.describe(), "hane(playout=light,priors=heuristic)");
         assert!(HaneSettings::parse("playout=heavy").is_err());
         assert!(HaneSettings::parse("priors=none").is_err());
@@ -238,8 +238,8 @@ mod tests {
              prior-weight=35,threads=2,resign=0.2,dead-playouts=400,max-memory=256M",
         )
         .unwrap();
-        let config = crate::search::SearchConfig::new(s.settings.clone(), s.patterns.clone(), 9);
-        let c = &config.settings;
+        let config = crate::play::search_config(&s.settings, s.patterns.clone(), 9);
+        let (c, game) = (&config.params, &s.settings.game);
         let selection = c.selection();
         assert_eq!(selection.exploration, 0.35);
         assert_eq!(selection.rave, 1500.0);
@@ -248,15 +248,15 @@ mod tests {
         assert_eq!(c.expand_visits(19), 4);
         assert!(!c.early_stop);
         assert!(!c.reuse);
-        assert_eq!(c.resign_moves, 5);
-        assert_eq!(c.resign_threshold, 0.2);
-        assert_eq!(c.judge_playouts, 400);
+        assert_eq!(game.resign_moves, 5);
+        assert_eq!(game.resign_threshold, 0.2);
+        assert_eq!(game.judge_playouts, 400);
         assert_eq!(c.max_memory.0, 256 << 20);
-        assert!(c.replies);
-        assert!(c.tactics);
-        assert!(!c.ladders);
-        assert!(c.captures);
-        assert_eq!(c.fill_board, 5);
+        assert!(c.playout.replies);
+        assert!(c.playout.tactics);
+        assert!(!c.playout.ladders);
+        assert!(c.playout.captures);
+        assert_eq!(c.playout.fill_board, 5);
         assert!(format!("{:?}", config.priors).contains("weight: 35.0"));
         assert_eq!((config.threads, config.seed), (2, 9));
         assert_eq!(
@@ -269,7 +269,7 @@ mod tests {
         // Unset parameters keep the engine's defaults.
         let plain = HaneSettings::default();
         assert_eq!(plain.settings, Settings::default());
-        let config = crate::search::SearchConfig::new(plain.settings, plain.patterns, 0);
+        let config = crate::play::search_config(&plain.settings, plain.patterns, 0);
         assert!(format!("{:?}", config.priors).contains("weight: 18.26"));
         for bad in [
             "exploration=-1",

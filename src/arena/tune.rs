@@ -741,7 +741,7 @@ mod tests {
             hane.engine_text(&params, &values),
             "hane:playouts=200,threads=1,exploration=0.25,expand=8"
         );
-        assert_eq!(hane.base_settings().playouts, Some(200));
+        assert_eq!(hane.base_settings().game.playouts, Some(200));
         let bare = EngineTemplate::parse("hane", &params).unwrap();
         assert_eq!(
             bare.engine_text(&params, &values),

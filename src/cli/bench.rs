@@ -7,11 +7,11 @@ use clap::Args;
 
 use super::settings_args::{SearchScope, SettingsArgs};
 use crate::board::{Board, Color, GameState, Rules};
-use crate::play::load_patterns;
+use crate::play::{load_patterns, search_config};
 use crate::playout::{
     PatternPolicy, play_random_moves, playout_rng, run_light_playouts, run_pattern_playouts,
 };
-use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use crate::search::{SearchControl, SearchLimits, Searcher};
 use crate::settings::{Auto, Scope, Settings};
 use crate::tactics::liberties::liberties_capped;
 use crate::tactics::reader::Reader;
@@ -123,7 +123,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 }
                 let clock = Instant::now();
                 let stats = if case == "pattern" {
-                    let policy = PatternPolicy::configured(&table, settings, start.geometry());
+                    let policy = PatternPolicy::configured(
+                        &table,
+                        &settings.search.playout,
+                        start.geometry(),
+                    );
                     run_pattern_playouts(&start, &policy, playouts, threads, args.seed)
                 } else {
                     run_light_playouts(&start, playouts, threads, args.seed)
@@ -201,15 +205,15 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
         for (name, state) in &positions {
             for spec in &args.threads {
                 let threads = thread_count(spec)?;
-                let settings = Settings {
-                    threads: Auto::Value(threads),
-                    early_stop: false,
-                    ..args.settings.settings.clone()
-                };
-                let config =
-                    SearchConfig::new(settings, load_patterns(&args.settings.settings)?, args.seed);
-                let expand = config.settings.expand_visits(size);
-                let settings = config.settings.clone();
+                let mut settings = args.settings.settings.clone();
+                settings.game.threads = Auto::Value(threads);
+                settings.search.early_stop = false;
+                let config = search_config(
+                    &settings,
+                    load_patterns(&args.settings.settings)?,
+                    args.seed,
+                );
+                let expand = config.params.expand_visits(size);
                 let mut searcher = Searcher::new(config);
                 let limits = SearchLimits {
                     playouts: args.playouts,

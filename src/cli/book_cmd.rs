@@ -19,7 +19,7 @@ use crate::play::book::{
     self, Book, BookMove, BookUse, RulesScope, Scope, Section, canonical, canonical_move,
     from_canonical,
 };
-use crate::search::{SearchConfig, SearchControl, SearchLimits, Searcher};
+use crate::search::{SearchControl, SearchLimits, Searcher};
 use crate::settings::{Auto, Settings};
 use crate::sgf::SgfGame;
 
@@ -397,8 +397,8 @@ fn build9(args: &Build9Args) -> Result<(), String> {
             &[crate::settings::Scope::Search, crate::settings::Scope::Game],
         )
         .map_err(|e| format!("--settings: {e}"))?;
-    settings.threads = Auto::Value(1);
-    settings.reuse = false;
+    settings.game.threads = Auto::Value(1);
+    settings.search.reuse = false;
     let patterns = crate::play::load_patterns(&settings)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
@@ -465,8 +465,8 @@ fn build9(args: &Build9Args) -> Result<(), String> {
         ..Rules::default()
     };
     let search = |state: &GameState, color: Color, playouts: u64, seed: u64| {
-        let mut searcher = Searcher::new(SearchConfig::new(
-            settings.clone(),
+        let mut searcher = Searcher::new(crate::play::search_config(
+            &settings,
             Arc::clone(&patterns),
             seed,
         ));

@@ -40,9 +40,9 @@ pub struct GtpArgs {
 pub fn engine_setup(settings: &Settings) -> Result<Arc<PatternTable>, String> {
     let patterns = load_patterns(settings).map_err(|e| format!("--patterns: {e}"))?;
     crate::play::load_book(settings).map_err(|e| format!("--book: {e}"))?;
-    if settings.patterns.is_some()
-        && settings.playout != PlayoutKind::Pattern
-        && settings.priors != PriorsKind::Pattern
+    if settings.game.patterns.is_some()
+        && settings.search.playout.playout != PlayoutKind::Pattern
+        && settings.search.priors != PriorsKind::Pattern
     {
         log(
             LogLevel::Warn,
@@ -109,25 +109,47 @@ mod tests {
     #[test]
     fn playout_and_priors_options() {
         let (defaults, _) = options(&[]).unwrap();
-        assert_eq!(defaults.playout, PlayoutKind::Pattern);
-        assert_eq!(defaults.priors, PriorsKind::Pattern);
+        assert_eq!(defaults.search.playout.playout, PlayoutKind::Pattern);
+        assert_eq!(defaults.search.priors, PriorsKind::Pattern);
         let (chosen, _) = options(&["--playout", "light", "--priors", "heuristic"]).unwrap();
-        assert_eq!(chosen.playout, PlayoutKind::Light);
-        assert_eq!(chosen.priors, PriorsKind::Heuristic);
+        assert_eq!(chosen.search.playout.playout, PlayoutKind::Light);
+        assert_eq!(chosen.search.priors, PriorsKind::Heuristic);
         assert!(options(&["--playout", "heavy"]).is_err());
         assert!(options(&["--priors", "oracle"]).is_err());
-        assert!(defaults.tactics && !defaults.replies);
+        assert!(defaults.search.playout.tactics && !defaults.search.playout.replies);
         let (chosen, _) = options(&["--tactics", "off", "--replies", "ON"]).unwrap();
-        assert!(!chosen.tactics && chosen.replies);
-        assert!(defaults.ladders);
-        assert!(!options(&["--ladders", "off"]).unwrap().0.ladders);
+        assert!(!chosen.search.playout.tactics && chosen.search.playout.replies);
+        assert!(defaults.search.playout.ladders);
+        assert!(
+            !options(&["--ladders", "off"])
+                .unwrap()
+                .0
+                .search
+                .playout
+                .ladders
+        );
         assert!(options(&["--ladders", "maybe"]).is_err());
         assert!(options(&["--tactics", "sometimes"]).is_err());
-        assert!(!defaults.captures);
-        assert!(options(&["--captures", "on"]).unwrap().0.captures);
+        assert!(!defaults.search.playout.captures);
+        assert!(
+            options(&["--captures", "on"])
+                .unwrap()
+                .0
+                .search
+                .playout
+                .captures
+        );
         assert!(options(&["--captures", "always"]).is_err());
-        assert_eq!(defaults.fill_board, 0);
-        assert_eq!(options(&["--fill-board", "3"]).unwrap().0.fill_board, 3);
+        assert_eq!(defaults.search.playout.fill_board, 0);
+        assert_eq!(
+            options(&["--fill-board", "3"])
+                .unwrap()
+                .0
+                .search
+                .playout
+                .fill_board,
+            3
+        );
         for bad in ["-1", "65", "some"] {
             assert!(options(&["--fill-board", bad]).is_err(), "{bad}");
         }

@@ -170,12 +170,12 @@ mod tests {
             "512M",
         ])
         .unwrap();
-        assert_eq!(s.threads, Auto::Value(2));
-        assert_eq!(s.playout, PlayoutKind::Light);
-        assert_eq!(s.rave, 1500.0);
-        assert!(s.ponder && !s.tactics);
-        assert_eq!(s.komi, -3.5);
-        assert_eq!(s.max_memory.0, 512 << 20);
+        assert_eq!(s.game.threads, Auto::Value(2));
+        assert_eq!(s.search.playout.playout, PlayoutKind::Light);
+        assert_eq!(s.search.rave, 1500.0);
+        assert!(s.game.ponder && !s.search.playout.tactics);
+        assert_eq!(s.game.komi, -3.5);
+        assert_eq!(s.search.max_memory.0, 512 << 20);
         for bad in [
             &["--threads", "0"][..],
             &["--fill-board", "65"],
@@ -190,13 +190,17 @@ mod tests {
 
     #[test]
     fn auto_switches_take_auto_on_off_or_nothing() {
-        assert_eq!(parse(&[]).unwrap().race_ataris, Auto::Auto);
+        assert_eq!(parse(&[]).unwrap().search.playout.race_ataris, Auto::Auto);
         for (args, want) in [
             (&["--race-ataris"][..], Auto::Value(true)),
             (&["--race-ataris", "off"], Auto::Value(false)),
             (&["--race-ataris", "auto"], Auto::Auto),
         ] {
-            assert_eq!(parse(args).unwrap().race_ataris, want, "{args:?}");
+            assert_eq!(
+                parse(args).unwrap().search.playout.race_ataris,
+                want,
+                "{args:?}"
+            );
         }
         assert!(parse(&["--race-ataris", "maybe"]).is_err());
         let help = <Cli as clap::CommandFactory>::command()

@@ -432,7 +432,7 @@ impl Engine {
         self.clocks[color.index()].move_time(
             self.state.moves().len(),
             self.state.size(),
-            self.settings.lag_margin,
+            self.settings.game.lag_margin,
         )
     }
 }
@@ -753,7 +753,7 @@ fn cmd_loadsgf(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome 
         [file, n] => (*file, Some(parse_count(n).ok_or(ERR_SYNTAX)? as usize)),
         _ => return Err(ERR_SYNTAX.into()),
     };
-    let max_bytes = engine.settings.max_sgf_bytes.0;
+    let max_bytes = engine.settings.game.max_sgf_bytes.0;
     let game = read_first_game(std::path::Path::new(file), max_bytes).map_err(|e| {
         log(LogLevel::Warn, format_args!("loadsgf {file}: {e}"));
         ERR_LOAD.to_string()
@@ -1195,7 +1195,7 @@ fn cmd_analyze(
         .searcher_mut()
         .set_avoid(std::mem::take(&mut request.avoid));
     let limits = SearchLimits {
-        playouts: engine.settings.analysis_playouts,
+        playouts: engine.settings.game.analysis_playouts,
         time: None,
         report_interval: interval(&request),
         max_time: None,
@@ -1251,15 +1251,16 @@ mod tests {
     use crate::settings::{Auto, PlayoutKind, PriorsKind, Settings};
 
     fn engine(playouts: u64, resign_moves: u32) -> Engine {
-        let settings = Settings {
-            threads: Auto::Value(1),
-            seed: Some(3),
-            resign_moves,
-            playout: PlayoutKind::Light,
-            priors: PriorsKind::Heuristic,
-            playouts: Some(playouts),
-            judge_playouts: 50,
-            ..Settings::default()
+        let settings = {
+            let mut s = Settings::default();
+            s.game.threads = Auto::Value(1);
+            s.game.seed = Some(3);
+            s.game.resign_moves = resign_moves;
+            s.search.playout.playout = PlayoutKind::Light;
+            s.search.priors = PriorsKind::Heuristic;
+            s.game.playouts = Some(playouts);
+            s.game.judge_playouts = 50;
+            s
         };
         Engine::new(settings, crate::pattern::default_table_arc())
     }

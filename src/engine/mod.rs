@@ -167,8 +167,8 @@ impl Engine {
         patterns: Arc<PatternTable>,
         input: Arc<InputSignal>,
     ) -> Engine {
-        let rules = settings.game_rules();
-        let seed = settings.seed.unwrap_or_else(rand::random);
+        let rules = settings.game.game_rules();
+        let seed = settings.game.seed.unwrap_or_else(rand::random);
         Engine {
             state: GameState::new(19, rules).expect("19x19 is a valid size"),
             rules,
@@ -227,7 +227,7 @@ impl Engine {
     /// Pondering: searches for the side to move until input arrives. Returns at once when
     /// pondering is off or input is waiting.
     fn ponder(&mut self) {
-        if !self.settings.ponder || !self.ponder_wanted || self.state.is_over() {
+        if !self.settings.game.ponder || !self.ponder_wanted || self.state.is_over() {
             return;
         }
         let control = Arc::clone(&self.input.control);
@@ -352,7 +352,7 @@ pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Resul
             reader_input.end_of_input(&sender);
         })?;
     let mut engine = Engine::with_input(settings, patterns, Arc::clone(&input));
-    let threads = engine.settings.thread_count();
+    let threads = engine.settings.game.thread_count();
     log(
         LogLevel::Info,
         format_args!(

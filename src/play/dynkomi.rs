@@ -193,11 +193,11 @@ impl DynamicKomi {
                 stones,
                 moves,
                 size,
-                settings.dynamic_komi_stone,
-                settings.dynamic_komi_moves,
+                settings.game.dynamic_komi_stone,
+                settings.game.dynamic_komi_moves,
             )
         };
-        match resolve_mode(settings.dynamic_komi, state) {
+        match resolve_mode(settings.game.dynamic_komi, state) {
             DynamicKomiMode::Auto | DynamicKomiMode::Off => 0.0,
             DynamicKomiMode::Linear => linear(moves),
             DynamicKomiMode::Adaptive => {
@@ -210,8 +210,14 @@ impl DynamicKomi {
                         start
                     }
                 };
-                let offset =
-                    clamp_offset(held, color, bound, moves, size, settings.dynamic_komi_moves);
+                let offset = clamp_offset(
+                    held,
+                    color,
+                    bound,
+                    moves,
+                    size,
+                    settings.game.dynamic_komi_moves,
+                );
                 if offset != held {
                     self.adaptive.push((moves, offset));
                 }
@@ -224,7 +230,7 @@ impl DynamicKomi {
     /// (scored with the offset): moves the adaptive offset towards the band. Other modes
     /// keep nothing.
     pub fn adapt(&mut self, settings: &Settings, state: &GameState, color: Color, winrate: f32) {
-        if resolve_mode(settings.dynamic_komi, state) != DynamicKomiMode::Adaptive {
+        if resolve_mode(settings.game.dynamic_komi, state) != DynamicKomiMode::Adaptive {
             return;
         }
         let moves = state.moves().len();
@@ -241,8 +247,8 @@ impl DynamicKomi {
             stone_advantage(state),
             0,
             size,
-            settings.dynamic_komi_stone,
-            settings.dynamic_komi_moves,
+            settings.game.dynamic_komi_stone,
+            settings.game.dynamic_komi_moves,
         );
         // Bounded for the next move of `color` (two moves on), and held from the next
         // position on.
@@ -252,7 +258,7 @@ impl DynamicKomi {
             offset_bound(size, start),
             moves + 2,
             size,
-            settings.dynamic_komi_moves,
+            settings.game.dynamic_komi_moves,
         );
         self.adaptive.push((moves + 1, next));
     }
@@ -272,9 +278,10 @@ mod tests {
     }
 
     fn settings(mode: DynamicKomiMode) -> Settings {
-        Settings {
-            dynamic_komi: mode,
-            ..Settings::default()
+        {
+            let mut s = Settings::default();
+            s.game.dynamic_komi = mode;
+            s
         }
     }
 

@@ -37,7 +37,7 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 /// The pattern table `settings` name: the file of their `patterns` setting, or the
 /// compiled-in table. The error names the setting and the file.
 pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
-    match &settings.patterns {
+    match &settings.game.patterns {
         None => Ok(pattern::default_table_arc()),
         Some(path) => pattern::load(path).map(Arc::new).map_err(|e| {
             format!(
@@ -48,10 +48,21 @@ pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
     }
 }
 
+/// The search `settings` describe (their search part, on their number of threads), with
+/// `patterns` and `seed`.
+pub fn search_config(settings: &Settings, patterns: Arc<PatternTable>, seed: u64) -> SearchConfig {
+    SearchConfig::new(
+        settings.search.clone(),
+        settings.game.thread_count(),
+        patterns,
+        seed,
+    )
+}
+
 /// The opening book `settings` name: the compiled-in books, none (`book=off`) or the file
 /// of their `book` setting. The error names the setting, the file and the line.
 pub fn load_book(settings: &Settings) -> Result<Option<Arc<Book>>, String> {
-    match &settings.book {
+    match &settings.game.book {
         BookSource::Builtin => Ok(Some(Book::builtin())),
         BookSource::Off => Ok(None),
         BookSource::File(path) => Book::load(path)
@@ -147,7 +158,7 @@ impl Player {
     /// book they name (see [`load_book`]; a book file that cannot be read is logged and no
     /// book used: callers check it at start-up) and `seed` for its searches and judgements.
     pub fn new(settings: Settings, patterns: Arc<PatternTable>, seed: u64) -> Player {
-        let config = SearchConfig::new(settings.clone(), Arc::clone(&patterns), seed);
+        let config = search_config(&settings, Arc::clone(&patterns), seed);
         let book = load_book(&settings).unwrap_or_else(|e| {
             crate::log::log(crate::log::LogLevel::Error, format_args!("{e}"));
             None
@@ -216,8 +227,8 @@ impl Player {
     pub fn reseed(&mut self, seed: u64, judge_seed: u64) {
         self.seed = seed;
         self.judge_seed = judge_seed;
-        self.searcher.set_config(SearchConfig::new(
-            self.settings.clone(),
+        self.searcher.set_config(search_config(
+            &self.settings,
             Arc::clone(&self.patterns),
             seed,
         ));
@@ -225,8 +236,8 @@ impl Player {
 
     /// Drops the searcher and its tree for a fresh one (after a fault).
     pub fn restart(&mut self) {
-        self.searcher = Searcher::new(SearchConfig::new(
-            self.settings.clone(),
+        self.searcher = Searcher::new(search_config(
+            &self.settings,
             Arc::clone(&self.patterns),
             self.seed,
         ));
@@ -238,17 +249,17 @@ impl Player {
     /// both the plan and the clock's extension for an uncertain position) and the
     /// `playouts` setting, whichever ends first; [`DEFAULT_MOVE_TIME`] when none applies.
     pub fn limits(&self, clock: Option<MoveTime>) -> SearchLimits {
-        let own = self.settings.time.map(Duration::from_secs_f64);
+        let own = self.settings.game.time.map(Duration::from_secs_f64);
         let (mut time, max_time) = match (clock, own) {
             (Some(c), Some(op)) => (Some(c.budget.min(op)), Some(c.max.min(op))),
             (Some(c), None) => (Some(c.budget), Some(c.max)),
             (None, op) => (op, None),
         };
-        if time.is_none() && self.settings.playouts.is_none() {
+        if time.is_none() && self.settings.game.playouts.is_none() {
             time = Some(DEFAULT_MOVE_TIME);
         }
         SearchLimits {
-            playouts: self.settings.playouts,
+            playouts: self.settings.game.playouts,
             time,
             report_interval: None,
             max_time,
@@ -409,7 +420,7 @@ impl Player {
         color: Color,
         result: &SearchResult,
     ) -> (bool, bool) {
-        let threshold = self.settings.resign_threshold;
+        let threshold = self.settings.game.resign_threshold;
         let analysis = &result.analysis;
         let searched = threshold > 0.0 && analysis.playouts > 0;
         let winning_pass = result.best == Move::Pass && judge::opponent_passed(state, color);
@@ -428,7 +439,7 @@ impl Player {
         );
         // A move that did not count reset its streak, so a streak at `moves` (at least 1)
         // is made of counted moves only.
-        let moves = self.settings.resign_moves.max(1);
+        let moves = self.settings.game.resign_moves.max(1);
         (
             self.low_winrate_streak >= moves,
             self.high_winrate_streak >= moves,
@@ -438,7 +449,11 @@ impl Player {
     /// The end-of-game judgement of `state` (dead stones, score), with the
     /// `judge-playouts` setting and this game's judgement seed.
     pub fn judge(&self, state: &GameState) -> Judgement {
-        judge::judge(state, self.settings.judge_playouts.max(1), self.judge_seed)
+        judge::judge(
+            state,
+            self.settings.game.judge_playouts.max(1),
+            self.judge_seed,
+        )
     }
 
     /// The ownership of every point of `state` (see [`crate::search::estimate_ownership`]),
@@ -446,7 +461,7 @@ impl Player {
     pub fn ownership(&self, state: &GameState) -> Vec<f32> {
         crate::search::estimate_ownership(
             state,
-            self.settings.judge_playouts.max(1),
+            self.settings.game.judge_playouts.max(1),
             self.judge_seed,
         )
     }
@@ -507,9 +522,10 @@ mod tests {
 
     #[test]
     fn a_quick_search_after_a_stop_keeps_the_bars() {
-        let mut p = player(Settings {
-            playouts: Some(200),
-            ..Settings::default()
+        let mut p = player({
+            let mut s = Settings::default();
+            s.game.playouts = Some(200);
+            s
         });
         let state = GameState::new(9, rules(7.5)).unwrap();
         let c3 = vertex(&state, "C3");
@@ -537,9 +553,10 @@ mod tests {
             state.play(Color::Black, vertex(&state, v)).unwrap();
             state.play(Color::White, Move::Pass).unwrap();
         }
-        let settings = Settings {
-            playouts: Some(200),
-            ..Settings::default()
+        let settings = {
+            let mut s = Settings::default();
+            s.game.playouts = Some(200);
+            s
         };
         let control = SearchControl::default();
         let request = MoveRequest::normal(None);
@@ -558,10 +575,11 @@ mod tests {
     fn a_search_with_bars_neither_resigns_nor_counts_towards_it() {
         // Komi 40 on 5x5: black cannot win.
         let state = GameState::new(5, rules(40.0)).unwrap();
-        let settings = Settings {
-            playouts: Some(200),
-            resign_moves: 1,
-            ..Settings::default()
+        let settings = {
+            let mut s = Settings::default();
+            s.game.playouts = Some(200);
+            s.game.resign_moves = 1;
+            s
         };
         let control = SearchControl::default();
         let request = MoveRequest::normal(None);
@@ -581,10 +599,11 @@ mod tests {
 
     #[test]
     fn after_a_move_the_search_holds_the_next_moves_komi_offset() {
-        let mut p = player(Settings {
-            playouts: Some(200),
-            dynamic_komi: crate::settings::DynamicKomiMode::Adaptive,
-            ..Settings::default()
+        let mut p = player({
+            let mut s = Settings::default();
+            s.game.playouts = Some(200);
+            s.game.dynamic_komi = crate::settings::DynamicKomiMode::Adaptive;
+            s
         });
         // White gives four stones on 9x9: far behind, its offset moves after the search.
         let mut state = GameState::new(9, rules(0.5)).unwrap();
@@ -615,11 +634,12 @@ mod tests {
         );
         let l = plain.limits(Some(clock));
         assert_eq!((l.time, l.max_time), (Some(2 * second), Some(4 * second)));
-        let capped = player(Settings {
-            time: Some(3.0),
-            playouts: Some(50),
-            threads: Auto::Value(1),
-            ..Settings::default()
+        let capped = player({
+            let mut s = Settings::default();
+            s.game.time = Some(3.0);
+            s.game.playouts = Some(50);
+            s.game.threads = Auto::Value(1);
+            s
         });
         let l = capped.limits(Some(clock));
         assert_eq!(
@@ -628,18 +648,20 @@ mod tests {
         );
         let l = capped.limits(None);
         assert_eq!((l.time, l.max_time), (Some(3 * second), None));
-        let counted = player(Settings {
-            playouts: Some(50),
-            ..Settings::default()
+        let counted = player({
+            let mut s = Settings::default();
+            s.game.playouts = Some(50);
+            s
         });
         assert_eq!(counted.limits(None).time, None);
     }
 
     #[test]
     fn missing_pattern_files_are_named() {
-        let settings = Settings {
-            patterns: Some("/nonexistent/table.txt".into()),
-            ..Settings::default()
+        let settings = {
+            let mut s = Settings::default();
+            s.game.patterns = Some("/nonexistent/table.txt".into());
+            s
         };
         let err = load_patterns(&settings).unwrap_err();
         assert!(

@@ -17,7 +17,7 @@ use crate::board::{Board, Cell, Color, Geometry, OtherLiberties, Point, Recent};
 use crate::pattern::PatternTable;
 use crate::pattern::shape::{cells_3x3, raw_code_3x3};
 use crate::pattern::table::TemperedShapes;
-use crate::settings::{SelfAtariRule, Settings};
+use crate::settings::{PlayoutParams, SelfAtariRule};
 use crate::tactics::eye_space::EyeSpaceReader;
 use crate::tactics::ladder::{LadderScratch, two_liberties};
 use crate::tactics::liberties::{SmallSet, is_self_atari, liberties_after, self_atari_works};
@@ -37,75 +37,73 @@ const BIG_CHAIN: usize = 3;
 /// colour is ignored.
 #[derive(Clone, Debug)]
 pub struct PatternPolicy<'t> {
+    /// The settings of the policy (each optional step reads its own; see the settings'
+    /// help for what each does).
+    params: PlayoutParams,
+    /// Whether the race ataris are on: `params.race_ataris` resolved for the board size.
+    race_ataris: bool,
     /// Gamma of every raw 3x3 code, at the policy's temperature.
     gammas: TemperedShapes<'t>,
     /// Last move (by the opponent of the player to move) and the one before; 0 for none.
     last: [u16; 2],
-    /// Weight of "no local shape move": the local shapes are chosen with probability
-    /// `W / (W + local_reluctance)`, `W` the sum of their gammas.
-    local_reluctance: f32,
-    /// Whether the policy reads ladders (escapes into a ladder are not played, ladders the
-    /// opponent runs into are continued).
-    read_ladders: bool,
     /// Scratch boards of the ladder reader.
     ladder: LadderScratch,
     /// Marks of the eye-space reader.
     eyes: EyeSpaceReader,
-    /// Last good replies, when the search keeps them (off in plain playout runs).
+    /// Last good replies, when the settings ask for them.
     replies: Option<ReplyMemory>,
-    /// Whether the policy also plays the two-liberty tactics next to the last move (see
-    /// [`PatternPolicy::with_tactics`]).
-    tactics: bool,
-    /// Whether the policy captures chains left in atari anywhere (see
-    /// [`PatternPolicy::with_global_captures`]).
-    global_captures: bool,
     /// Stones of chains seen in atari next to a move the policy played, that may still be
     /// capturable (see [`AtariWatch`]).
     watch: AtariWatch,
-    /// Random points tried for an empty 3x3 area before the random move (0: none; see
-    /// [`PatternPolicy::with_fill_board`]).
-    fill_board: u32,
-    /// Which self-ataris the random move may play (see
-    /// [`PatternPolicy::with_self_atari_rule`]).
-    self_atari: SelfAtariRule,
-    /// Whether the policy ataris the last move's two-liberty chain when it cannot run (see
-    /// [`PatternPolicy::with_two_liberty_ataris`]).
-    two_liberty_ataris: bool,
-    /// Whether the policy ataris two-liberty enemies of an own chain of three or four
-    /// liberties the last move touched (see [`PatternPolicy::with_race_ataris`]).
-    race_ataris: bool,
-    /// Probability of retaking a ko lost on the previous turn (see
-    /// [`PatternPolicy::with_ko_retakes`]).
-    ko_retakes: f32,
     /// For each colour (index `Color::index`), the ko point it was barred from on its
     /// previous turn (0: none).
     lost_ko: [u16; 2],
 }
 
 impl<'t> PatternPolicy<'t> {
-    /// The policy `settings` describe (tactics, ladders, global captures, fill-the-board
-    /// tries, last good replies, race ataris), with the 3x3 weights of `table`, for boards
-    /// of `geometry`.
+    /// The policy `params` describe, with the 3x3 weights of `table`, for boards of
+    /// `geometry`. The steps of a move, in order (each optional one behind its setting):
+    ///
+    /// 1. `ko-retakes`: with that probability, retake a ko the opponent has just taken, when
+    ///    the retake still captures (a ko fight instead of leaving the ko to whoever took
+    ///    it first); tried before the answers to the last move, which it ignores like a ko
+    ///    threat.
+    /// 2. The answers to the last move: save an own chain in atari (extending, or with
+    ///    `tactics` capturing an enemy in atari next to it), capture; with `ladders`, no
+    ///    escape into a ladder and a ladder the opponent runs into is continued; with
+    ///    `tactics`, a third liberty for an own chain the last move left with two and the
+    ///    vital point of a small eye space; `two-liberty-ataris`: an atari on the last
+    ///    move's chain of two liberties that cannot simply run; `race-ataris` (resolved for
+    ///    the board size): an atari on an enemy chain of two liberties touching an own chain
+    ///    the last move left with three or four, when the enemy cannot simply run.
+    /// 3. `replies`: the last good reply to the last two moves (LGRF-2).
+    /// 4. A 3x3 shape next to the last move, drawn by gamma (raised to `1 /
+    ///    shape-temperature`), with probability `W / (W + shape-reluctance)`.
+    /// 5. `captures`: capture a chain left in atari away from the last move.
+    /// 6. `fill-board`: that many random tries for a point in an empty 3x3 area.
+    /// 7. A random move that fills no own eye, with the self-ataris `self-atari` allows (a
+    ///    refused self-atari is replaced by the liberty it would leave when playing there is
+    ///    safe).
     pub fn configured(
         table: &'t PatternTable,
-        settings: &Settings,
+        params: &PlayoutParams,
         geometry: Geometry,
     ) -> PatternPolicy<'t> {
-        let policy = PatternPolicy::bare(table)
-            .with_tactics(settings.tactics)
-            .with_ladders(settings.ladders)
-            .with_global_captures(settings.captures)
-            .with_fill_board(settings.fill_board)
-            .with_local_reluctance(settings.shape_reluctance)
-            .with_shape_temperature(settings.shape_temperature)
-            .with_self_atari_rule(settings.self_atari)
-            .with_two_liberty_ataris(settings.two_liberty_ataris)
-            .with_race_ataris(settings.race_ataris_on(geometry.size()))
-            .with_ko_retakes(settings.ko_retakes);
-        if settings.replies {
-            policy.with_replies(geometry.cells())
-        } else {
-            policy
+        let mut params = params.clone();
+        params.ko_retakes = params.ko_retakes.clamp(0.0, 1.0);
+        params.shape_reluctance = params.shape_reluctance.max(0.0);
+        PatternPolicy {
+            race_ataris: params.race_ataris_on(geometry.size()),
+            gammas: table
+                .playout_3x3_gammas()
+                .tempered(params.shape_temperature),
+            last: [0; 2],
+            ladder: LadderScratch::new(),
+            eyes: EyeSpaceReader::new(),
+            replies: params.replies.then(|| ReplyMemory::new(geometry.cells())),
+            watch: AtariWatch::default(),
+            lost_ko: [0; 2],
+            params,
         }
     }
 
@@ -113,132 +111,13 @@ impl<'t> PatternPolicy<'t> {
     /// the default settings; on small boards they add race ataris) with the 3x3 weights of
     /// `table`.
     pub fn new(table: &'t PatternTable) -> PatternPolicy<'t> {
-        PatternPolicy::configured(table, &Settings::default(), Geometry::new(19).unwrap())
-    }
-
-    /// The policy with every optional step off, before the settings apply.
-    fn bare(table: &'t PatternTable) -> PatternPolicy<'t> {
-        PatternPolicy {
-            gammas: table.playout_3x3_gammas().tempered(1.0),
-            last: [0; 2],
-            local_reluctance: 4.0,
-            read_ladders: true,
-            ladder: LadderScratch::new(),
-            eyes: EyeSpaceReader::new(),
-            replies: None,
-            tactics: false,
-            global_captures: false,
-            watch: AtariWatch::default(),
-            fill_board: 0,
-            self_atari: SelfAtariRule::Small,
-            two_liberty_ataris: false,
-            race_ataris: false,
-            ko_retakes: 0.0,
-            lost_ko: [0; 2],
-        }
-    }
-
-    /// Sets which self-ataris the random move may play ([`SelfAtariRule::Small`] by
-    /// default: those of chains of one or two stones). Under [`SelfAtariRule::Useful`]
-    /// (only those that [`self_atari_works`]) and [`SelfAtariRule::Never`], a refused
-    /// self-atari is replaced by the last liberty it would leave when playing there leaves at
-    /// least two and fills no own eye (the move that approaches instead of throwing a stone
-    /// away), else it is not played.
-    pub fn with_self_atari_rule(mut self, rule: SelfAtariRule) -> PatternPolicy<'t> {
-        self.self_atari = rule;
-        self
-    }
-
-    /// Turns the two-liberty ataris on or off (off by default): when the last move's chain
-    /// has two liberties and nothing more urgent was found, an atari on one of them is
-    /// played if our stone there keeps two liberties and the chain's extension at the other
-    /// would have at most two liberties and capture nothing (a chain that cannot simply
-    /// run). Off, such ataris are played only as ladders next to our previous move.
-    pub fn with_two_liberty_ataris(mut self, on: bool) -> PatternPolicy<'t> {
-        self.two_liberty_ataris = on;
-        self
-    }
-
-    /// Turns the race ataris on or off (off in a bare policy; the default settings turn
-    /// them on up to 9x9, see [`Settings::race_ataris_on`]): when the last move took a liberty
-    /// of an own chain that still has three or four, and nothing more urgent was found, an
-    /// enemy chain of two liberties touching that chain is put in atari, if our stone keeps
-    /// two liberties and the enemy's extension at its other liberty would have at most two
-    /// and capture nothing. A capturing race the own chain leads by a liberty or more is
-    /// then won in the playout instead of left to chance.
-    pub fn with_race_ataris(mut self, on: bool) -> PatternPolicy<'t> {
-        self.race_ataris = on;
-        self
-    }
-
-    /// Sets the probability (0, the default, to 1) that a player who could not retake a ko
-    /// on its previous turn, because the opponent had just taken it, retakes it now when it
-    /// still can (the point is empty and the move captures): playouts that play ko fights
-    /// instead of always leaving the ko to the side that took it first. Tried before the
-    /// answers to the last move, which a retake ignores like a ko threat.
-    pub fn with_ko_retakes(mut self, probability: f32) -> PatternPolicy<'t> {
-        self.ko_retakes = probability.clamp(0.0, 1.0);
-        self
-    }
-
-    /// Sets how many random points the policy tries, before its random move, for one whose
-    /// eight neighbours are all empty (0, the default, tries none): MoGo's "fill the board",
-    /// which spreads the playouts' random moves over the empty areas of a big board
-    /// instead of letting them crowd the contact fights.
-    pub fn with_fill_board(mut self, tries: u32) -> PatternPolicy<'t> {
-        self.fill_board = tries;
-        self
-    }
-
-    /// Turns the capture of chains left in atari away from the last move on or off (off by
-    /// default): when neither the last move's tactics nor a shape next to it gave a move,
-    /// and a chain of the opponent is still in atari since one of our earlier moves put it
-    /// there, capture it (MoGo's "capture anywhere" step), before a random move.
-    pub fn with_global_captures(mut self, global_captures: bool) -> PatternPolicy<'t> {
-        self.global_captures = global_captures;
-        self
-    }
-
-    /// Turns the extra tactics next to the last move on or off (off by default): an own
-    /// chain in atari is also saved by capturing an enemy chain in atari that touches it;
-    /// an own chain the last move left with two liberties gets a third (by extending or by
-    /// capturing a neighbour in atari); and the vital point of a small eye space next to
-    /// the last move is played (`EyeSpaceReader::vital_point`).
-    pub fn with_tactics(mut self, tactics: bool) -> PatternPolicy<'t> {
-        self.tactics = tactics;
-        self
-    }
-
-    /// Plays last good replies (learnt by the caller through [`PatternPolicy::replies`])
-    /// after the tactical answers and before the shapes, on boards of `cells` padded cells.
-    pub fn with_replies(mut self, cells: usize) -> PatternPolicy<'t> {
-        self.replies = Some(ReplyMemory::new(cells));
-        self
+        PatternPolicy::configured(table, &PlayoutParams::default(), Geometry::new(19).unwrap())
     }
 
     /// The reply memory, when the policy plays replies: the caller starts each sequence,
     /// adds the tree moves and teaches it the result; the policy adds its own moves.
     pub fn replies(&mut self) -> Option<&mut ReplyMemory> {
         self.replies.as_mut()
-    }
-
-    /// Sets the weight of "no local shape move" (default 4; larger means more random moves).
-    pub fn with_local_reluctance(mut self, reluctance: f32) -> PatternPolicy<'t> {
-        self.local_reluctance = reluctance.max(0.0);
-        self
-    }
-
-    /// Draws the shapes next to the last move with their gammas raised to `1 /
-    /// temperature` (default 1, the learned gammas; see [`TemperedShapes`]).
-    pub fn with_shape_temperature(mut self, temperature: f32) -> PatternPolicy<'t> {
-        self.gammas = self.gammas.at(temperature);
-        self
-    }
-
-    /// Turns ladder reading on or off (on by default).
-    pub fn with_ladders(mut self, read_ladders: bool) -> PatternPolicy<'t> {
-        self.read_ladders = read_ladders;
-        self
     }
 
     /// Tells the policy the last move and the one before it, before a playout starts.
@@ -268,7 +147,7 @@ impl<'t> PatternPolicy<'t> {
             && liberties_after(board, p, color).captures
             && !board.is_ko_retake(p, color)
             && !board.is_suicide(p, color)
-            && (rng.next_u32() as f32 / 4_294_967_296.0) < self.ko_retakes;
+            && (rng.next_u32() as f32 / 4_294_967_296.0) < self.params.ko_retakes;
         retake.then_some(p)
     }
 
@@ -303,7 +182,7 @@ impl<'t> PatternPolicy<'t> {
     }
 
     /// Captures of chains next to the last move, and escapes of own chains it put in atari
-    /// (with [`PatternPolicy::with_tactics`], also the two-liberty answers).
+    /// (with the `tactics` setting, also the two-liberty answers).
     fn answer_last_move(
         &mut self,
         board: &Board,
@@ -334,15 +213,15 @@ impl<'t> PatternPolicy<'t> {
                 let after = liberties_after(board, lib, color);
                 let runs_into_ladder = after.liberties == 2
                     && !after.captures
-                    && self.read_ladders
+                    && self.params.ladders
                     && self.ladder.extension_caught_in_ladder(board, lib, color);
                 if (after.liberties >= 2 || after.captures) && !runs_into_ladder {
                     found.push(lib);
                 }
-                if self.tactics {
+                if self.params.tactics {
                     counter_captures(board, np, enemy, &mut found);
                 }
-            } else if self.tactics
+            } else if self.params.tactics
                 && let Some((x, y)) = two_liberties(board, np)
             {
                 // Our chain has two liberties left: take a third, by extending where
@@ -366,7 +245,7 @@ impl<'t> PatternPolicy<'t> {
                 n_roomy += 1;
             }
         }
-        if found.len == 0 && self.read_ladders && self.touches_own_last(board, color, last) {
+        if found.len == 0 && self.params.ladders && self.touches_own_last(board, color, last) {
             // The last move's chain touches our previous stone (it has just run from our
             // atari, or pushed against it) and has two liberties: an atari that captures it
             // in a ladder.
@@ -382,7 +261,7 @@ impl<'t> PatternPolicy<'t> {
             }
         }
         if found.len == 0
-            && self.two_liberty_ataris
+            && self.params.two_liberty_ataris
             && let Some((x, y)) = two_liberties(board, last)
         {
             for (m, other) in [(x, y), (y, x)] {
@@ -400,7 +279,7 @@ impl<'t> PatternPolicy<'t> {
             }
         }
         if found.len == 0
-            && self.tactics
+            && self.params.tactics
             && let Some(vital) = self.eyes.vital_point(board, last)
         {
             found.push(vital);
@@ -497,7 +376,7 @@ impl<'t> PatternPolicy<'t> {
         let mut points = [0u16; 8];
         let mut bounds = [0f32; 8];
         let mut count = 0;
-        let mut total = self.local_reluctance;
+        let mut total = self.params.shape_reluctance;
         // The empty ones of the eight neighbours, from the ring code: no load and no branch
         // per neighbour.
         for n in board.neighbours_holding(last, Cell::Empty) {
@@ -542,11 +421,11 @@ impl PlayoutPolicy for PatternPolicy<'_> {
 
     fn choose(&mut self, board: &mut Board, color: Color, rng: &mut PlayoutRng) -> Option<Point> {
         let last = self.remembered_stone(board, 0, color.opponent());
-        if self.global_captures {
+        if self.params.captures {
             self.watch_own_last(board, color);
         }
         let mut chosen = None;
-        if self.ko_retakes > 0.0 {
+        if self.params.ko_retakes > 0.0 {
             chosen = self.ko_retake(board, color, rng);
         }
         if let Some(last) = last
@@ -562,14 +441,14 @@ impl PlayoutPolicy for PatternPolicy<'_> {
         {
             chosen = self.local_shape(board, color, last, rng);
         }
-        if chosen.is_none() && self.global_captures {
+        if chosen.is_none() && self.params.captures {
             chosen = self.watch.capture(board, color);
         }
-        if chosen.is_none() && self.fill_board > 0 {
-            chosen = open_area_point(board, rng, self.fill_board);
+        if chosen.is_none() && self.params.fill_board > 0 {
+            chosen = open_area_point(board, rng, self.params.fill_board);
         }
         if chosen.is_none() {
-            chosen = match self.self_atari {
+            chosen = match self.params.self_atari {
                 SelfAtariRule::Small => random_acceptable_move(board, color, rng, |b, p| {
                     !is_self_atari(b, p, color, BIG_CHAIN)
                 }),
@@ -829,9 +708,8 @@ fn counter_captures(board: &Board, stone: Point, enemy: Color, found: &mut Candi
 }
 
 /// Runs `playouts` pattern playouts from `start` (black to move, no last move) on `threads`
-/// threads, each worker with its own copy of `policy` (configured with the switches to
-/// measure: [`PatternPolicy::with_tactics`], [`PatternPolicy::with_global_captures`], ...),
-/// worker `k` seeded with `(seed, k)`: the `hane bench case=pattern` workload.
+/// threads, each worker with its own copy of `policy` (configured with the settings to
+/// measure), worker `k` seeded with `(seed, k)`: the `hane bench case=pattern` workload.
 pub fn run_pattern_playouts(
     start: &Board,
     policy: &PatternPolicy<'_>,
@@ -861,6 +739,12 @@ pub fn run_pattern_playout<S: MoveSink>(
 mod tests {
     use super::*;
     use crate::playout::playout_rng;
+    use crate::settings::Auto;
+
+    /// The policy of `params` on 19x19.
+    fn policy_19(table: &PatternTable, params: PlayoutParams) -> PatternPolicy<'_> {
+        PatternPolicy::configured(table, &params, Geometry::new(19).unwrap())
+    }
 
     /// The rejection sampler of the shape moves draws each empty neighbour of the last move
     /// (and "none") with the probability its exact gamma gives, in positions where the
@@ -874,18 +758,17 @@ mod tests {
         let learned = table.playout_3x3_gammas().tempered(1.0);
         let mut rng = playout_rng(11, 0);
         for (temperature, reluctance, positions) in
-            [(1.0, 4.0, 60), (0.25, 1.0, 20), (2.0, 8.0, 20)]
+            [(1.0_f32, 4.0_f32, 60), (0.25, 1.0, 20), (2.0, 8.0, 20)]
         {
-            // Through the settings, as the search builds its policies.
-            let mut settings = Settings::default();
-            settings
-                .set("shape-temperature", &temperature.to_string())
-                .unwrap();
-            settings
-                .set("shape-reluctance", &reluctance.to_string())
-                .unwrap();
-            let policy = PatternPolicy::configured(table, &settings, Geometry::new(19).unwrap());
-            let exponent = 1.0 / temperature;
+            let policy = policy_19(
+                table,
+                PlayoutParams {
+                    shape_temperature: temperature,
+                    shape_reluctance: reluctance,
+                    ..PlayoutParams::default()
+                },
+            );
+            let exponent = 1.0 / f64::from(temperature);
             let (tested, loose) = shape_draws_at(&policy, &learned, exponent, positions, &mut rng);
             assert_eq!(
                 tested, positions,
@@ -904,7 +787,13 @@ mod tests {
             let g = cold.gamma(raw);
             assert!(g.is_finite() && g > 0.0, "{raw}: {g}");
         }
-        let policy = PatternPolicy::new(table).with_shape_temperature(1e-6);
+        let policy = policy_19(
+            table,
+            PlayoutParams {
+                shape_temperature: 1e-6,
+                ..PlayoutParams::default()
+            },
+        );
         let mut rng = playout_rng(3, 0);
         let mut board = Board::new(9).unwrap();
         let mut color = Color::Black;
@@ -974,7 +863,7 @@ mod tests {
                     continue;
                 }
                 loose += 1;
-                let reluctance = f64::from(policy.local_reluctance);
+                let reluctance = f64::from(policy.params.shape_reluctance);
                 outcomes.push((None, reluctance));
                 let total = exact_sum + reluctance;
                 let draws = 40_000;
@@ -1028,11 +917,15 @@ mod tests {
         let mut rng = playout_rng(3, 0);
         let mut captured = [0; 2];
         for (k, global) in [false, true].into_iter().enumerate() {
-            let mut policy = PatternPolicy::new(table)
-                .with_tactics(false)
-                .with_tactics(true)
-                .with_local_reluctance(1e30)
-                .with_global_captures(global);
+            let mut policy = policy_19(
+                table,
+                PlayoutParams {
+                    tactics: true,
+                    shape_reluctance: 1e30,
+                    captures: global,
+                    ..PlayoutParams::default()
+                },
+            );
             for _ in 0..50 {
                 let mut b = board.clone();
                 policy.start(Recent::new(Some(last), Some(own_last)));
@@ -1049,10 +942,15 @@ mod tests {
         // White escapes: the chain has two liberties and the watch drops it.
         let mut escaped = board.clone();
         escaped.play_unchecked(capture, Color::White);
-        let mut policy = PatternPolicy::new(table)
-            .with_tactics(false)
-            .with_local_reluctance(1e30)
-            .with_global_captures(true);
+        let mut policy = policy_19(
+            table,
+            PlayoutParams {
+                tactics: false,
+                shape_reluctance: 1e30,
+                captures: true,
+                ..PlayoutParams::default()
+            },
+        );
         policy.start(Recent::new(Some(last), Some(own_last)));
         policy.watch.push(at("C2").index() as u16);
         assert_eq!(policy.watch.capture(&escaped, Color::Black), None);
@@ -1179,7 +1077,13 @@ mod tests {
             (&trapped, false, false),
             (&open, true, false),
         ] {
-            let mut policy = PatternPolicy::new(table).with_two_liberty_ataris(on);
+            let mut policy = policy_19(
+                table,
+                PlayoutParams {
+                    two_liberty_ataris: on,
+                    ..PlayoutParams::default()
+                },
+            );
             let (hits, answers) = black_answers(&mut policy, board, last, &ataris, &mut rng);
             assert_eq!(hits == 30, expected, "on={on}: {hits} ataris of 30");
             if !on || !expected {
@@ -1240,7 +1144,13 @@ mod tests {
             (&short, false, false),
             (&roomy, true, false),
         ] {
-            let mut policy = PatternPolicy::new(table).with_race_ataris(on);
+            let mut policy = policy_19(
+                table,
+                PlayoutParams {
+                    race_ataris: Auto::Value(on),
+                    ..PlayoutParams::default()
+                },
+            );
             let (hits, _) = black_answers(&mut policy, board, last, &[at("B1")], &mut rng);
             assert_eq!(
                 hits == 30,
@@ -1343,7 +1253,13 @@ mod tests {
         let ko = at("D5");
         assert_eq!(board.ko(), Some((ko, Color::Black)));
         let table = crate::pattern::default_table();
-        let mut policy = PatternPolicy::new(table).with_ko_retakes(probability);
+        let mut policy = policy_19(
+            table,
+            PlayoutParams {
+                ko_retakes: probability,
+                ..PlayoutParams::default()
+            },
+        );
         let mut rng = playout_rng(seed, 0);
         policy.start(Recent::new(Some(take), None));
         let elsewhere = policy.choose(&mut board, Color::Black, &mut rng).unwrap();
@@ -1430,9 +1346,14 @@ mod tests {
         // areas when the step is on.
         let table = crate::pattern::default_table();
         let empty = Board::new(19).unwrap();
-        let mut with_step = PatternPolicy::new(table)
-            .with_tactics(false)
-            .with_fill_board(4);
+        let mut with_step = policy_19(
+            table,
+            PlayoutParams {
+                tactics: false,
+                fill_board: 4,
+                ..PlayoutParams::default()
+            },
+        );
         for _ in 0..50 {
             let mut b = empty.clone();
             with_step.start(Recent::default());
@@ -1446,10 +1367,14 @@ mod tests {
     #[test]
     fn the_policy_plays_a_learnt_reply() {
         let table = crate::pattern::default_table();
-        let mut policy = PatternPolicy::new(table)
-            .with_tactics(false)
-            .with_replies(Board::new(9).unwrap().geometry().cells());
+        let params = PlayoutParams {
+            tactics: false,
+            replies: true,
+            race_ataris: Auto::Value(false),
+            ..PlayoutParams::default()
+        };
         let mut board = Board::new(9).unwrap();
+        let mut policy = PatternPolicy::configured(table, &params, board.geometry());
         let g = board.geometry();
         let at = |c, r| g.point(c, r).unwrap();
         let (black_move, white_move) = (at(2, 2), at(6, 6));

@@ -33,6 +33,7 @@
 
 pub mod avoid;
 pub mod hand_shapes;
+pub mod prior_mix;
 pub mod priors;
 pub mod reading;
 mod tree;
@@ -47,22 +48,23 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent, Rules};
 use crate::pattern::PatternTable;
 use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
-use crate::settings::{PlayoutKind, Settings};
+use crate::settings::{PlayoutKind, SearchParams};
 
 use avoid::AvoidMoves;
 use parking_lot::Mutex;
+pub use prior_mix::RootPrior;
+use prior_mix::{ExtraPriors, PriorQuery, PriorSources};
 use priors::MovePriors;
 use reading::{ExpansionReader, ReadingShare, RootOwl};
-use tree::{Edge, MemoryBudget, Node, Prior};
+use tree::{Edge, MemoryBudget, Node};
 use worker::{SharedSearch, run_worker};
 
-/// What a [`Searcher`] runs with: the engine settings it reads (playout policy, priors,
-/// tree parameters, memory bound), the resolved thread count and seed, and the pattern
-/// table and priors built from those settings.
+/// What a [`Searcher`] runs with: the search's parameters (the playouts' among them), the
+/// thread count and seed, and the pattern table and priors built from them.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
-    /// The settings; the search reads the `Scope::Search` ones.
-    pub settings: Settings,
+    /// The search's settings.
+    pub params: SearchParams,
     /// Worker threads.
     pub threads: usize,
     /// Seed of the playout generators; a fixed seed and one thread give reproducible searches.
@@ -74,29 +76,21 @@ pub struct SearchConfig {
 }
 
 impl SearchConfig {
-    /// The search `settings` describe, with `patterns` as the pattern table (the one their
-    /// `patterns` setting names, loaded by the caller) and `seed`.
-    pub fn new(settings: Settings, patterns: Arc<PatternTable>, seed: u64) -> SearchConfig {
+    /// The search `params` describe on `threads` threads, with `patterns` as the pattern
+    /// table (the one the `patterns` setting names, loaded by the caller) and `seed`.
+    pub fn new(
+        params: SearchParams,
+        threads: usize,
+        patterns: Arc<PatternTable>,
+        seed: u64,
+    ) -> SearchConfig {
         SearchConfig {
-            threads: settings.thread_count(),
+            threads,
             seed,
-            priors: priors::build(&settings, &patterns),
+            priors: priors::build(&params, &patterns),
             patterns,
-            settings,
+            params,
         }
-    }
-
-    /// The search of `settings` with the compiled-in pattern table (the `patterns` setting
-    /// is not read).
-    pub fn with_builtin_patterns(settings: Settings, seed: u64) -> SearchConfig {
-        SearchConfig::new(settings, crate::pattern::default_table_arc(), seed)
-    }
-}
-
-/// The default engine's search with the compiled-in patterns and a fixed seed.
-impl Default for SearchConfig {
-    fn default() -> SearchConfig {
-        SearchConfig::with_builtin_patterns(Settings::default(), 0x68616e65)
     }
 }
 
@@ -254,20 +248,11 @@ pub struct Searcher {
     avoid: AvoidMoves,
 }
 
-/// An extra prior of one root move: `visits` virtual playouts won at rate `value`, on top
-/// of the priors of [`SearchConfig::priors`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RootPrior {
-    pub mv: Move,
-    pub visits: f32,
-    pub value: f32,
-}
-
 impl Searcher {
     /// A searcher; with pattern playouts, builds their shape table now (a fraction of a
     /// second, once per table) so that no move's clock pays for it.
     pub fn new(config: SearchConfig) -> Searcher {
-        if config.settings.playout == PlayoutKind::Pattern {
+        if config.params.playout.playout == PlayoutKind::Pattern {
             config.patterns.playout_3x3_gammas();
         }
         Searcher {
@@ -323,15 +308,15 @@ impl Searcher {
         }
         // Weighted and unweighted AMAF statistics are kept in different units: a kept tree
         // of the other kind is dropped.
-        if (config.settings.rave_distance > 0.0) != (self.config.settings.rave_distance > 0.0) {
+        if (config.params.rave_distance > 0.0) != (self.config.params.rave_distance > 0.0) {
             self.clear();
         }
         // The readers are made with the reading settings: new settings, new readers.
-        let (old, new) = (&self.config.settings, &config.settings);
+        let (old, new) = (&self.config.params, &config.params);
         if ExpansionReader::settings_key(old) != ExpansionReader::settings_key(new) {
             self.readers.clear();
         }
-        if (old.owl, old.owl_nodes) != (new.owl, new.owl_nodes) {
+        if RootOwl::settings_key(old) != RootOwl::settings_key(new) {
             self.owl = None;
         }
         self.config = config;
@@ -417,7 +402,7 @@ impl Searcher {
         let Some(kept) = self.kept.take() else {
             return Box::default();
         };
-        if !self.config.settings.reuse {
+        if !self.config.params.reuse {
             free_in_background(kept.root);
             return Box::default();
         }
@@ -484,35 +469,34 @@ impl Searcher {
         let recent = Recent::of_game(state);
         let threads = self.config.threads.max(1);
         while self.readers.len() < threads {
-            match ExpansionReader::configured(&self.config.settings) {
+            match ExpansionReader::configured(&self.config.params) {
                 Some(reader) => self.readers.push(Mutex::new(reader)),
                 None => break,
             }
         }
-        let owl = self.config.settings.owl;
-        if owl > 0.0 {
-            if self.owl.is_none() {
-                self.owl = Some(RootOwl::new(owl, self.config.settings.owl_nodes));
-            }
-        } else {
-            self.owl = None;
+        if self.owl.is_none() {
+            self.owl = RootOwl::configured(&self.config.params);
         }
         let extra = std::mem::take(&mut self.root_priors);
-        let mut share = ReadingShare::default();
+        let mut root_reader = self.readers.first().map(Mutex::lock);
         prepare_root(
             &mut root,
             state,
             color,
             recent,
-            RootKnowledge {
-                priors: &*self.config.priors,
-                reader: self.readers.first(),
+            PriorSources {
+                moves: &*self.config.priors,
+                reader: root_reader.as_deref_mut(),
                 owl: self.owl.as_mut(),
-                extra: &extra,
+                extra: ExtraPriors(&extra),
             },
             &avoid,
-            &mut share,
         );
+        drop(root_reader);
+        let share = self
+            .owl
+            .as_mut()
+            .map_or_else(ReadingShare::default, RootOwl::take_share);
         let used = root.subtree_bytes();
         let real_komi = state.komi() + state.rules().handicap_points(state.handicap());
         self.searches += 1;
@@ -530,9 +514,9 @@ impl Searcher {
             real_komi,
             config: &self.config,
             priors: &*self.config.priors,
-            expand_visits: self.config.settings.expand_visits(state.size()),
-            selection: self.config.settings.selection(),
-            memory: MemoryBudget::new(used, self.config.settings.max_memory.0, self.memory_warned),
+            expand_visits: self.config.params.expand_visits(state.size()),
+            selection: self.config.params.selection(),
+            memory: MemoryBudget::new(used, self.config.params.max_memory.0, self.memory_warned),
             stop: AtomicBool::new(false),
             playouts: AtomicU64::new(0),
             claimed: AtomicU64::new(0),
@@ -602,74 +586,35 @@ fn free_in_background<T: Send + 'static>(garbage: T) {
     let _ = spawned;
 }
 
-/// What the root's moves get as priors: the move priors, the tactical reader's, the root
-/// owl's and the play layer's `extra` ones.
-struct RootKnowledge<'a> {
-    priors: &'a dyn MovePriors,
-    reader: Option<&'a Mutex<ExpansionReader>>,
-    owl: Option<&'a mut RootOwl>,
-    extra: &'a [RootPrior],
-}
-
-impl RootKnowledge<'_> {
-    /// The priors of `moves` for `color` to move in `state`; the owl's cost goes to `share`.
-    fn priors(
-        &mut self,
-        state: &GameState,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        share: &mut ReadingShare,
-    ) -> Vec<Prior> {
-        let board = state.board();
-        let mut out = vec![Prior::NONE; moves.len()];
-        self.priors.priors(board, color, recent, moves, &mut out);
-        if let Some(reader) = self.reader {
-            reader
-                .lock()
-                .add_priors(board, color, recent, moves, &mut out);
-        }
-        if let Some(owl) = self.owl.as_deref_mut() {
-            owl.add_priors(board, color, moves, &mut out, share);
-        }
-        for x in self.extra {
-            if let Some(k) = moves.iter().position(|&m| m == x.mv) {
-                out[k].add(x.visits, x.value);
-            }
-        }
-        out
-    }
-
-    /// Whether a kept root's priors must be computed again: the owl and the extra priors
-    /// are the root's own (an edge's prior from when it was a deeper node lacks them).
-    fn root_only(&self) -> bool {
-        self.owl.is_some() || !self.extra.is_empty()
-    }
-}
-
 /// Gives the root its edges (the game's legal moves, superko included, less what `avoid`
 /// bars at ply 1) or removes edges a reused tree brought that the game's ko rule forbids; a
 /// kept root gets its priors again when the root has priors of its own (see
-/// [`RootKnowledge::root_only`]).
+/// [`PriorSources::has_root_only`]).
 fn prepare_root(
     root: &mut Node,
     state: &GameState,
     color: Color,
     recent: Recent,
-    mut knowledge: RootKnowledge<'_>,
+    mut sources: PriorSources<'_>,
     avoid: &AvoidMoves,
-    share: &mut ReadingShare,
 ) {
+    let mut out = Vec::new();
     if root.edges().is_some() {
         let removed = root.retain_edges(|e| state.is_legal(color, e.mv()));
         if !removed.is_empty() {
             free_in_background(removed);
         }
-        if knowledge.root_only()
+        if sources.has_root_only()
             && let Some(edges) = root.edges_mut()
         {
             let moves: Vec<Move> = edges.iter().map(Edge::mv).collect();
-            let out = knowledge.priors(state, color, recent, &moves, share);
+            let query = PriorQuery {
+                board: state.board(),
+                color,
+                recent,
+                moves: &moves,
+            };
+            sources.mix(&query, &mut out);
             for (edge, prior) in edges.iter_mut().zip(out) {
                 edge.set_prior(prior);
             }
@@ -687,7 +632,13 @@ fn prepare_root(
         .collect();
     moves.push(Move::Pass);
     avoid.retain_allowed(color, 1, &mut moves);
-    let out = knowledge.priors(state, color, recent, &moves, share);
+    let query = PriorQuery {
+        board: state.board(),
+        color,
+        recent,
+        moves: &moves,
+    };
+    sources.mix(&query, &mut out);
     let edges: Box<[Edge]> = moves
         .iter()
         .zip(&out)
@@ -722,7 +673,7 @@ fn monitor(
             if elapsed >= max || (elapsed >= budget && !uncertain(shared)) {
                 return;
             }
-            if shared.config.settings.early_stop
+            if shared.config.params.early_stop
                 && elapsed < budget
                 && elapsed > Duration::from_millis(20)
             {

@@ -11,21 +11,21 @@ use std::sync::Arc;
 use super::hand_shapes::matches_hand_shape;
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point, Recent};
 use crate::pattern::{Context, PatternTable};
-use crate::settings::{PriorsKind, Settings};
+use crate::settings::{PriorsKind, SearchParams};
 use crate::tactics::ladder;
 use crate::tactics::liberties::liberties_capped;
 
 pub use super::tree::Prior;
 
-/// The priors `settings` describe: [`PatternPriors`] with `table`, or [`HeuristicPriors`]
+/// The priors `params` describe: [`PatternPriors`] with `table`, or [`HeuristicPriors`]
 /// (with their hand-written shapes and ladder reading when the settings give them a weight).
-pub fn build(settings: &Settings, table: &Arc<PatternTable>) -> Arc<dyn MovePriors> {
-    match settings.priors {
-        PriorsKind::Heuristic => Arc::new(match settings.heuristic_shape_weight() {
+pub fn build(params: &SearchParams, table: &Arc<PatternTable>) -> Arc<dyn MovePriors> {
+    match params.priors {
+        PriorsKind::Heuristic => Arc::new(match params.heuristic_shape_weight() {
             Some(w) => HeuristicPriors::with_shapes_and_ladders(w),
             None => HeuristicPriors::default(),
         }),
-        PriorsKind::Pattern => Arc::new(PatternPriors::new(Arc::clone(table), settings)),
+        PriorsKind::Pattern => Arc::new(PatternPriors::new(Arc::clone(table), params)),
     }
 }
 
@@ -265,19 +265,19 @@ pub struct PatternPriors {
     pub table: Arc<PatternTable>,
     pub heuristic: HeuristicPriors,
     /// Virtual playouts of the pattern term (the settings'
-    /// [`Settings::pattern_prior_weight`]).
+    /// [`SearchParams::pattern_prior_weight`]).
     pub weight: f32,
     /// Shape of the value curve (0.5: a move a quarter as likely as the best is worth 0.5).
     pub exponent: f32,
 }
 
 impl PatternPriors {
-    /// Pattern priors from `table` with the weights of `settings`.
-    pub fn new(table: Arc<PatternTable>, settings: &Settings) -> PatternPriors {
+    /// Pattern priors from `table` with the weights of `params`.
+    pub fn new(table: Arc<PatternTable>, params: &SearchParams) -> PatternPriors {
         PatternPriors {
             table,
             heuristic: HeuristicPriors::default(),
-            weight: settings.pattern_prior_weight(),
+            weight: params.pattern_prior_weight(),
             exponent: 0.5,
         }
     }
@@ -362,12 +362,12 @@ mod tests {
             assert!((best - 1.0).abs() < 1e-4, "best value {best}");
             extra[0]
         };
-        let defaults = PatternPriors::new(Arc::clone(&table), &Settings::default());
+        let defaults = PatternPriors::new(Arc::clone(&table), &SearchParams::default());
         assert_eq!(added(&defaults, 9), 18.26);
         assert_eq!(added(&defaults, 19), 18.26);
-        let seven = Settings {
+        let seven = SearchParams {
             prior_weight: crate::settings::Auto::Value(7.0),
-            ..Settings::default()
+            ..SearchParams::default()
         };
         let fixed = PatternPriors::new(table, &seven);
         assert_eq!(added(&fixed, 9), 7.0);
@@ -482,10 +482,10 @@ mod tests {
         assert!(!default.read_ladders && default.hand_shape == 0.0);
         // `prior-weight` reaches the heuristic priors' shape term.
         let table = crate::pattern::default_table_arc();
-        let settings = Settings {
+        let settings = SearchParams {
             priors: PriorsKind::Heuristic,
             prior_weight: crate::settings::Auto::Value(weight),
-            ..Settings::default()
+            ..SearchParams::default()
         };
         let built = build(&settings, &table);
         let mut out = [Prior::NONE];

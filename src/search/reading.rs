@@ -17,7 +17,7 @@
 //! (up to [`MAX_SIZE_FACTOR`] times).
 //!
 //! With `race` on, the capturing races next to the last two moves are read too
-//! ([`ExpansionReader::with_races`]: a chain of each colour, adjacent, each of [`RACE_MIN_STONES`] stones or
+//! ([`ExpansionReader::configured`]: a chain of each colour, adjacent, each of [`RACE_MIN_STONES`] stones or
 //! more with 2 to [`RACE_LIBERTIES`] liberties, at most [`MAX_RACES`] pairs): when the
 //! opponent would win the race by moving first and the side to move wins it (or makes
 //! seki) by moving now, that move gets the race bonus.
@@ -35,7 +35,7 @@
 use std::time::Instant;
 
 use crate::board::{Board, Color, Move, Point, Recent};
-use crate::settings::Settings;
+use crate::settings::SearchParams;
 use crate::tactics::liberties::{liberties_capped, liberties_into};
 use crate::tactics::owl::{OwlLimits, OwlReader};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
@@ -238,63 +238,48 @@ fn captures(board: &Board, p: Point, color: Color) -> bool {
 }
 
 impl ExpansionReader {
-    /// A reader whose bonus is worth `weight` virtual playouts and whose reads visit at most
-    /// `nodes` nodes each.
-    pub fn new(weight: f32, nodes: u64) -> ExpansionReader {
-        let limits = ReaderLimits {
-            nodes,
-            max_depth: MAX_DEPTH,
-        };
-        ExpansionReader {
-            reader: Reader::with_limits(limits, Reader::DEFAULT_TABLE_BITS),
-            weight,
-            anywhere: 0,
-            size_scale: 0.0,
-            races: None,
-            share: ReadingShare::default(),
-        }
-    }
-
-    /// The reader `settings` describe (`reading`, `reading-nodes`, `race`, `race-nodes`);
-    /// `None` when neither tactical nor race reads are on.
-    pub fn configured(settings: &Settings) -> Option<ExpansionReader> {
-        if settings.reading <= 0.0 && settings.race <= 0.0 {
+    /// The reader `params` describe: tactical reads worth `reading` virtual playouts
+    /// (`reading-nodes` nodes a read, also `reading-anywhere` chains, the bonus grown by
+    /// `reading-size`) and race reads worth `race` (`race-nodes` nodes a question); `None`
+    /// when neither is on.
+    pub fn configured(params: &SearchParams) -> Option<ExpansionReader> {
+        if params.reading <= 0.0 && params.race <= 0.0 {
             return None;
         }
-        let reader = ExpansionReader::new(settings.reading.max(0.0), settings.reading_nodes)
-            .reading_anywhere(settings.reading_anywhere as usize)
-            .size_scale(settings.reading_size);
-        Some(if settings.race > 0.0 {
-            reader.with_races(settings.race, settings.race_nodes)
-        } else {
-            reader
+        let limits = ReaderLimits {
+            nodes: params.reading_nodes,
+            max_depth: MAX_DEPTH,
+        };
+        let races = (params.race > 0.0).then(|| RaceReads {
+            reader: SemeaiReader::with_limits(
+                SemeaiLimits {
+                    nodes: params.race_nodes,
+                    max_depth: RACE_DEPTH,
+                },
+                SemeaiReader::DEFAULT_TABLE_BITS,
+            ),
+            weight: params.race,
+        });
+        Some(ExpansionReader {
+            reader: Reader::with_limits(limits, Reader::DEFAULT_TABLE_BITS),
+            weight: params.reading.max(0.0),
+            anywhere: params.reading_anywhere as usize,
+            size_scale: params.reading_size.max(0.0),
+            races,
+            share: ReadingShare::default(),
         })
-    }
-
-    /// Also reads the chains of at least `stones` stones with at most
-    /// [`RECENT_LIBERTIES`] liberties wherever they are (0: only near the last two moves).
-    pub fn reading_anywhere(mut self, stones: usize) -> ExpansionReader {
-        self.anywhere = stones;
-        self
-    }
-
-    /// Scales the bonus (and penalty) of a chain of `s` stones by `1 + scale * (s - 1)`, at
-    /// most [`MAX_SIZE_FACTOR`] (0: every chain counts the same).
-    pub fn size_scale(mut self, scale: f32) -> ExpansionReader {
-        self.size_scale = scale.max(0.0);
-        self
     }
 
     /// The settings [`ExpansionReader::configured`] reads: readers made under settings
     /// with other keys must be made again.
-    pub fn settings_key(settings: &Settings) -> (f32, u64, u32, f32, f32, u64) {
+    pub fn settings_key(params: &SearchParams) -> (f32, u64, u32, f32, f32, u64) {
         (
-            settings.reading,
-            settings.reading_nodes,
-            settings.reading_anywhere,
-            settings.reading_size,
-            settings.race,
-            settings.race_nodes,
+            params.reading,
+            params.reading_nodes,
+            params.reading_anywhere,
+            params.reading_size,
+            params.race,
+            params.race_nodes,
         )
     }
 
@@ -302,22 +287,6 @@ impl ExpansionReader {
     fn chain_weight(&self, board: &Board, target: Point) -> f32 {
         let extra = self.size_scale * (board.chain_len(target) - 1) as f32;
         self.weight * (1.0 + extra).min(MAX_SIZE_FACTOR)
-    }
-
-    /// Also reads the capturing races next to the last two moves: a move that wins a race
-    /// the opponent would win by moving first, or saves a chain the opponent would capture
-    /// in it, gets `weight` virtual playouts won; each race question visits at most
-    /// `nodes` nodes.
-    pub fn with_races(mut self, weight: f32, nodes: u64) -> ExpansionReader {
-        let limits = SemeaiLimits {
-            nodes,
-            max_depth: RACE_DEPTH,
-        };
-        self.races = Some(RaceReads {
-            reader: SemeaiReader::with_limits(limits, SemeaiReader::DEFAULT_TABLE_BITS),
-            weight,
-        });
-        self
     }
 
     /// Takes the counts since the last call.
@@ -410,7 +379,7 @@ impl ExpansionReader {
 }
 
 impl RaceReads {
-    /// Reads the races next to the last two moves (see [`ExpansionReader::with_races`]);
+    /// Reads the races next to the last two moves (see [`ExpansionReader::configured`]);
     /// whether any was read.
     fn add_priors(
         &mut self,
@@ -513,6 +482,8 @@ pub struct RootOwl {
     /// The chains read (one stone each) and the chain ids of the groups already read.
     targets: Vec<Point>,
     read: Vec<usize>,
+    /// Reads and time since the last [`RootOwl::take_share`].
+    share: ReadingShare,
 }
 
 impl std::fmt::Debug for RootOwl {
@@ -525,31 +496,38 @@ impl std::fmt::Debug for RootOwl {
 }
 
 impl RootOwl {
-    /// A root owl whose bonus is worth `weight` virtual playouts and whose reads visit at
-    /// most `nodes` nodes each.
-    pub fn new(weight: f32, nodes: u64) -> RootOwl {
+    /// The root owl `params` describe: a bonus of `owl` virtual playouts, `owl-nodes`
+    /// nodes a read; `None` when the owl is off.
+    pub fn configured(params: &SearchParams) -> Option<RootOwl> {
+        if params.owl <= 0.0 {
+            return None;
+        }
         let limits = OwlLimits {
-            nodes,
+            nodes: params.owl_nodes,
             ..OwlLimits::default()
         };
-        RootOwl {
+        Some(RootOwl {
             reader: OwlReader::with_limits(limits, OwlReader::DEFAULT_TABLE_BITS),
-            weight,
+            weight: params.owl,
             targets: Vec::with_capacity(crate::board::MAX_CELLS),
             read: Vec::with_capacity(crate::board::MAX_CELLS),
-        }
+            share: ReadingShare::default(),
+        })
+    }
+
+    /// The settings [`RootOwl::configured`] reads.
+    pub fn settings_key(params: &SearchParams) -> (f32, u64) {
+        (params.owl, params.owl_nodes)
+    }
+
+    /// Takes the counts since the last call.
+    pub fn take_share(&mut self) -> ReadingShare {
+        std::mem::take(&mut self.share)
     }
 
     /// Adds the owl priors of `color` to move on `board` to `out` (`out[k]` for
-    /// `moves[k]`) and what they cost to `share`.
-    pub fn add_priors(
-        &mut self,
-        board: &Board,
-        color: Color,
-        moves: &[Move],
-        out: &mut [Prior],
-        share: &mut ReadingShare,
-    ) {
+    /// `moves[k]`), and what they cost to the reader's counts.
+    pub fn add_priors(&mut self, board: &Board, color: Color, moves: &[Move], out: &mut [Prior]) {
         let start = Instant::now();
         let reads_before = self.reader.stats().reads;
         // The big chains, biggest first (one stone each: the chain's head).
@@ -614,8 +592,8 @@ impl RootOwl {
                 );
             }
         }
-        share.owl_reads += self.reader.stats().reads - reads_before;
-        share.owl_nanos += start.elapsed().as_nanos() as u64;
+        self.share.owl_reads += self.reader.stats().reads - reads_before;
+        self.share.owl_nanos += start.elapsed().as_nanos() as u64;
     }
 }
 
@@ -638,9 +616,18 @@ mod tests {
         moves
     }
 
-    /// A fresh reader of the tests: bonus `WEIGHT`, 5,000 nodes a read.
+    /// The reading settings of the tests: bonus `WEIGHT`, 5,000 nodes a read.
+    fn params() -> SearchParams {
+        SearchParams {
+            reading: WEIGHT,
+            reading_nodes: 5_000,
+            ..SearchParams::default()
+        }
+    }
+
+    /// A fresh reader of the tests (see [`params`]).
     fn reader() -> ExpansionReader {
-        ExpansionReader::new(WEIGHT, 5_000)
+        ExpansionReader::configured(&params()).unwrap()
     }
 
     /// Every empty point and a pass with the priors a fresh reader gives them for `color`
@@ -737,7 +724,13 @@ mod tests {
     #[test]
     fn small_chains_far_from_the_last_move_are_read_only_when_asked() {
         let board = white_short_of_liberties_on_the_edge();
-        let anywhere = |stones| reader().reading_anywhere(stones);
+        let anywhere = |stones| {
+            ExpansionReader::configured(&SearchParams {
+                reading_anywhere: stones,
+                ..params()
+            })
+            .unwrap()
+        };
         for color in [Color::Black, Color::White] {
             assert!(touched_with(anywhere(0), &board, color, "E5").is_empty());
             assert!(touched_with(anywhere(4), &board, color, "E5").is_empty());
@@ -756,7 +749,14 @@ mod tests {
     fn the_bonus_grows_with_the_chain_and_stops_at_the_cap() {
         let board = white_short_of_liberties_on_the_edge();
         let win = |visits: f32| vec![("C2".to_string(), visits, visits)];
-        let scaled = |scale| reader().reading_anywhere(3).size_scale(scale);
+        let scaled = |scale| {
+            ExpansionReader::configured(&SearchParams {
+                reading_anywhere: 3,
+                reading_size: scale,
+                ..params()
+            })
+            .unwrap()
+        };
         // Three stones: 1 + 2 * scale times the bonus, at most MAX_SIZE_FACTOR times.
         assert_eq!(
             touched_with(scaled(0.0), &board, Color::White, "E5"),
@@ -873,8 +873,14 @@ mod tests {
         let g = board.geometry();
         let moves = every_move(&board);
         let mut out = vec![Prior::NONE; moves.len()];
-        let mut share = ReadingShare::default();
-        RootOwl::new(WEIGHT, 20_000).add_priors(&board, color, &moves, &mut out, &mut share);
+        let mut owl = RootOwl::configured(&SearchParams {
+            owl: WEIGHT,
+            owl_nodes: 20_000,
+            ..SearchParams::default()
+        })
+        .unwrap();
+        owl.add_priors(&board, color, &moves, &mut out);
+        let share = owl.take_share();
         let touched = moves
             .into_iter()
             .zip(out)
@@ -964,7 +970,14 @@ mod tests {
         let g = board.geometry();
         let moves = every_move(&board);
         let mut out = vec![Prior::NONE; moves.len()];
-        let mut reader = ExpansionReader::new(0.0, 100).with_races(WEIGHT, 5_000);
+        let mut reader = ExpansionReader::configured(&SearchParams {
+            reading: 0.0,
+            reading_nodes: 100,
+            race: WEIGHT,
+            race_nodes: 5_000,
+            ..SearchParams::default()
+        })
+        .unwrap();
         let recent = Recent::new(g.parse_point(last), None);
         reader.add_priors(&board, color, recent, &moves, &mut out);
         let touched = moves

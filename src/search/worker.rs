@@ -37,6 +37,7 @@ use crate::playout::{
 
 use super::SearchConfig;
 use super::avoid::AvoidMoves;
+use super::prior_mix::{PriorQuery, PriorSources};
 use super::priors::MovePriors;
 use super::reading::{ExpansionReader, ReadingShare};
 use super::tree::{
@@ -230,12 +231,12 @@ struct Worker<'a, P> {
 
 /// Runs one worker until the search stops.
 pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
-    match shared.config.settings.playout {
+    match shared.config.params.playout.playout {
         PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
         PlayoutKind::Pattern => {
             let policy = PatternPolicy::configured(
                 &shared.config.patterns,
-                &shared.config.settings,
+                &shared.config.params.playout,
                 shared.root_board.geometry(),
             );
             Worker::new(shared, index, policy).run()
@@ -334,7 +335,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                     break;
                 }
                 // Stop early when the runner-up cannot catch up with the playouts left.
-                if shared.config.settings.early_stop
+                if shared.config.params.early_stop
                     && claimed.is_multiple_of(16)
                     && shared.decided(limit - claimed)
                 {
@@ -535,7 +536,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             (0, Some(_)) => Some(Color::White),
             _ => None,
         }
-        .filter(|_| shared.config.settings.criticality > 0.0);
+        .filter(|_| shared.config.params.criticality > 0.0);
         if critical_winner.is_some() {
             self.record_owners();
         }
@@ -606,24 +607,14 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             node.abandon_expansion();
             return false;
         }
-        self.prior_buf.clear();
-        self.prior_buf.resize(self.candidates.len(), Prior::NONE);
-        shared.priors.priors(
-            &self.board,
+        let query = PriorQuery {
+            board: &self.board,
             color,
             recent,
-            &self.candidates,
-            &mut self.prior_buf,
-        );
-        if let Some(reader) = self.reader.as_mut() {
-            reader.add_priors(
-                &self.board,
-                color,
-                recent,
-                &self.candidates,
-                &mut self.prior_buf,
-            );
-        }
+            moves: &self.candidates,
+        };
+        PriorSources::expansion(shared.priors, self.reader.as_deref_mut())
+            .mix(&query, &mut self.prior_buf);
         let edges: Box<[Edge]> = self
             .candidates
             .iter()
@@ -646,7 +637,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         let root_color = self.shared.root_color;
         let depth = self.path.len();
         let moves = self.moves.len();
-        let distance = self.shared.config.settings.rave_distance;
+        let distance = self.shared.config.params.rave_distance;
         // Steps in the whole game played out: the tree moves and the playout's stones.
         let end = self.amaf.next_step().max(moves);
         // A playout that ended below the last node went through an edge without a node
@@ -810,7 +801,7 @@ fn select(node: &Node, edges: &[Edge], config: &Selection) -> usize {
 mod tests {
     use super::*;
     use crate::board::Point;
-    use crate::settings::{Auto, Settings};
+    use crate::settings::{Auto, SearchParams};
 
     /// Two fresh edges: `a` with a strong prior but AMAF results that lost, `b` with no prior
     /// and AMAF results that won half the time. Counting the prior as AMAF playouts (rave-prior) is what
@@ -831,11 +822,11 @@ mod tests {
         }
         let node = Node::default();
         let edges = [a, b];
-        let mut config = Settings {
+        let mut config = SearchParams {
             exploration: Auto::Value(0.0),
             rave: 3000.0,
             fpu: 1.0,
-            ..Settings::default()
+            ..SearchParams::default()
         }
         .selection();
         config.rave_prior = 0.0;
@@ -915,7 +906,7 @@ mod tests {
                 rave: [3000.0, 50.0, 0.0][round % 3],
                 rave_prior: [3.0, 0.0, 1.0][(round / 3) % 3],
                 fpu: [1.0, 0.5][(round / 9) % 2],
-                ..Settings::default().selection()
+                ..SearchParams::default().selection()
             };
             let chosen = select(&node, &edges, &config);
             let scores: Vec<f32> = edges
@@ -979,11 +970,11 @@ mod tests {
         for _ in 0..CRITICALITY_START_VISITS {
             node.add_result(1);
         }
-        let mut config = Settings {
+        let mut config = SearchParams {
             exploration: Auto::Value(0.0),
             rave: 3000.0,
             fpu: 1.0,
-            ..Settings::default()
+            ..SearchParams::default()
         }
         .selection();
         config.criticality = 2.0;

@@ -4,10 +4,15 @@
 //! `hane gtp` and `hane bench`, the `hane:key=value` player specs of `hane match` /
 //! `hane selfplay`, GTP `gomill-describe_engine`, the log line of the settings in use and
 //! the tuner's parameter list. Defaults that depend on the board size or on another setting
-//! are `auto` values, resolved by the methods of [`Settings`] right below the definition.
+//! are `auto` values, resolved by the methods of the parameter structs right below the definition.
 //!
-//! This module sits just above `board`: the search, the playouts and the play layer read
-//! their settings from a [`Settings`] value.
+//! Each entry names the layer whose parameter struct holds it (`game.`, `search.` or
+//! `playout.`): the table generates [`GameParams`] (the play layer's and the GTP engine's
+//! settings), [`SearchParams`] (the search's) and [`PlayoutParams`] (the playout policy's,
+//! inside `SearchParams`), and [`Settings`] is their aggregate. The search is given only
+//! `&SearchParams` and the playout policy only `&PlayoutParams`.
+//!
+//! This module sits just above `board`: every layer above reads its own parameter struct.
 
 mod value;
 
@@ -210,22 +215,59 @@ impl Setting {
 }
 
 macro_rules! settings {
-    ($(
-        $(#[doc = $doc:literal])+
-        $field:ident : $ty:ty = $default:expr, $meta:expr;
-    )+) => {
-        /// The engine's settings (see the module documentation). `Settings::default()`
-        /// is hane's default engine.
+    // Sorts the entries into their layer's struct (keeping each one's doc comment, type and
+    // default), then emits the structs, their `Default`s and the table.
+    (@sort [$($game:tt)*] [$($search:tt)*] [$($playout:tt)*]) => {
+        settings!(@params GameParams [$($game)*]
+            "The settings of playing games, the play layer's (clock and budget, resignation, \
+             dynamic komi, the book, the pattern file) and the GTP engine's (rules and komi of \
+             new games, pondering, the seed, analysis and file limits).");
+        settings!(@params SearchParams [$($search)* ]
+            "The search's settings: tree statistics and selection, expansion, the weights of \
+             the priors and the tree's readers, early stop, tree reuse and memory. The \
+             playout policy's own settings are [`SearchParams::playout`].";
+            /// The playout policy's settings.
+            playout: PlayoutParams);
+        settings!(@params PlayoutParams [$($playout)*]
+            "The playout policy's settings: which policy, and the pattern policy's \
+             heuristics and their weights.");
+    };
+    (@sort [$($game:tt)*] [$($search:tt)*] [$($playout:tt)*]
+        $(#[doc = $doc:literal])+ game . $field:ident : $ty:ty = $default:expr, $meta:expr; $($rest:tt)*) => {
+        settings!(@sort [$($game)* $(#[doc = $doc])+ $field : $ty = $default;] [$($search)*] [$($playout)*] $($rest)*);
+    };
+    (@sort [$($game:tt)*] [$($search:tt)*] [$($playout:tt)*]
+        $(#[doc = $doc:literal])+ search . $field:ident : $ty:ty = $default:expr, $meta:expr; $($rest:tt)*) => {
+        settings!(@sort [$($game)*] [$($search)* $(#[doc = $doc])+ $field : $ty = $default;] [$($playout)*] $($rest)*);
+    };
+    (@sort [$($game:tt)*] [$($search:tt)*] [$($playout:tt)*]
+        $(#[doc = $doc:literal])+ playout . $field:ident : $ty:ty = $default:expr, $meta:expr; $($rest:tt)*) => {
+        settings!(@sort [$($game)*] [$($search)*] [$($playout)* $(#[doc = $doc])+ $field : $ty = $default;] $($rest)*);
+    };
+    (@params $name:ident [$($(#[doc = $doc:literal])+ $field:ident : $ty:ty = $default:expr;)*] $about:literal
+        $(; $(#[doc = $xdoc:literal])+ $xfield:ident : $xty:ty)?) => {
+        #[doc = $about]
         #[derive(Clone, Debug, PartialEq)]
-        pub struct Settings {
-            $( $(#[doc = $doc])+ pub $field: $ty, )+
+        pub struct $name {
+            $( $(#[doc = $doc])+ pub $field: $ty, )*
+            $( $(#[doc = $xdoc])+ pub $xfield: $xty, )?
         }
 
-        impl Default for Settings {
-            fn default() -> Settings {
-                Settings { $( $field: $default, )+ }
+        impl Default for $name {
+            fn default() -> $name {
+                $name { $( $field: $default, )* $( $xfield: <$xty>::default(), )? }
             }
         }
+    };
+    // The struct of a layer, as a place in `Settings`.
+    (@in $s:ident, game) => { $s.game };
+    (@in $s:ident, search) => { $s.search };
+    (@in $s:ident, playout) => { $s.search.playout };
+    ($(
+        $(#[doc = $doc:literal])+
+        $group:ident . $field:ident : $ty:ty = $default:expr, $meta:expr;
+    )+) => {
+        settings!(@sort [] [] [] $( $(#[doc = $doc])+ $group . $field : $ty = $default, $meta; )+);
 
         /// Every setting, in the order of the definition.
         pub static SETTINGS: &[Setting] = &[$(
@@ -239,14 +281,14 @@ macro_rules! settings {
                     let value: $ty = $default;
                     value.format_setting()
                 },
-                get: |s| s.$field.format_setting(),
+                get: |s| settings!(@in s, $group).$field.format_setting(),
                 set: |s, text, meta| {
                     let value = <$ty as SettingValue>::parse_setting(text)?;
                     meta.check(value.as_number())?;
-                    s.$field = value;
+                    settings!(@in s, $group).$field = value;
                     Ok(())
                 },
-                number: |s| s.$field.as_number(),
+                number: |s| settings!(@in s, $group).$field.as_number(),
             },
         )+];
     };
@@ -254,21 +296,21 @@ macro_rules! settings {
 
 settings! {
     /// Search threads (auto: one per core).
-    threads: Auto<usize> = Auto::Auto, Meta::new("threads", Scope::Game).short('t').range(1.0, 1024.0);
+    game.threads: Auto<usize> = Auto::Auto, Meta::new("threads", Scope::Game).short('t').range(1.0, 1024.0);
     /// Playouts per move: a fixed amount of thinking, reproducible with a seed and one
     /// thread; none: limited by time only. A game clock still applies. With neither
     /// playouts nor time nor a clock, hane thinks 5 seconds per move.
-    playouts: Option<u64> = None, Meta::new("playouts", Scope::Game).short('p').range(1.0, 1e15);
+    game.playouts: Option<u64> = None, Meta::new("playouts", Scope::Game).short('p').range(1.0, 1e15);
     /// Longest thinking time per move in seconds (none: the clock decides); a game clock
     /// can make it shorter.
-    time: Option<f64> = None, Meta::new("time", Scope::Game).aliases(&["seconds"]).above(0.0, 86_400.0);
+    game.time: Option<f64> = None, Meta::new("time", Scope::Game).aliases(&["seconds"]).above(0.0, 86_400.0);
     /// Upper bound on the search tree's memory (512M, 2G, ...).
-    max_memory: Bytes = Bytes(1 << 30), Meta::new("max-memory", Scope::Search);
+    search.max_memory: Bytes = Bytes(1 << 30), Meta::new("max-memory", Scope::Search);
     /// Resign when the win rate stays below this fraction for resign-moves moves in a
     /// row; 0 never resigns.
-    resign_threshold: f32 = 0.1, Meta::new("resign-threshold", Scope::Game).aliases(&["resign"]).below(0.0, 1.0).tune(0.0, 0.3, 0.02);
+    game.resign_threshold: f32 = 0.1, Meta::new("resign-threshold", Scope::Game).aliases(&["resign"]).below(0.0, 1.0).tune(0.0, 0.3, 0.02);
     /// Moves in a row under the resign threshold before resigning.
-    resign_moves: u32 = 3, Meta::new("resign-moves", Scope::Game).range(1.0, 1000.0);
+    game.resign_moves: u32 = 3, Meta::new("resign-moves", Scope::Game).range(1.0, 1000.0);
     /// Dynamic komi of handicap games: the playouts are scored with an offset on the komi
     /// so that the search, far ahead or far behind, still sees moves that matter. linear:
     /// dynamic-komi-stone points per handicap stone, fading to nothing by move
@@ -279,155 +321,165 @@ settings! {
     /// stones all of one colour), off in even games (setup stones of both colours: a
     /// position). hane reports win rates and scores under the real komi, and resigns only
     /// when lost under both.
-    dynamic_komi: DynamicKomiMode = DynamicKomiMode::Auto, Meta::new("dynamic-komi", Scope::Game);
+    game.dynamic_komi: DynamicKomiMode = DynamicKomiMode::Auto, Meta::new("dynamic-komi", Scope::Game);
     /// Points of dynamic komi per handicap stone on 19x19 (scaled by the board's area on
     /// other sizes).
-    dynamic_komi_stone: f32 = 7.0, Meta::new("dynamic-komi-stone", Scope::Game).range(0.0, 100.0);
+    game.dynamic_komi_stone: f32 = 7.0, Meta::new("dynamic-komi-stone", Scope::Game).range(0.0, 100.0);
     /// The move number on 19x19 (scaled by the board's area on other sizes) by which the
     /// linear dynamic komi has faded to nothing.
-    dynamic_komi_moves: u32 = 200, Meta::new("dynamic-komi-moves", Scope::Game).range(1.0, 10_000.0);
+    game.dynamic_komi_moves: u32 = 200, Meta::new("dynamic-komi-moves", Scope::Game).range(1.0, 10_000.0);
     /// Light playouts that judge dead stones and the final score.
-    judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
+    game.judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
     /// Seconds kept back from every move's time budget under a game clock, for network
     /// lag.
-    lag_margin: f64 = 0.5, Meta::new("lag-margin", Scope::Engine).range(0.0, 3600.0);
+    game.lag_margin: f64 = 0.5, Meta::new("lag-margin", Scope::Engine).range(0.0, 3600.0);
     /// Playout policy: pattern (answers the last move's tactics, reads ladders and plays
     /// learned 3x3 shapes) or light (uniformly random without filling eyes; about 4x as
     /// many playouts on 9x9 and 3.5x on 19x19, much weaker).
-    playout: PlayoutKind = PlayoutKind::Pattern, Meta::new("playout", Scope::Search);
+    playout.playout: PlayoutKind = PlayoutKind::Pattern, Meta::new("playout", Scope::Search);
     /// Priors of new tree moves: pattern (the learned move probabilities on top of the
     /// heuristic) or heuristic (captures, ataris, distance to the last move).
-    priors: PriorsKind = PriorsKind::Pattern, Meta::new("priors", Scope::Search);
+    search.priors: PriorsKind = PriorsKind::Pattern, Meta::new("priors", Scope::Search);
     /// Virtual playouts of the priors' shape term: the learned term of the pattern priors
     /// (auto: 18.26), or with the heuristic priors their
     /// hand-written 3x3 shapes and ladder reading (auto or 0: neither).
-    prior_weight: Auto<f32> = Auto::Auto, Meta::new("prior-weight", Scope::Search).range(0.0, 1e6).tune(0.0, 100.0, 5.0);
+    search.prior_weight: Auto<f32> = Auto::Auto, Meta::new("prior-weight", Scope::Search).range(0.0, 1e6).tune(0.0, 100.0, 5.0);
     /// Pattern table file (the `patterns/` text format) instead of the compiled-in one
     /// (builtin), for pattern playouts and pattern priors.
-    patterns: Option<PathBuf> = None, Meta::new("patterns", Scope::Search);
+    game.patterns: Option<PathBuf> = None, Meta::new("patterns", Scope::Search);
     /// Pattern playouts answer two-liberty fights next to the last move and play the
     /// vital point of small eye spaces (off: about a fifth more playouts, weaker).
-    tactics: bool = true, Meta::new("tactics", Scope::Search);
+    playout.tactics: bool = true, Meta::new("tactics", Scope::Search);
     /// Pattern playouts read ladders: they do not save a chain in atari by running into a
     /// ladder, and continue a ladder the opponent runs into.
-    ladders: bool = true, Meta::new("ladders", Scope::Search);
+    playout.ladders: bool = true, Meta::new("ladders", Scope::Search);
     /// Pattern playouts play the last good replies each search thread learns from its
     /// playouts (LGRF-2).
-    replies: bool = false, Meta::new("replies", Scope::Search);
+    playout.replies: bool = false, Meta::new("replies", Scope::Search);
     /// Pattern playouts capture chains left in atari away from the last move, before a
     /// random move.
-    captures: bool = false, Meta::new("captures", Scope::Search);
+    playout.captures: bool = false, Meta::new("captures", Scope::Search);
     /// Which self-ataris (moves that leave their own chain with one liberty, capturing
     /// nothing) the pattern playouts' random move may play: small (those of chains of one
     /// or two stones), useful (only a snapback, a nakade in an enemy eye space of 3 to
     /// 6 points, or a throw-in against an enemy chain of two liberties), never. A self-atari
     /// refused under useful or never is replaced by the liberty it would leave when playing
     /// there is safe.
-    self_atari: SelfAtariRule = SelfAtariRule::Small, Meta::new("self-atari", Scope::Search);
+    playout.self_atari: SelfAtariRule = SelfAtariRule::Small, Meta::new("self-atari", Scope::Search);
     /// Pattern playouts atari the chain the last move left with two liberties when its
     /// escape from the atari would have at most two liberties and capture nothing (off:
     /// only ladders next to our previous move are started).
-    two_liberty_ataris: bool = false, Meta::new("two-liberty-ataris", Scope::Search);
+    playout.two_liberty_ataris: bool = false, Meta::new("two-liberty-ataris", Scope::Search);
     /// Pattern playouts atari an enemy chain of two liberties that touches an own chain the
     /// last move left with three or four, when the enemy's escape from the atari would have
     /// at most two liberties: capturing races the own chain leads are won (auto: on up to
     /// 9x9, off on larger boards).
-    race_ataris: Auto<bool> = Auto::Auto, Meta::new("race-ataris", Scope::Search);
+    playout.race_ataris: Auto<bool> = Auto::Auto, Meta::new("race-ataris", Scope::Search);
     /// Probability that the pattern playouts retake a ko the player could not retake on its
     /// previous turn (the opponent had just taken it), when the retake still captures: ko
     /// fights in the playouts (0: a ko stays with the side that took it first unless a
     /// tactical or random move retakes it).
-    ko_retakes: f32 = 0.0, Meta::new("ko-retakes", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.1);
+    playout.ko_retakes: f32 = 0.0, Meta::new("ko-retakes", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.1);
     /// Random points the pattern playouts try for one in an empty 3x3 area before their
     /// random move ("fill the board"); 0: none.
-    fill_board: u32 = 0, Meta::new("fill-board", Scope::Search).range(0.0, 64.0).tune(0.0, 16.0, 1.0);
+    playout.fill_board: u32 = 0, Meta::new("fill-board", Scope::Search).range(0.0, 64.0).tune(0.0, 16.0, 1.0);
     /// Weight of "no shape move" in the pattern playouts: with W the sum of the
     /// (tempered) 3x3 gammas of the empty points next to the last move, a shape there is
     /// played with probability W / (W + shape-reluctance), else the random move.
-    shape_reluctance: f32 = 4.0, Meta::new("shape-reluctance", Scope::Search).range(0.0, 1e6).tune(0.0, 16.0, 1.0);
+    playout.shape_reluctance: f32 = 4.0, Meta::new("shape-reluctance", Scope::Search).range(0.0, 1e6).tune(0.0, 16.0, 1.0);
     /// Temperature of the pattern playouts' shapes: a shape is drawn with its gamma
     /// raised to 1 / shape-temperature (below 1 the best shapes are favoured more, above 1
     /// the draw flattens).
-    shape_temperature: f32 = 1.0, Meta::new("shape-temperature", Scope::Search).above(0.0, 100.0).tune(0.2, 2.0, 0.1);
+    playout.shape_temperature: f32 = 1.0, Meta::new("shape-temperature", Scope::Search).above(0.0, 100.0).tune(0.2, 2.0, 0.1);
     /// UCT exploration constant (auto: 0.02 with light playouts, 0.0057 with pattern
     /// playouts).
-    exploration: Auto<f32> = Auto::Auto, Meta::new("exploration", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.05);
+    search.exploration: Auto<f32> = Auto::Auto, Meta::new("exploration", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.05);
     /// RAVE equivalence: the real visits at which AMAF and real statistics weigh the
     /// same (0: no AMAF).
-    rave: f32 = 1556.0, Meta::new("rave", Scope::Search).aliases(&["rave-equivalence"]).range(0.0, 1e9).tune(100.0, 20_000.0, 500.0);
+    search.rave: f32 = 1556.0, Meta::new("rave", Scope::Search).aliases(&["rave-equivalence"]).range(0.0, 1e9).tune(100.0, 20_000.0, 500.0);
     /// Share of a prior's virtual playouts also counted as AMAF playouts.
-    rave_prior: f32 = 0.032, Meta::new("rave-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 10.0, 0.5);
+    search.rave_prior: f32 = 0.032, Meta::new("rave-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 10.0, 0.5);
     /// Distance weighting of AMAF results: a playout move at step t of a playout of T steps
     /// counts 1 - k (t - t0) / (T - t0) of a result in the AMAF statistics of a node at
     /// step t0, so that moves played soon after the node count more (0: all count the same).
-    rave_distance: f32 = 0.0, Meta::new("rave-distance", Scope::Search).range(0.0, 1.0).tune(0.0, 0.9, 0.1);
+    search.rave_distance: f32 = 0.0, Meta::new("rave-distance", Scope::Search).range(0.0, 1.0).tune(0.0, 0.9, 0.1);
     /// Weight of criticality in the selection: a move whose point ends owned by the winner
     /// of the playouts through its node more often than chance would have it (its
     /// criticality), and more than the node's moves on average, gets that excess, times this
     /// setting, of its AMAF playouts as extra AMAF wins, once the node has sampled 32
     /// playouts (0: off).
-    criticality: f32 = 0.0, Meta::new("criticality", Scope::Search).range(0.0, 1e6).tune(0.0, 4.0, 0.25);
+    search.criticality: f32 = 0.0, Meta::new("criticality", Scope::Search).range(0.0, 1e6).tune(0.0, 4.0, 0.25);
     /// Value of a tree move with no statistics and no prior (first-play urgency).
-    fpu: f32 = 0.873, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
+    search.fpu: f32 = 0.873, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
     /// Visits a tree node needs before it gets children (auto: 2 up to 7x7, 8 above).
-    expand: Auto<u32> = Auto::Auto, Meta::new("expand", Scope::Search).range(1.0, 1e9).tune(1.0, 32.0, 1.0);
+    search.expand: Auto<u32> = Auto::Auto, Meta::new("expand", Scope::Search).range(1.0, 1e9).tune(1.0, 32.0, 1.0);
     /// Virtual playouts the tactical reader gives new tree moves: in the chains touching
     /// the last two moves and the big chains short of liberties, a move that saves one of
     /// ours or captures one of theirs counts them as wins, an escape of a chain that cannot
     /// be saved as losses (0: no reading in the tree).
-    reading: f32 = 20.0, Meta::new("reading", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
+    search.reading: f32 = 20.0, Meta::new("reading", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
     /// Node budget of each tactical read at tree expansion.
-    reading_nodes: u64 = 100, Meta::new("reading-nodes", Scope::Search).range(1.0, 1e7);
+    search.reading_nodes: u64 = 100, Meta::new("reading-nodes", Scope::Search).range(1.0, 1e7);
     /// Chains of at least this many stones with at most two liberties are read by the
     /// tree's tactical reader wherever they are, not only next to the last two moves (0:
     /// only there, and the chains of 5 stones or more with at most 3 liberties).
-    reading_anywhere: u32 = 0, Meta::new("reading-anywhere", Scope::Search).range(0.0, 361.0).tune(0.0, 5.0, 1.0);
+    search.reading_anywhere: u32 = 0, Meta::new("reading-anywhere", Scope::Search).range(0.0, 361.0).tune(0.0, 5.0, 1.0);
     /// Growth of the tactical reader's bonus with the chain's size: a move deciding a chain
     /// of s stones gets reading times 1 + reading-size * (s - 1) virtual playouts, at most
     /// 4 times reading (0: the same for every chain).
-    reading_size: f32 = 0.0, Meta::new("reading-size", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.1);
+    search.reading_size: f32 = 0.0, Meta::new("reading-size", Scope::Search).range(0.0, 100.0).tune(0.0, 1.0, 0.1);
     /// Virtual playouts won that the race reader gives a new tree move that wins a
     /// capturing race next to the last two moves (chains of 2+ stones with 2 to 4
     /// liberties) that the opponent would win by moving first, or that saves our chain
     /// in it (a seki); a ko counts half (0: no race reads in the tree).
-    race: f32 = 0.0, Meta::new("race", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
+    search.race: f32 = 0.0, Meta::new("race", Scope::Search).range(0.0, 1e6).tune(0.0, 60.0, 5.0);
     /// Node budget of each race question at tree expansion.
-    race_nodes: u64 = 100, Meta::new("race-nodes", Scope::Search).range(1.0, 1e7);
+    search.race_nodes: u64 = 100, Meta::new("race-nodes", Scope::Search).range(1.0, 1e7);
     /// Virtual playouts won that the owl reader gives a root move saving a group of ours
     /// that the opponent could kill, or killing one of theirs that could still live (0: no
     /// owl reading).
-    owl: f32 = 0.0, Meta::new("owl", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
+    search.owl: f32 = 0.0, Meta::new("owl", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Node budget of each owl read at the root.
-    owl_nodes: u64 = 20000, Meta::new("owl-nodes", Scope::Search).range(1.0, 1e7);
+    search.owl_nodes: u64 = 20000, Meta::new("owl-nodes", Scope::Search).range(1.0, 1e7);
     /// Stop a move's search early when the runner-up cannot overtake the best move in
     /// the playouts or time left.
-    early_stop: bool = true, Meta::new("early-stop", Scope::Search);
+    search.early_stop: bool = true, Meta::new("early-stop", Scope::Search);
     /// Keep the subtree of the moves played between searches.
-    reuse: bool = true, Meta::new("reuse", Scope::Search).aliases(&["reuse-tree"]);
+    search.reuse: bool = true, Meta::new("reuse", Scope::Search).aliases(&["reuse-tree"]);
     /// Opening book: builtin (the 9x9 book grown by hane's searches, played at once for
     /// komi 7 and 7.5, and the 19x19 book of professional statistics, a prior of the
     /// search), off, or a book file (the `patterns/` book format).
-    book: BookSource = BookSource::Builtin, Meta::new("book", Scope::Game);
+    game.book: BookSource = BookSource::Builtin, Meta::new("book", Scope::Game);
     /// Seed of the random generators; with one thread and a playout limit the moves
     /// repeat. none: a fresh seed every run (logged at --log-level info).
-    seed: Option<u64> = None, Meta::new("seed", Scope::Engine);
+    game.seed: Option<u64> = None, Meta::new("seed", Scope::Engine);
     /// Keep thinking on the opponent's time, until the next command arrives.
-    ponder: bool = false, Meta::new("ponder", Scope::Engine);
+    game.ponder: bool = false, Meta::new("ponder", Scope::Engine);
     /// Rules of new games: cgos (area scoring, positional superko, no handicap
     /// compensation), chinese, japanese (played as chinese), tromp-taylor, aga,
     /// new-zealand, simple-ko (cgos with only the simple ko rule, as GNU Go plays).
-    rules: Rules = Rules::default(), Meta::new("rules", Scope::Engine);
+    game.rules: Rules = Rules::default(), Meta::new("rules", Scope::Engine);
     /// Komi of new games (GTP komi overrides it).
-    komi: f32 = 7.5, Meta::new("komi", Scope::Engine).range(-1000.0, 1000.0);
+    game.komi: f32 = 7.5, Meta::new("komi", Scope::Engine).range(-1000.0, 1000.0);
     /// Stop lz-analyze / kata-analyze streams after this many playouts (none: a stream
     /// runs until the next input line).
-    analysis_playouts: Option<u64> = None, Meta::new("analysis-playouts", Scope::Engine).range(1.0, 1e15);
+    game.analysis_playouts: Option<u64> = None, Meta::new("analysis-playouts", Scope::Engine).range(1.0, 1e15);
     /// Most bytes GTP loadsgf reads of a file: a record whose first game does not end
     /// within them is refused. loadsgf reads regular files only, and only their first game.
-    max_sgf_bytes: Bytes = Bytes(4 << 20), Meta::new("max-sgf-bytes", Scope::Engine);
+    game.max_sgf_bytes: Bytes = Bytes(4 << 20), Meta::new("max-sgf-bytes", Scope::Engine);
 }
 
-/// The constants of the tree's move selection ([`Settings::selection`]): the settings of
+/// The engine's settings: each layer's parameter struct, [`GameParams`] for playing games
+/// and [`SearchParams`] for the search (with the playouts' [`PlayoutParams`] inside it).
+/// `Settings::default()` is hane's default engine. The play layer owns it; the search is
+/// given its `search` part only, and the playout policy its `search.playout` part.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Settings {
+    pub game: GameParams,
+    pub search: SearchParams,
+}
+
+/// The constants of the tree's move selection ([`SearchParams::selection`]): the settings of
 /// those names, the exploration's `auto` resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Selection {
@@ -439,17 +491,27 @@ pub struct Selection {
     pub criticality: f32,
 }
 
-/// The resolution of the `auto` values and the other derived quantities.
-impl Settings {
+impl GameParams {
     /// Search threads.
     pub fn thread_count(&self) -> usize {
         self.threads
             .or_else_with(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
+    /// The rules of new games, with the komi setting.
+    pub fn game_rules(&self) -> Rules {
+        Rules {
+            komi: self.komi,
+            ..self.rules
+        }
+    }
+}
+
+/// The resolution of the search's `auto` values.
+impl SearchParams {
     /// The UCT exploration constant.
     pub fn exploration_constant(&self) -> f32 {
-        self.exploration.or(match self.playout {
+        self.exploration.or(match self.playout.playout {
             PlayoutKind::Light => 0.02,
             PlayoutKind::Pattern => 0.0057,
         })
@@ -458,7 +520,7 @@ impl Settings {
     /// The tree's selection constants, the exploration's `auto` resolved. The same on every board
     /// size: `hane tune` set them on 9x9, and they won on 13x13 and 19x19 too (a size that
     /// needs its own values would resolve them here from a size argument, as
-    /// [`Settings::expand_visits`] does).
+    /// [`SearchParams::expand_visits`] does).
     pub fn selection(&self) -> Selection {
         Selection {
             exploration: self.exploration_constant(),
@@ -475,13 +537,6 @@ impl Settings {
         self.expand.or(if size <= 7 { 2 } else { 8 }).max(1)
     }
 
-    /// Whether the pattern playouts play race ataris on a board of `size`: `auto` turns
-    /// them on up to 9x9, where they won at equal time; on 19x19 they cost more than a
-    /// quarter of the playouts and equal-time games have not shown a gain.
-    pub fn race_ataris_on(&self, size: usize) -> bool {
-        self.race_ataris.or(size <= 9)
-    }
-
     /// Virtual playouts of the pattern priors' learned term.
     pub fn pattern_prior_weight(&self) -> f32 {
         self.prior_weight.or(18.26)
@@ -495,28 +550,33 @@ impl Settings {
             _ => None,
         }
     }
+}
 
+/// The resolution of the playouts' `auto` values.
+impl PlayoutParams {
+    /// Whether the pattern playouts play race ataris on a board of `size`: `auto` turns
+    /// them on up to 9x9, where they won at equal time; on 19x19 they cost more than a
+    /// quarter of the playouts and equal-time games have not shown a gain.
+    pub fn race_ataris_on(&self, size: usize) -> bool {
+        self.race_ataris.or(size <= 9)
+    }
+}
+
+impl Settings {
     /// The value of `setting` as a number, with an `auto` value resolved as the engine
     /// resolves it on a board of `size` (the tuner's starting point); `None` for a setting
     /// that is not a number. Every tunable `auto` setting must be resolved here (a test
     /// checks it).
     pub fn effective_number(&self, setting: &Setting, size: usize) -> Option<f64> {
+        let search = &self.search;
         match setting.meta.key {
-            "exploration" => Some(f64::from(self.exploration_constant())),
-            "expand" => Some(f64::from(self.expand_visits(size))),
-            "prior-weight" => Some(f64::from(match self.priors {
-                PriorsKind::Pattern => self.pattern_prior_weight(),
-                PriorsKind::Heuristic => self.heuristic_shape_weight().unwrap_or(0.0),
+            "exploration" => Some(f64::from(search.exploration_constant())),
+            "expand" => Some(f64::from(search.expand_visits(size))),
+            "prior-weight" => Some(f64::from(match search.priors {
+                PriorsKind::Pattern => search.pattern_prior_weight(),
+                PriorsKind::Heuristic => search.heuristic_shape_weight().unwrap_or(0.0),
             })),
             _ => self.number(setting),
-        }
-    }
-
-    /// The rules of new games, with the komi setting.
-    pub fn game_rules(&self) -> Rules {
-        Rules {
-            komi: self.komi,
-            ..self.rules
         }
     }
 }
@@ -690,7 +750,7 @@ mod tests {
     fn set_checks_values_and_changes_nothing_on_an_error() {
         let mut s = Settings::default();
         s.set("fill-board", "5").unwrap();
-        assert_eq!(s.fill_board, 5);
+        assert_eq!(s.search.playout.fill_board, 5);
         for (key, bad) in [
             ("fill-board", "65"),
             ("fill-board", "-1"),
@@ -711,7 +771,7 @@ mod tests {
             assert_eq!(s, before);
         }
         s.set("resign", "0.2").unwrap();
-        assert_eq!(s.resign_threshold, 0.2);
+        assert_eq!(s.game.resign_threshold, 0.2);
         assert_eq!(s.get("dead-playouts").as_deref(), Some("1000"));
     }
 
@@ -724,7 +784,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            (s.playouts, s.threads, s.rave),
+            (s.game.playouts, s.game.threads, s.search.rave),
             (Some(400), Auto::Value(1), 1500.0)
         );
         assert_eq!(
@@ -772,10 +832,11 @@ mod tests {
             defaults.effective_number(find("prior-weight"), 19),
             Some(f64::from(18.26_f32))
         );
-        let light = Settings {
-            playout: PlayoutKind::Light,
-            priors: PriorsKind::Heuristic,
-            ..Settings::default()
+        let light = {
+            let mut s = Settings::default();
+            s.search.playout.playout = PlayoutKind::Light;
+            s.search.priors = PriorsKind::Heuristic;
+            s
         };
         assert_eq!(light.effective_number(find("prior-weight"), 9), Some(0.0));
         assert!((light.effective_number(find("exploration"), 9).unwrap() - 0.02).abs() < 1e-6);
@@ -791,9 +852,12 @@ mod tests {
     #[test]
     fn size_dependent_defaults() {
         let s = Settings::default();
-        assert_eq!((s.expand_visits(7), s.expand_visits(9)), (2, 8));
-        assert_eq!(s.pattern_prior_weight(), 18.26);
-        let selection = s.selection();
+        assert_eq!(
+            (s.search.expand_visits(7), s.search.expand_visits(9)),
+            (2, 8)
+        );
+        assert_eq!(s.search.pattern_prior_weight(), 18.26);
+        let selection = s.search.selection();
         assert_eq!(
             (
                 selection.exploration,
@@ -803,16 +867,17 @@ mod tests {
             ),
             (0.0057, 1556.0, 0.032, 0.873)
         );
-        assert_eq!(s.heuristic_shape_weight(), None);
-        let light = Settings {
-            playout: PlayoutKind::Light,
-            prior_weight: Auto::Value(35.0),
-            expand: Auto::Value(4),
-            ..Settings::default()
+        assert_eq!(s.search.heuristic_shape_weight(), None);
+        let light = {
+            let mut s = Settings::default();
+            s.search.playout.playout = PlayoutKind::Light;
+            s.search.prior_weight = Auto::Value(35.0);
+            s.search.expand = Auto::Value(4);
+            s
         };
-        assert_eq!(light.exploration_constant(), 0.02);
-        assert_eq!(light.pattern_prior_weight(), 35.0);
-        assert_eq!(light.heuristic_shape_weight(), Some(35.0));
-        assert_eq!(light.expand_visits(19), 4);
+        assert_eq!(light.search.exploration_constant(), 0.02);
+        assert_eq!(light.search.pattern_prior_weight(), 35.0);
+        assert_eq!(light.search.heuristic_shape_weight(), Some(35.0));
+        assert_eq!(light.search.expand_visits(19), 4);
     }
 }

@@ -1,0 +1,137 @@
+//! The one place where the tree's priors are combined: every source of prior knowledge is a
+//! [`PriorProvider`] that adds virtual playouts (visits at a value) to the candidate moves
+//! of a node, with a weight from [`SearchParams`](crate::settings::SearchParams), and
+//! [`PriorSources::mix`] adds them up in a fixed order, for the root and for every
+//! expansion alike.
+//!
+//! | provider | nodes | settings |
+//! |---|---|---|
+//! | [`MovePriors`]: the learned pattern priors, or the heuristic ones | all | `priors`, `prior-weight` |
+//! | [`ExpansionReader`]: tactical reads of chains short of liberties, race reads | all | `reading*`, `race*` |
+//! | [`RootOwl`]: group life and death | root | `owl`, `owl-nodes` |
+//! | [`ExtraPriors`]: the play layer's root priors (the opening book) | root | `book` |
+//!
+//! Adding a prior: implement [`PriorProvider`] for it, give [`PriorSources`] a field for it
+//! and a line in [`PriorSources::mix`], build it from its setting where the search builds
+//! the others (`Searcher::run` for the root's, `SharedSearch` for the per-thread ones).
+
+use crate::board::{Board, Color, Move, Recent};
+
+use super::priors::{MovePriors, Prior};
+use super::reading::{ExpansionReader, RootOwl};
+
+/// The node whose moves get priors.
+#[derive(Clone, Copy, Debug)]
+pub struct PriorQuery<'a> {
+    pub board: &'a Board,
+    /// The player to move.
+    pub color: Color,
+    /// The last two moves before the node.
+    pub recent: Recent,
+    /// The candidate moves: `out[k]` of a provider is the prior of `moves[k]`.
+    pub moves: &'a [Move],
+}
+
+/// A source of prior knowledge about the moves of a tree node.
+pub trait PriorProvider {
+    /// Adds this source's virtual playouts to `out` (`out[k]` for `query.moves[k]`).
+    /// Called at most once per node, from the thread that expands it; must not allocate
+    /// when it runs at expansions.
+    fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]);
+}
+
+impl PriorProvider for &dyn MovePriors {
+    fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        self.priors(query.board, query.color, query.recent, query.moves, out);
+    }
+}
+
+impl PriorProvider for ExpansionReader {
+    fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        ExpansionReader::add_priors(
+            self,
+            query.board,
+            query.color,
+            query.recent,
+            query.moves,
+            out,
+        );
+    }
+}
+
+impl PriorProvider for RootOwl {
+    fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        RootOwl::add_priors(self, query.board, query.color, query.moves, out);
+    }
+}
+
+/// An extra prior of one root move: `visits` virtual playouts won at rate `value`, on top
+/// of the others (the play layer's hook for its opening book).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootPrior {
+    pub mv: Move,
+    pub visits: f32,
+    pub value: f32,
+}
+
+/// The play layer's extra root priors as a provider.
+#[derive(Clone, Copy, Debug)]
+pub struct ExtraPriors<'a>(pub &'a [RootPrior]);
+
+impl PriorProvider for ExtraPriors<'_> {
+    fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        for x in self.0 {
+            if let Some(k) = query.moves.iter().position(|&m| m == x.mv) {
+                out[k].add(x.visits, x.value);
+            }
+        }
+    }
+}
+
+/// The providers of one node: those of every node, and at the root its own.
+pub struct PriorSources<'a> {
+    /// The move priors (patterns or heuristic).
+    pub moves: &'a dyn MovePriors,
+    /// The calling thread's reader, when the tree reads.
+    pub reader: Option<&'a mut ExpansionReader>,
+    /// At the root: the owl, when it is on.
+    pub owl: Option<&'a mut RootOwl>,
+    /// At the root: the play layer's extra priors.
+    pub extra: ExtraPriors<'a>,
+}
+
+impl<'a> PriorSources<'a> {
+    /// The providers of a node below the root.
+    pub fn expansion(
+        moves: &'a dyn MovePriors,
+        reader: Option<&'a mut ExpansionReader>,
+    ) -> PriorSources<'a> {
+        PriorSources {
+            moves,
+            reader,
+            owl: None,
+            extra: ExtraPriors(&[]),
+        }
+    }
+
+    /// Whether some provider is the root's own (a kept root's edges, priced when it was a
+    /// deeper node, then lack its priors).
+    pub fn has_root_only(&self) -> bool {
+        self.owl.is_some() || !self.extra.0.is_empty()
+    }
+
+    /// The priors of `query.moves`, every provider's added up, into `out` (resized to the
+    /// moves).
+    pub fn mix(&mut self, query: &PriorQuery<'_>, out: &mut Vec<Prior>) {
+        out.clear();
+        out.resize(query.moves.len(), Prior::NONE);
+        PriorProvider::add_priors(&mut self.moves, query, out);
+        if let Some(reader) = self.reader.as_deref_mut() {
+            PriorProvider::add_priors(reader, query, out);
+        }
+        if let Some(owl) = self.owl.as_deref_mut() {
+            PriorProvider::add_priors(owl, query, out);
+        }
+        self.extra.add_priors(query, out);
+    }
+}
