@@ -536,7 +536,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             (0, Some(_)) => Some(Color::White),
             _ => None,
         }
-        .filter(|_| shared.config.params.criticality > 0.0);
+        .filter(|_| shared.selection.criticality > 0.0);
         if critical_winner.is_some() {
             self.record_owners();
         }
@@ -637,7 +637,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         let root_color = self.shared.root_color;
         let depth = self.path.len();
         let moves = self.moves.len();
-        let distance = self.shared.config.params.rave_distance;
+        let distance = self.shared.selection.rave_distance;
         // Steps in the whole game played out: the tree moves and the playout's stones.
         let end = self.amaf.next_step().max(moves);
         // A playout that ended below the last node went through an edge without a node
