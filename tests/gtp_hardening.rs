@@ -531,3 +531,137 @@ fn log_file_receives_the_settings_and_one_line_per_move() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("log"));
 }
+
+// ----- Second round, item 1: bounded input lines and read-ahead ------------------------------
+
+/// The peak resident memory of process `pid` in bytes (`VmHWM`), where `/proc` tells.
+fn peak_memory(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Writes `lines` lines of `bytes` bytes each (`x`s after `prefix`) to `stdin` from a
+/// thread, then `tail`; the thread returns how many bytes it wrote before a write failed.
+fn write_in_background(
+    mut stdin: std::process::ChildStdin,
+    prefix: &'static str,
+    bytes: usize,
+    lines: usize,
+    tail: &'static str,
+) -> std::thread::JoinHandle<usize> {
+    std::thread::spawn(move || {
+        let mut line = prefix.as_bytes().to_vec();
+        line.resize(bytes.max(prefix.len()), b'x');
+        line.push(b'\n');
+        let mut written = 0;
+        for _ in 0..lines {
+            if stdin.write_all(&line).is_err() {
+                return written;
+            }
+            written += line.len();
+        }
+        let _ = stdin.write_all(tail.as_bytes());
+        written
+    })
+}
+
+#[test]
+fn an_overlong_line_is_refused_without_being_stored() {
+    let mut args = vec!["--max-line-bytes", "64K"];
+    args.extend_from_slice(CHEAP);
+    let mut child = Command::new(HANE)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hane");
+    // 300 MB on one line, its command id kept; then a short line of exactly the bound.
+    let writer = write_in_background(
+        child.stdin.take().unwrap(),
+        "12 name ",
+        300 << 20,
+        1,
+        "7 name\nboardsize 9\n",
+    );
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut responses = Vec::new();
+    for _ in 0..3 {
+        let mut response = String::new();
+        loop {
+            let mut line = String::new();
+            if std::io::BufRead::read_line(&mut stdout, &mut line).unwrap() == 0 {
+                break;
+            }
+            if line == "\n" {
+                break;
+            }
+            response.push_str(&line);
+        }
+        responses.push(response);
+    }
+    assert_eq!(
+        responses,
+        ["?12 line too long\n", "=7 hane\n", "= \n"],
+        "the long line is answered with its id and the next commands run"
+    );
+    let peak = peak_memory(child.id());
+    assert_eq!(writer.join().unwrap(), (300 << 20) + 1);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    if let Some(peak) = peak {
+        assert!(
+            peak < 120 << 20,
+            "peak memory {} MB for a 300 MB line",
+            peak >> 20
+        );
+    }
+}
+
+#[test]
+fn a_client_that_does_not_read_cannot_grow_the_read_ahead() {
+    // A long search, and behind it many long lines: hane must stop reading them.
+    let mut child = Command::new(HANE)
+        .args([
+            "--threads",
+            "1",
+            "--playouts",
+            "100000000",
+            "--time",
+            "30",
+            "--playout",
+            "light",
+            "--priors",
+            "heuristic",
+            "--max-line-bytes",
+            "2M",
+            "--book",
+            "off",
+            "--early-stop",
+            "off",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hane");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"boardsize 9\ngenmove b\n").unwrap();
+    // 100 lines of 1.5 MB: 150 MB that the reader must not take in.
+    let writer = write_in_background(stdin, "name # ", 3 << 19, 100, "");
+    std::thread::sleep(Duration::from_secs(3));
+    let peak = peak_memory(child.id());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let written = writer.join().unwrap();
+    assert!(
+        written < 40 << 20,
+        "hane read {} MB ahead of a running search",
+        written >> 20
+    );
+    if let Some(peak) = peak {
+        assert!(peak < 120 << 20, "peak memory {} MB", peak >> 20);
+    }
+}

@@ -9,11 +9,12 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod input;
 pub mod parse;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use crate::board::{GameState, Rules};
 use crate::pattern::PatternTable;
@@ -36,6 +37,10 @@ pub struct InputSignal {
     stop_on_input: AtomicBool,
     /// Set once the input has ended.
     closed: AtomicBool,
+    /// Bytes of the lines queued and not yet taken (the reader waits while they are many).
+    queued_bytes: AtomicUsize,
+    /// Set once the engine takes no more lines.
+    gone: AtomicBool,
     /// The stop flag of the running search.
     control: Arc<SearchControl>,
     /// In-process use without a reader: input counts as always pending.
@@ -49,6 +54,8 @@ impl InputSignal {
             consumed: AtomicU64::new(0),
             stop_on_input: AtomicBool::new(false),
             closed: AtomicBool::new(false),
+            queued_bytes: AtomicUsize::new(0),
+            gone: AtomicBool::new(false),
             control: SearchControl::new(),
             batch,
         })
@@ -62,27 +69,33 @@ impl InputSignal {
         }
     }
 
-    /// Reader side: counts `line` (`None`: the end of input) and queues it; false once the
-    /// engine is gone. Counted before it is queued: counted after, the engine could take
-    /// the line, start the analysis it asks for, and then see the count arrive as new
+    /// Reader side: counts `item` and queues it (waiting while the queue is full); false
+    /// once the engine is gone. Counted before it is queued: counted after, the engine could
+    /// take the line, start the analysis it asks for, and then see the count arrive as new
     /// input that stops that very analysis (seen in CI under load: `lz-analyze` ended
     /// after its first report).
-    fn queue_line(
+    fn queue(
         &self,
-        sender: &crossbeam::channel::Sender<Option<String>>,
-        line: Option<String>,
+        sender: &crossbeam::channel::Sender<input::Queued>,
+        item: input::Queued,
     ) -> bool {
         self.line_arrived();
-        sender.send(line).is_ok()
+        self.queued_bytes.fetch_add(item.bytes(), Ordering::SeqCst);
+        sender.send(item).is_ok()
+    }
+
+    /// Whether the engine takes no more lines.
+    fn engine_gone(&self) -> bool {
+        self.gone.load(Ordering::SeqCst)
     }
 
     /// Reader side: the end of input, queued like a line. No command can follow it, and
     /// nobody may be left to wait for a long answer: the last command's search stops as at
     /// `# interrupt` (here if it runs already, or as it starts, see
     /// [`InputSignal::last_command`]). Commands queued before the end still run in full.
-    fn end_of_input(&self, sender: &crossbeam::channel::Sender<Option<String>>) {
+    fn end_of_input(&self, sender: &crossbeam::channel::Sender<input::Queued>) {
         self.closed.store(true, Ordering::SeqCst);
-        self.queue_line(sender, None);
+        self.queue(sender, input::Queued::End);
         if self.last_command() {
             log(LogLevel::Info, format_args!("end of input"));
             self.control.stop();
@@ -102,8 +115,9 @@ impl InputSignal {
         self.control.stop();
     }
 
-    /// Engine side: a line was taken from the queue.
-    fn line_consumed(&self) {
+    /// Engine side: `item` was taken from the queue.
+    fn line_consumed(&self, item: &input::Queued) {
+        self.queued_bytes.fetch_sub(item.bytes(), Ordering::SeqCst);
         self.consumed.fetch_add(1, Ordering::SeqCst);
     }
 
@@ -249,6 +263,8 @@ pub const ERR_SIZE: &str = "unacceptable size";
 pub const ERR_UNDO: &str = "cannot undo";
 pub const ERR_LOAD: &str = "cannot load file";
 pub const ERR_SCORE: &str = "cannot score";
+/// The response to an input line longer than the `max-line-bytes` setting.
+pub const ERR_TOO_LONG: &str = "line too long";
 
 /// One command's response channel: plain responses are framed on return; streaming
 /// handlers (analysis) write their `=` line and progress lines as they go.
@@ -325,31 +341,14 @@ pub fn frame_response(mark: char, id: &str, text: &str) -> String {
 /// returns.
 pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Result<()> {
     let input = InputSignal::new(false);
-    let (sender, receiver) = crossbeam::channel::unbounded::<Option<String>>();
+    let (sender, receiver) = crossbeam::channel::bounded::<input::Queued>(input::QUEUE_LINES);
     let reader_input = Arc::clone(&input);
+    let max_line = settings.game.max_line_bytes.0;
     std::thread::Builder::new()
         .name("gtp-reader".to_string())
         .spawn(move || {
             let stdin = io::stdin();
-            let mut lock = stdin.lock();
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match lock.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let line = String::from_utf8_lossy(&bytes);
-                let line = line.trim_end_matches(['\n', '\r']);
-                if line == "# interrupt" {
-                    reader_input.interrupt();
-                    continue;
-                }
-                if !reader_input.queue_line(&sender, Some(line.to_string())) {
-                    return;
-                }
-            }
-            reader_input.end_of_input(&sender);
+            input::read_input(&mut stdin.lock(), &reader_input, &sender, max_line);
         })?;
     let mut engine = Engine::with_input(settings, patterns, Arc::clone(&input));
     let threads = engine.settings.game.thread_count();
@@ -368,10 +367,32 @@ pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Resul
         if receiver.is_empty() {
             engine.ponder();
         }
-        let Ok(Some(line)) = receiver.recv() else {
+        let Ok(item) = receiver.recv() else {
             break;
         };
-        input.line_consumed();
+        input.line_consumed(&item);
+        let line = match item {
+            input::Queued::End => break,
+            input::Queued::Line(line) => line,
+            input::Queued::TooLong { id } => {
+                log(
+                    LogLevel::Warn,
+                    format_args!("skipped an input line over max-line-bytes"),
+                );
+                let response = frame_response('?', id.as_deref().unwrap_or(""), ERR_TOO_LONG);
+                if let Err(e) = out
+                    .write_all(response.as_bytes())
+                    .and_then(|()| out.flush())
+                {
+                    log(
+                        LogLevel::Error,
+                        format_args!("cannot write a response: {e}"),
+                    );
+                    break;
+                }
+                continue;
+            }
+        };
         match engine.execute_line(&line, &mut out) {
             Ok(Flow::Continue) => {}
             Ok(Flow::Quit) => break,
@@ -384,6 +405,7 @@ pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Resul
             }
         }
     }
+    input.gone.store(true, Ordering::SeqCst);
     out.flush()
 }
 
@@ -397,7 +419,7 @@ mod tests {
     #[test]
     fn a_queued_line_never_stops_the_search_its_own_command_starts() {
         let input = InputSignal::new(false);
-        let (sender, receiver) = crossbeam::channel::unbounded::<Option<String>>();
+        let (sender, receiver) = crossbeam::channel::unbounded::<input::Queued>();
         // The client sends its next command once the last one is answered: every line is
         // then taken as soon as it is queued, which is when the order of counting matters.
         let (answered, answers) = crossbeam::channel::unbounded::<()>();
@@ -405,15 +427,15 @@ mod tests {
         const LINES: usize = 20_000;
         let reader = std::thread::spawn(move || {
             for i in 0..LINES {
-                assert!(reader_input.queue_line(&sender, Some(i.to_string())));
+                assert!(reader_input.queue(&sender, input::Queued::Line(i.to_string())));
                 answers.recv().unwrap();
             }
         });
         let mut stopped = 0;
         for _ in 0..LINES {
             let line = receiver.recv().unwrap();
-            assert!(line.is_some());
-            input.line_consumed();
+            assert!(matches!(line, input::Queued::Line(_)));
+            input.line_consumed(&line);
             input.control.reset();
             input.begin_stop_on_input();
             // The reader may still be counting a later line: only lines past this one may

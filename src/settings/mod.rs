@@ -467,6 +467,11 @@ settings! {
     /// Most bytes GTP loadsgf reads of a file: a record whose first game does not end
     /// within them is refused. loadsgf reads regular files only, and only their first game.
     game.max_sgf_bytes: Bytes = Bytes(4 << 20), Meta::new("max-sgf-bytes", Scope::Engine);
+    /// Longest GTP input line: a longer one is skipped unread and answered `? line too
+    /// long`. The commands read ahead of the one running are bounded too (four such lines'
+    /// worth, or 1,024 lines): while they are full hane stops reading its input, so a client
+    /// that does not read the replies cannot make it grow.
+    game.max_line_bytes: Bytes = Bytes(2 << 20), Meta::new("max-line-bytes", Scope::Engine);
 }
 
 /// The engine's settings: each layer's parameter struct, [`GameParams`] for playing games
