@@ -7,9 +7,10 @@
 //! | module | owns |
 //! |---|---|
 //! | [`log`] | the process's log lines (stderr or a file), whose writes never fail |
+//! | [`files`] | reading the files an operator names: regular files only, of bounded size |
 //! | [`board`] | points, stones, chains and liberties, ring codes, ko, Zobrist hashes, rules, game history, scoring, diagrams |
 //! | [`tactics`] | liberty and self-atari helpers, the ladder reader, the eye-space reader |
-//! | [`settings`] | the one settings definition: every engine setting with its default, help and ranges |
+//! | [`settings`] | the one settings definition: every engine setting with its default, help and ranges, in one parameter struct per layer |
 //! | [`pattern`] | the pattern format of `patterns/`, 3x3 and larger shapes, learned weights, the trainer |
 //! | [`playout`] | light and pattern-guided playout policies, the playout loop |
 //! | [`search`] | the shared UCT tree (RAVE, priors, virtual loss), worker threads, analysis snapshots |
@@ -36,11 +37,9 @@
 //!     game.play(color, Move::Play(point)).unwrap();
 //! }
 //! // The default engine, held to 300 playouts on one thread.
-//! let settings = Settings {
-//!     playouts: Some(300),
-//!     threads: Auto::Value(1),
-//!     ..Settings::default()
-//! };
+//! let mut settings = Settings::default();
+//! settings.game.playouts = Some(300);
+//! settings.game.threads = Auto::Value(1);
 //! let mut player = Player::new(settings, hane::pattern::default_table_arc(), 7);
 //! let chosen = player.choose(
 //!     &game,
@@ -58,6 +57,7 @@ pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod files;
 pub mod log;
 pub mod pattern;
 pub mod play;

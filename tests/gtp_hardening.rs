@@ -244,11 +244,11 @@ fn loadsgf_reads_at_most_max_sgf_bytes_and_only_the_first_game() {
 #[test]
 fn records_with_absurd_komi_are_refused() {
     for komi in [
-        "nan", "NaN", "inf", "-inf", "infinity", "1e309", "1e6", "-2e6",
+        "nan", "NaN", "inf", "-inf", "infinity", "1e309", "1e6", "-2e6", "0x10", "7,5", "seven", "",
     ] {
         let text = format!("(;GM[1]SZ[9]KM[{komi}];B[ee])");
         assert!(
-            matches!(parse_game(&text), Err(SgfError::BadProperty(_))),
+            matches!(parse_game(&text), Err(SgfError::BadProperty(p)) if p.starts_with("KM[")),
             "KM[{komi}]"
         );
     }
@@ -262,12 +262,18 @@ fn records_with_absurd_komi_are_refused() {
         assert_eq!(game.komi, Some(value), "KM[{komi}]");
     }
     let dir = TempDir::new("komi");
-    let path = dir.write("nan.sgf", "(;GM[1]SZ[9]KM[nan];B[ee])");
     let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
     assert_eq!(run(&mut engine, "komi 5.5"), "= \n\n");
-    let reply = run(&mut engine, &format!("loadsgf {}", path.display()));
-    assert_eq!(reply, "? cannot load file\n\n");
-    assert_eq!(engine.state().komi(), 5.5);
+    for (name, komi) in [
+        ("nan.sgf", "nan"),
+        ("hex.sgf", "0x10"),
+        ("comma.sgf", "7,5"),
+    ] {
+        let path = dir.write(name, format!("(;GM[1]SZ[9]KM[{komi}];B[ee])"));
+        let reply = run(&mut engine, &format!("loadsgf {}", path.display()));
+        assert_eq!(reply, "? cannot load file\n\n", "KM[{komi}]");
+        assert_eq!(engine.state().komi(), 5.5, "KM[{komi}]");
+    }
 }
 
 // ----- Item 5: the end of input during a search ----------------------------------------------
@@ -663,5 +669,38 @@ fn a_client_that_does_not_read_cannot_grow_the_read_ahead() {
     );
     if let Some(peak) = peak {
         assert!(peak < 120 << 20, "peak memory {} MB", peak >> 20);
+    }
+}
+
+// ----- Second round, item 4: operator files ---------------------------------------------------
+
+#[test]
+fn book_and_pattern_files_must_be_regular_and_bounded() {
+    let dir = TempDir::new("operator-files");
+    let big = dir.write("big.txt", vec![b'#'; 300_000]);
+    let big = big.to_str().unwrap();
+    for (args, expected) in [
+        (vec!["--book", "/dev/zero"], "not a regular file"),
+        (vec!["--patterns", "/dev/zero"], "not a regular file"),
+        (
+            vec!["--book", big, "--max-data-bytes", "100K"],
+            "larger than 102400 bytes",
+        ),
+        (
+            vec!["--patterns", big, "--max-data-bytes", "100K"],
+            "larger than 102400 bytes",
+        ),
+    ] {
+        let start = Instant::now();
+        let output = Command::new(HANE)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run hane");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(start.elapsed() < Duration::from_secs(20), "{args:?}");
     }
 }

@@ -42,11 +42,23 @@ pub fn default_table_arc() -> Arc<PatternTable> {
     Arc::clone(&DEFAULT_TABLE)
 }
 
-/// Reads a table from a file; a clear error (and nothing else changes) when it cannot.
+/// Reads a table from a file of at most [`crate::files::DEFAULT_MAX_DATA_BYTES`] bytes; a
+/// clear error (and nothing else changes) when it cannot.
 pub fn load(path: &std::path::Path) -> Result<PatternTable, PatternError> {
-    let text = std::fs::read_to_string(path).map_err(|e| PatternError::Io {
+    load_bounded(path, crate::files::DEFAULT_MAX_DATA_BYTES)
+}
+
+/// Reads a table from a regular file of at most `max_bytes` bytes (the `max-data-bytes`
+/// setting).
+pub fn load_bounded(
+    path: &std::path::Path,
+    max_bytes: usize,
+) -> Result<PatternTable, PatternError> {
+    let io = |message: String| PatternError::Io {
         path: path.display().to_string(),
-        message: e.to_string(),
-    })?;
+        message,
+    };
+    let bytes = crate::files::read_regular_file(path, max_bytes, "max-data-bytes").map_err(io)?;
+    let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".to_string()))?;
     PatternTable::parse(&text)
 }

@@ -307,9 +307,17 @@ impl Book {
         }))
     }
 
-    /// Reads a book file; the error names the file and the line.
+    /// Reads a book file of at most [`crate::files::DEFAULT_MAX_DATA_BYTES`] bytes; the error
+    /// names the file and the line.
     pub fn load(path: &Path) -> Result<Book, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Book::load_bounded(path, crate::files::DEFAULT_MAX_DATA_BYTES)
+    }
+
+    /// Reads a book from a regular file of at most `max_bytes` bytes (the `max-data-bytes`
+    /// setting); the error names the file and the line.
+    pub fn load_bounded(path: &Path, max_bytes: usize) -> Result<Book, String> {
+        let bytes = crate::files::read_regular_file(path, max_bytes, "max-data-bytes")
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let text =
             String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
         Book::parse(&text).map_err(|e| format!("{}: {e}", path.display()))

@@ -39,12 +39,14 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
     match &settings.game.patterns {
         None => Ok(pattern::default_table_arc()),
-        Some(path) => pattern::load(path).map(Arc::new).map_err(|e| {
-            format!(
-                "cannot use the pattern table {} (setting patterns): {e}",
-                path.display()
-            )
-        }),
+        Some(path) => pattern::load_bounded(path, settings.game.max_data_bytes.0)
+            .map(Arc::new)
+            .map_err(|e| {
+                format!(
+                    "cannot use the pattern table {} (setting patterns): {e}",
+                    path.display()
+                )
+            }),
     }
 }
 
@@ -65,7 +67,7 @@ pub fn load_book(settings: &Settings) -> Result<Option<Arc<Book>>, String> {
     match &settings.game.book {
         BookSource::Builtin => Ok(Some(Book::builtin())),
         BookSource::Off => Ok(None),
-        BookSource::File(path) => Book::load(path)
+        BookSource::File(path) => Book::load_bounded(path, settings.game.max_data_bytes.0)
             .map(|b| Some(Arc::new(b)))
             .map_err(|e| format!("cannot use the opening book (setting book): {e}")),
     }

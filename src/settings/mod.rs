@@ -467,6 +467,9 @@ settings! {
     /// Most bytes GTP loadsgf reads of a file: a record whose first game does not end
     /// within them is refused. loadsgf reads regular files only, and only their first game.
     game.max_sgf_bytes: Bytes = Bytes(4 << 20), Meta::new("max-sgf-bytes", Scope::Engine);
+    /// Largest pattern table (patterns) or book (book) file read; those must be regular
+    /// files.
+    game.max_data_bytes: Bytes = Bytes(crate::files::DEFAULT_MAX_DATA_BYTES), Meta::new("max-data-bytes", Scope::Game);
     /// Longest GTP input line: a longer one is skipped unread and answered `? line too
     /// long`. The commands read ahead of the one running are bounded too (four such lines'
     /// worth, or 1,024 lines): while they are full hane stops reading its input, so a client

@@ -114,17 +114,7 @@ fn no_game_tree() -> SgfError {
 /// the rest of the file is not read.
 pub fn read_first_game(path: &Path, max_bytes: usize) -> Result<SgfGame, SgfError> {
     let io = |e: std::io::Error| SgfError::Io(e.to_string());
-    // Looked at before opening: opening a FIFO for reading waits for a writer.
-    let regular = |meta: std::fs::Metadata| {
-        if meta.is_file() {
-            Ok(())
-        } else {
-            Err(SgfError::Io("not a regular file".to_string()))
-        }
-    };
-    regular(std::fs::metadata(path).map_err(io)?)?;
-    let file = std::fs::File::open(path).map_err(io)?;
-    regular(file.metadata().map_err(io)?)?;
+    let file = crate::files::open_regular(path).map_err(SgfError::Io)?;
     let mut bytes = Vec::new();
     file.take(max_bytes as u64)
         .read_to_end(&mut bytes)
@@ -289,6 +279,10 @@ fn read_game(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
     let komi = match root.get_property("KM") {
         Some(Prop::KM(k)) if komi_is_sane(*k) => Some(*k as f32),
         Some(Prop::KM(k)) => return Err(SgfError::BadProperty(format!("KM[{k}]"))),
+        // Not a number as SGF writes one (`KM[0x10]`, `KM[7,5]`): refused, not defaulted.
+        Some(Prop::Invalid(_, values)) => {
+            return Err(SgfError::BadProperty(format!("KM[{}]", values.join("]["))));
+        }
         _ => None,
     };
     let handicap = match root.get_property("HA") {
