@@ -704,3 +704,70 @@ fn book_and_pattern_files_must_be_regular_and_bounded() {
         assert!(start.elapsed() < Duration::from_secs(20), "{args:?}");
     }
 }
+
+// ----- Second round, item 6: no move waits for an absurd clock --------------------------------
+
+/// Sends `commands` (setup commands, then one `genmove`) to `hane ARGS` and keeps its input
+/// open: the time until the `genmove`'s response (the first one with text), and that
+/// response (empty if none came within `limit`).
+fn time_to_move(args: &[&str], commands: &str, limit: Duration) -> (Duration, String) {
+    let mut child = Command::new(HANE)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hane");
+    let mut stdin = child.stdin.take().unwrap();
+    let start = Instant::now();
+    stdin.write_all(commands.as_bytes()).unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut reply = String::new();
+    while let Ok(line) = rx.recv_timeout(limit.saturating_sub(start.elapsed())) {
+        if line.starts_with('?') || (line.starts_with("= ") && !line[2..].trim().is_empty()) {
+            reply = line;
+            break;
+        }
+    }
+    let elapsed = start.elapsed();
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    (elapsed, reply)
+}
+
+#[test]
+fn an_absurd_time_left_does_not_keep_a_move_waiting() {
+    let cheap = [
+        "--threads",
+        "1",
+        "--playout",
+        "light",
+        "--priors",
+        "heuristic",
+        "--book",
+        "off",
+    ];
+    let commands = "boardsize 9\ntime_settings 1800 0 0\ntime_left b 1e30 0\ngenmove b\n";
+    // The bound on any move.
+    let mut args = cheap.to_vec();
+    args.extend_from_slice(&["--max-move-time", "1"]);
+    let (elapsed, reply) = time_to_move(&args, commands, Duration::from_secs(60));
+    assert!(reply.starts_with("= ") && reply.len() > 2, "{reply:?}");
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+    // A full tree: the search stops when it has had as long again as it took to fill it.
+    let mut args = cheap.to_vec();
+    args.extend_from_slice(&["--max-memory", "1M"]);
+    let (elapsed, reply) = time_to_move(&args, commands, Duration::from_secs(120));
+    assert!(reply.starts_with("= ") && reply.len() > 2, "{reply:?}");
+    assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
+}

@@ -249,7 +249,8 @@ impl Player {
 
     /// The search limits of one move: the clock's budget, the `time` setting (which caps
     /// both the plan and the clock's extension for an uncertain position) and the
-    /// `playouts` setting, whichever ends first; [`DEFAULT_MOVE_TIME`] when none applies.
+    /// `playouts` setting, whichever ends first; [`DEFAULT_MOVE_TIME`] when none applies;
+    /// never longer than the `max-move-time` setting.
     pub fn limits(&self, clock: Option<MoveTime>) -> SearchLimits {
         let own = self.settings.game.time.map(Duration::from_secs_f64);
         let (mut time, max_time) = match (clock, own) {
@@ -260,11 +261,12 @@ impl Player {
         if time.is_none() && self.settings.game.playouts.is_none() {
             time = Some(DEFAULT_MOVE_TIME);
         }
+        let cap = Duration::from_secs_f64(self.settings.game.max_move_time);
         SearchLimits {
             playouts: self.settings.game.playouts,
-            time,
+            time: Some(time.map_or(cap, |t| t.min(cap))),
             report_interval: None,
-            max_time,
+            max_time: max_time.map(|m| m.min(cap)),
         }
     }
 
@@ -655,7 +657,22 @@ mod tests {
             s.game.playouts = Some(50);
             s
         });
-        assert_eq!(counted.limits(None).time, None);
+        let limit = Duration::from_secs(600);
+        assert_eq!(counted.limits(None).time, Some(limit));
+        // However long the clock: never past max-move-time.
+        let endless = MoveTime {
+            budget: Duration::from_secs(86_400),
+            max: Duration::from_secs(86_400),
+        };
+        let l = plain.limits(Some(endless));
+        assert_eq!((l.time, l.max_time), (Some(limit), Some(limit)));
+        let short = player({
+            let mut s = Settings::default();
+            s.game.max_move_time = 0.5;
+            s
+        });
+        let l = short.limits(Some(clock));
+        assert_eq!((l.time, l.max_time), (Some(second / 2), Some(second / 2)));
     }
 
     #[test]

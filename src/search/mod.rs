@@ -662,14 +662,22 @@ fn monitor(
     progress: &mut dyn FnMut(&Analysis),
 ) {
     let mut last_report = clock;
+    // When the tree's memory filled up in this search: from then on it stops growing, and
+    // a timed search gives itself as long again as it took to fill it, at most.
+    let mut full_at: Option<Duration> = None;
     loop {
         if shared.running.load(Ordering::Acquire) == 0 || control.is_stopped() {
             return;
         }
         let elapsed = clock.elapsed();
+        if full_at.is_none() && shared.memory.would_overflow(tree::MEMORY_CHUNK) {
+            full_at = Some(elapsed);
+        }
         let mut wake = Duration::from_millis(2);
         if let Some(budget) = limits.time {
-            let max = limits.max_time.map_or(budget, |m| m.max(budget));
+            let cap = full_at.map_or(Duration::MAX, |t| t.saturating_mul(2));
+            let budget = budget.min(cap);
+            let max = limits.max_time.map_or(budget, |m| m.max(budget)).min(cap);
             if elapsed >= max || (elapsed >= budget && !uncertain(shared)) {
                 return;
             }

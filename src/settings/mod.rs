@@ -304,6 +304,9 @@ settings! {
     /// Longest thinking time per move in seconds (none: the clock decides); a game clock
     /// can make it shorter.
     game.time: Option<f64> = None, Meta::new("time", Scope::Game).aliases(&["seconds"]).above(0.0, 86_400.0);
+    /// Longest thinking time of any move, whatever the clock, the time left a controller
+    /// reports or the playouts setting say.
+    game.max_move_time: f64 = 600.0, Meta::new("max-move-time", Scope::Game).above(0.0, 86_400.0);
     /// Upper bound on the search tree's memory (512M, 2G, ...).
     search.max_memory: Bytes = Bytes(1 << 30), Meta::new("max-memory", Scope::Search);
     /// Resign when the win rate stays below this fraction for resign-moves moves in a
