@@ -1,8 +1,8 @@
 //! hane against real GTP clients: GNU Go as opponent and second opinion on the score,
 //! gomill's ringmaster running a playoff, and Sabaki's own libraries (`@sabaki/gtp`,
 //! `@sabaki/sgf`) driving it from Node. CI installs the tools
-//! (`.ci/install.d/20-gtp-clients.sh`); a missing tool fails the test unless
-//! `HANE_SKIP_CLIENTS=1` is set outside CI (under CI, with `CI` set, it always fails).
+//! (`.ci/install.d/20-gtp-clients.sh`); a test whose tool is missing skips with a line
+//! saying so, except under CI (`CI` set), where it fails.
 
 mod common;
 
@@ -19,20 +19,13 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Whether a tool is present; if not, the test fails unless HANE_SKIP_CLIENTS=1 outside CI.
+/// Whether a tool is present; if not, the test skips (see [`common::skip_unless_ci`]).
+#[track_caller]
 fn require(tool: &str, present: bool, install: &str) -> bool {
-    if present {
-        return true;
+    if !present {
+        common::skip_unless_ci(tool, install);
     }
-    assert!(
-        !common::in_ci(),
-        "{tool} is missing, and under CI (CI is set) this test may not skip: {install}"
-    );
-    if std::env::var("HANE_SKIP_CLIENTS").as_deref() == Ok("1") {
-        eprintln!("SKIPPED: {tool} is missing and HANE_SKIP_CLIENTS=1");
-        return false;
-    }
-    panic!("{tool} is missing: {install} (or set HANE_SKIP_CLIENTS=1 to skip)");
+    present
 }
 
 /// A GTP engine as a subprocess, spoken to one command at a time.

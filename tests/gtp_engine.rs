@@ -542,23 +542,24 @@ fn analysis_streams_at_the_interval_and_stops_on_input() {
         r"^info move ([A-HJ-T]\d|pass) visits (\d+) winrate (\d+) prior (\d+) lcb (\d+) order (\d+) pv( [A-HJ-T]\d| pass)+",
     )
     .unwrap();
+    // 2 centiseconds: a report every 20 ms at most. Counted, not timed: a loaded machine may
+    // report less often, never more.
     let start = Instant::now();
-    // 2 centiseconds: a report every 20 ms.
     s.send("7 lz-analyze w 2\n");
     assert_eq!(s.line(), "=7");
     let mut reports = Vec::new();
-    while start.elapsed() < Duration::from_millis(800) {
+    while reports.len() < 10 {
         reports.push(s.line());
     }
+    let elapsed = start.elapsed();
     s.send("name\n");
     let rest = s.response();
-    let elapsed = start.elapsed();
-    reports.extend(rest);
     assert!(
-        (10..=60).contains(&reports.len()),
-        "{} reports in {elapsed:?}",
+        elapsed >= Duration::from_millis(20) * 9,
+        "{} reports in {elapsed:?}: faster than one per 20 ms",
         reports.len()
     );
+    reports.extend(rest);
     let mut last_playouts = 0;
     for r in &reports {
         let caps = info

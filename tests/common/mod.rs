@@ -80,14 +80,23 @@ pub fn in_ci() -> bool {
 }
 
 /// For a test that finds `what` missing: fails under CI (see [`in_ci`]) with `what` and
-/// `remedy`; elsewhere prints a `SKIPPED` line, and the caller returns.
+/// `remedy`; elsewhere writes one `SKIPPED` line naming the test, and the caller returns.
+/// The line goes to the process's stderr directly, past the test harness's capture, so
+/// that `cargo test` shows it although the test passes.
 #[track_caller]
 pub fn skip_unless_ci(what: &str, remedy: &str) {
     assert!(
         !in_ci(),
         "{what} is missing, and under CI (CI is set) a test may not skip: {remedy}"
     );
-    eprintln!("SKIPPED: {what} is missing ({remedy})");
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {test}: {what} is missing ({remedy})"
+    );
 }
 
 /// A running `hane` with these arguments, its stdout read line by line on a thread (so that
