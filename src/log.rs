@@ -68,3 +68,18 @@ fn write_line(message: std::fmt::Arguments<'_>) {
         None => io::stderr().lock().write_all(line.as_bytes()),
     };
 }
+
+/// A progress bar on stderr for the offline tools (training, book building), counting
+/// `len` steps of `what`; hidden when stderr is not a terminal.
+pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{msg:>12} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_message(what.to_string());
+    bar
+}

@@ -2,7 +2,7 @@
 //! (merge result folders) and `hane selfplay` (hane against hane with other settings).
 //! Reports go to stdout; progress and per-game lines to stderr.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,8 +12,8 @@ use clap::{Args, Subcommand};
 use crate::arena::results::MatchSettings;
 use crate::arena::stats::Sprt;
 use crate::arena::{
-    EngineSpec, MatchPlan, chart, check_out_dir, load_openings, merge_folders, parse_shard,
-    results, run_match, stats, time_control,
+    EngineSpec, MatchPlan, MatchSummary, chart, check_out_dir, load_openings, merge_folders,
+    parse_shard, results, run_match, stats, time_control,
 };
 use crate::board::{GameState, Geometry, Rules};
 use crate::search::SearchControl;
@@ -336,30 +336,7 @@ fn run(
 ) -> Result<Finished, String> {
     let interrupt = SearchControl::new();
     stop_on_signals(Arc::clone(&interrupt));
-    let out = options
-        .out
-        .clone()
-        .ok_or("give a result folder with --out DIR")?;
-    check_out_dir(&out)?;
-    if Geometry::new(options.size).is_none() {
-        return Err(format!("unsupported board size {}", options.size));
-    }
-    if !options.komi.is_finite() {
-        return Err("--komi must be a number".to_string());
-    }
-    let rules: Rules = options.rules.parse()?;
-    if options.handicap == 1 || options.handicap > GameState::max_fixed_handicap(options.size) {
-        return Err(format!(
-            "--handicap {} is not a fixed handicap on {}x{} (0 or 2..={})",
-            options.handicap,
-            options.size,
-            options.size,
-            GameState::max_fixed_handicap(options.size)
-        ));
-    }
-    if options.jobs == 0 {
-        return Err("--jobs must be at least 1".to_string());
-    }
+    let (out, rules) = check_game_options(options)?;
     let referee = &options.referee;
     referee.check()?;
     let time = time_control(
@@ -377,24 +354,10 @@ fn run(
         return Err("--handicap and --openings cannot be combined".to_string());
     }
     let command_timeout = referee.command_timeout();
-    // Names: given, or remembered from an earlier run on this folder, or asked.
-    let earlier = results::read_settings(&out)?;
-    let mut resolved = Vec::new();
-    for (k, name) in names.iter().enumerate() {
-        let name = match (name, &earlier) {
-            (Some(n), _) => n.clone(),
-            (None, Some(e)) if e.engines[k] == texts[k] => e.names[k].clone(),
-            (None, _) => engines[k].default_name(command_timeout)?,
-        };
-        resolved.push(name);
-    }
-    if resolved[0] == resolved[1] {
-        resolved[0].push_str(" #1");
-        resolved[1].push_str(" #2");
-    }
+    let names = resolve_names(&engines, &names, &texts, &out, command_timeout)?;
     let settings = MatchSettings {
         engines: texts,
-        names: [resolved[0].clone(), resolved[1].clone()],
+        names,
         size: options.size,
         komi: options.komi,
         rules: rules.name().to_string(),
@@ -428,6 +391,68 @@ fn run(
         interrupt,
     };
     let summary = run_match(&plan)?;
+    Ok(finished(summary))
+}
+
+/// Checks the game options that need no engine: the result folder, the board size, komi,
+/// rules, handicap and jobs; returns the folder and the rules.
+fn check_game_options(options: &GameOptions) -> Result<(PathBuf, Rules), String> {
+    let out = options
+        .out
+        .clone()
+        .ok_or("give a result folder with --out DIR")?;
+    check_out_dir(&out)?;
+    if Geometry::new(options.size).is_none() {
+        return Err(format!("unsupported board size {}", options.size));
+    }
+    if !options.komi.is_finite() {
+        return Err("--komi must be a number".to_string());
+    }
+    let rules: Rules = options.rules.parse()?;
+    if options.handicap == 1 || options.handicap > GameState::max_fixed_handicap(options.size) {
+        return Err(format!(
+            "--handicap {} is not a fixed handicap on {}x{} (0 or 2..={})",
+            options.handicap,
+            options.size,
+            options.size,
+            GameState::max_fixed_handicap(options.size)
+        ));
+    }
+    if options.jobs == 0 {
+        return Err("--jobs must be at least 1".to_string());
+    }
+    Ok((out, rules))
+}
+
+/// The engines' names: given, or remembered from an earlier run on the folder `out`, or
+/// asked; two equal names get ` #1` and ` #2`.
+fn resolve_names(
+    engines: &[EngineSpec; 2],
+    names: &[Option<String>; 2],
+    texts: &[String; 2],
+    out: &Path,
+    command_timeout: Duration,
+) -> Result<[String; 2], String> {
+    let earlier = results::read_settings(out)?;
+    let mut resolved = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let name = match (name, &earlier) {
+            (Some(n), _) => n.clone(),
+            (None, Some(e)) if e.engines[k] == texts[k] => e.names[k].clone(),
+            (None, _) => engines[k].default_name(command_timeout)?,
+        };
+        resolved.push(name);
+    }
+    if resolved[0] == resolved[1] {
+        resolved[0].push_str(" #1");
+        resolved[1].push_str(" #2");
+    }
+    Ok([resolved[0].clone(), resolved[1].clone()])
+}
+
+/// What a match that ran leaves to print: its report, and the word on resuming when it
+/// was interrupted.
+fn finished(summary: MatchSummary) -> Finished {
     if summary.stopped_by_sprt {
         eprintln!("hane: the SPRT decided; the match stopped early");
     }
@@ -439,8 +464,8 @@ fn run(
             summary.planned
         )
     });
-    Ok(Finished {
+    Finished {
         report: summary.report,
         interrupted,
-    })
+    }
 }

@@ -9,11 +9,12 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::match_cmd::{INTERRUPTED, RefereeArgs, stop_on_signals};
+use crate::arena::player::TimeControl;
 use crate::arena::spsa::{Gains, parse_params, start_values, tunable};
 use crate::arena::stats::Sprt;
 use crate::arena::tune::{
-    EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, read_config, run_tune, slopes_text,
-    tuned_text, values_text, verify_dir,
+    EngineTemplate, RESULT_FILE, TuneConfig, TunePlan, TuneSummary, read_config, run_tune,
+    slopes_text, tuned_text, values_text, verify_dir,
 };
 use crate::arena::{check_out_dir, parse_shard, time_control};
 use crate::board::{Geometry, Rules};
@@ -136,6 +137,40 @@ fn tune(
     args: &TuneArgs,
     interrupt: Arc<SearchControl>,
 ) -> Result<(String, Option<String>), String> {
+    let rules = check_tune_options(args)?;
+    let referee = &args.referee;
+    referee.check()?;
+    let time = time_control(None, 0.0, 1, 0.0, referee.move_time, referee.max_move_time)?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let verify_sprt = Sprt::parse(&args.verify_sprt)?;
+    if !(0.0..=1.0).contains(&args.average) {
+        return Err("--average must be a share from 0 to 1".to_string());
+    }
+    let (config, template) = tune_config(args, rules, time)?;
+    warn_of_idle_jobs(args, shard);
+    let plan = TunePlan {
+        config,
+        template,
+        rules,
+        out_dir: args.out.clone(),
+        jobs: args.jobs,
+        shard,
+        verify_games: args.verify_games,
+        verify_sprt: Some(verify_sprt),
+        average: args.average,
+        command_timeout: referee.command_timeout(),
+        dead_playouts: args.dead_playouts.max(1),
+        log: !args.quiet,
+        progress: !args.quiet,
+        interrupt,
+    };
+    let summary = run_tune(&plan)?;
+    tune_output(args, &plan, &summary)
+}
+
+/// Checks the options that need no engine: the folder, the board size, komi, rules and
+/// the counts; returns the rules.
+fn check_tune_options(args: &TuneArgs) -> Result<Rules, String> {
     check_out_dir(&args.out)?;
     if Geometry::new(args.size).is_none() {
         return Err(format!("unsupported board size {}", args.size));
@@ -153,14 +188,17 @@ fn tune(
             return Err(format!("{what} must be at least 1"));
         }
     }
+    Ok(rules)
+}
+
+/// The tuning's configuration (parameters, start values, gains, games) and the engine
+/// template its players are made from.
+fn tune_config(
+    args: &TuneArgs,
+    rules: Rules,
+    time: TimeControl,
+) -> Result<(TuneConfig, EngineTemplate), String> {
     let referee = &args.referee;
-    referee.check()?;
-    let time = time_control(None, 0.0, 1, 0.0, referee.move_time, referee.max_move_time)?;
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    let verify_sprt = Sprt::parse(&args.verify_sprt)?;
-    if !(0.0..=1.0).contains(&args.average) {
-        return Err("--average must be a share from 0 to 1".to_string());
-    }
     let params = parse_params(args.params.as_deref())?;
     let template = EngineTemplate::parse(&args.engine, &params)?;
     let start = start_values(
@@ -189,6 +227,11 @@ fn tune(
         margin_seconds: referee.margin,
         move_cap: referee.move_cap(args.size),
     };
+    Ok((config, template))
+}
+
+/// Warns when this process has fewer games per iteration than jobs.
+fn warn_of_idle_jobs(args: &TuneArgs, shard: Option<(usize, usize)>) {
     // The games of an iteration this process plays: its shard's share of the pairs.
     let shards = shard.map_or(1, |(_, n)| n);
     let own_games = args.pairs.div_ceil(shards).saturating_mul(2);
@@ -200,23 +243,15 @@ fn tune(
             args.jobs
         );
     }
-    let plan = TunePlan {
-        config,
-        template,
-        rules,
-        out_dir: args.out.clone(),
-        jobs: args.jobs,
-        shard,
-        verify_games: args.verify_games,
-        verify_sprt: Some(verify_sprt),
-        average: args.average,
-        command_timeout: referee.command_timeout(),
-        dead_playouts: args.dead_playouts.max(1),
-        log: !args.quiet,
-        progress: !args.quiet,
-        interrupt,
-    };
-    let summary = run_tune(&plan)?;
+}
+
+/// What a tuning run prints: the values reached, and the verification's result when it
+/// is in; with the word on resuming when it was interrupted.
+fn tune_output(
+    args: &TuneArgs,
+    plan: &TunePlan,
+    summary: &TuneSummary,
+) -> Result<(String, Option<String>), String> {
     let config = &plan.config;
     let done = summary.state.iteration();
     let mut theta = format!(

@@ -16,6 +16,7 @@ pub mod features;
 pub mod shape;
 pub mod table;
 pub mod train;
+pub mod training_run;
 
 use std::sync::{Arc, LazyLock};
 

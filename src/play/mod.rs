@@ -10,6 +10,7 @@
 //! both they and the referee use is [`clock`].
 
 pub mod book;
+pub mod book_build;
 pub mod clock;
 pub mod dynkomi;
 pub mod judge;

@@ -7,7 +7,10 @@
 //! well formed, and the parsed tree is taken apart node by node (`sgf-parse` builds a
 //! recursive tree whose recursive drop overflowed the stack on a main line of 100,000
 //! nodes): records of any depth are read. [`read_first_game`] reads a record from a file
-//! for GTP `loadsgf`: regular files only, and at most a given number of bytes.
+//! for GTP `loadsgf`: regular files only, and at most a given number of bytes. Whole sets of
+//! records (files and folders) are read by [`collection`].
+
+pub mod collection;
 
 use std::fmt::Write as _;
 use std::io::Read as _;

@@ -1,0 +1,203 @@
+//! The match's game list (seeds, colours, openings) and its shards: which games a shard
+//! plays, the `K/N` option, and merging the result folders of shards.
+
+use std::path::PathBuf;
+
+use super::results::{self, GameRecord, MatchSettings};
+
+/// One game of the match's game list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    /// The game's place in the list, from 0 (its seed, colours and opening follow from it).
+    pub index: usize,
+    pub seed: u64,
+    /// Whether engine 1 plays black.
+    pub engine1_black: bool,
+    /// Index into the openings.
+    pub opening: Option<usize>,
+}
+
+/// SplitMix64: a fixed, well-mixed seed per game from the match seed.
+fn game_seed(match_seed: u64, index: usize) -> u64 {
+    let mut z = match_seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(index as u64 + 1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Whether shard `K/N` holds the game of list index `index`: with `pairs`, the shard holds
+/// pairs K-1, K-1+N, ... of the colour-swapped pairs of games (list indices 2p and 2p+1), so
+/// that it plays each engine as often with black as with white; without (folders made
+/// before pairs), the games with index % N == K-1.
+pub fn in_shard(index: usize, shard: Option<(usize, usize)>, pairs: bool) -> bool {
+    let unit = if pairs { index / 2 } else { index };
+    shard.is_none_or(|(k, n)| unit % n == k - 1)
+}
+
+/// The match's game list, or a shard's part of it (see [`in_shard`]). Colours alternate;
+/// with openings, each opening is played twice in a row with colours swapped, and the
+/// openings repeat in order.
+pub fn game_list(
+    games: usize,
+    seed: u64,
+    openings: usize,
+    shard: Option<(usize, usize)>,
+    pairs: bool,
+) -> Vec<GameSpec> {
+    (0..games)
+        .filter(|&i| in_shard(i, shard, pairs))
+        .map(|index| GameSpec {
+            index,
+            seed: game_seed(seed, index),
+            engine1_black: index % 2 == 0,
+            opening: (openings > 0).then(|| (index / 2) % openings),
+        })
+        .collect()
+}
+
+impl GameSpec {
+    /// The game's number, from 1: in `results.jsonl`, file names, SGF comments and on
+    /// screen.
+    pub fn number(&self) -> usize {
+        self.index + 1
+    }
+}
+
+/// Parses `K/N` with 1 <= K <= N.
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard wants K/N with 1 <= K <= N, got {text:?}");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Merges the result folders of shards (or of whole matches) into one list of records and
+/// their common settings; the folders must hold the same match.
+pub fn merge_folders(dirs: &[PathBuf]) -> Result<(MatchSettings, Vec<GameRecord>), String> {
+    let mut settings: Option<MatchSettings> = None;
+    let mut merged: std::collections::BTreeMap<usize, GameRecord> = Default::default();
+    for dir in dirs {
+        let here = results::read_settings(dir)?
+            .ok_or_else(|| format!("{} holds no {}", dir.display(), results::SETTINGS_FILE))?;
+        match &mut settings {
+            None => settings = Some(here.clone()),
+            Some(first) => {
+                let differences = first.differences(&here);
+                if !differences.is_empty() {
+                    return Err(format!(
+                        "{} holds a different match (it differs in: {})",
+                        dir.display(),
+                        differences.join(", ")
+                    ));
+                }
+                first.games = first.games.max(here.games);
+            }
+        }
+        for record in results::read_records(dir)? {
+            if let Some(previous) = merged.get(&record.number) {
+                if previous.result != record.result || previous.moves != record.moves {
+                    eprintln!(
+                        "hane: game {} appears twice with different results; keeping the first",
+                        record.number
+                    );
+                }
+                continue;
+            }
+            merged.insert(record.number, record);
+        }
+    }
+    let mut settings = settings.ok_or("no result folders given")?;
+    settings.shard = None;
+    Ok((settings, merged.into_values().collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_list_alternates_colours_and_pairs_openings() {
+        let list = game_list(8, 7, 3, None, true);
+        let colours: Vec<bool> = list.iter().map(|g| g.engine1_black).collect();
+        assert_eq!(
+            colours,
+            [true, false, true, false, true, false, true, false]
+        );
+        let openings: Vec<Option<usize>> = list.iter().map(|g| g.opening).collect();
+        assert_eq!(
+            openings,
+            [
+                Some(0),
+                Some(0),
+                Some(1),
+                Some(1),
+                Some(2),
+                Some(2),
+                Some(0),
+                Some(0)
+            ]
+        );
+        let first = game_list(8, 7, 3, Some((1, 3)), true);
+        let second = game_list(8, 7, 3, Some((2, 3)), true);
+        let third = game_list(8, 7, 3, Some((3, 3)), true);
+        let mut union: Vec<GameSpec> = [first, second, third].concat();
+        union.sort_by_key(|g| g.index);
+        assert_eq!(union, list);
+        assert_ne!(list[0].seed, list[1].seed);
+    }
+
+    #[test]
+    fn shards_hold_whole_colour_swapped_pairs() {
+        // Games 2k and 2k+1 are one opening (or none) with colours swapped: a shard holds
+        // both or neither, so that every shard plays each engine as often with black as
+        // with white, and the shards together are the whole list.
+        for (games, shards) in [(20, 2), (20, 3), (9, 2), (7, 4), (6, 8)] {
+            let whole = game_list(games, 3, 2, None, true);
+            let mut union = Vec::new();
+            for k in 1..=shards {
+                let part = game_list(games, 3, 2, Some((k, shards)), true);
+                for spec in &part {
+                    let twin = spec.index ^ 1;
+                    assert!(
+                        twin >= games || part.iter().any(|s| s.index == twin),
+                        "{games} games, shard {k}/{shards}: game {} without {twin}",
+                        spec.index
+                    );
+                }
+                let black = part.iter().filter(|s| s.engine1_black).count();
+                let white = part.len() - black;
+                assert!(
+                    black.abs_diff(white) <= 1,
+                    "{games}, {k}/{shards}: {part:?}"
+                );
+                union.extend(part);
+            }
+            union.sort_by_key(|g| g.index);
+            assert_eq!(union, whole);
+        }
+        // A folder made before shards took pairs keeps its split when it resumes.
+        let old: Vec<usize> = game_list(6, 3, 0, Some((1, 2)), false)
+            .iter()
+            .map(|g| g.index)
+            .collect();
+        assert_eq!(old, [0, 2, 4]);
+        let json = r#"{"engines":["a","b"],"names":["a","b"],"size":9,"komi":7.5,
+            "rules":"cgos","handicap":0,"openings":[],"opening_moves":null,
+            "time_control":{"kind":"per-move","seconds":1.0},"margin_seconds":1.0,
+            "move_cap":243,"seed":1,"games":6,"shard":[1,2]}"#;
+        let settings: MatchSettings = serde_json::from_str(json).unwrap();
+        assert!(!settings.shard_pairs);
+    }
+
+    #[test]
+    fn shards_parse() {
+        assert_eq!(parse_shard("2/5"), Ok((2, 5)));
+        assert!(parse_shard("0/5").is_err());
+        assert!(parse_shard("6/5").is_err());
+        assert!(parse_shard("x").is_err());
+    }
+}

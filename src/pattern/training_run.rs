@@ -1,0 +1,348 @@
+//! A whole training run of the move-pattern table (`hane train-patterns`): game records
+//! read and split into training and held-out test games, the frequent shapes counted,
+//! training positions sampled, the model fitted by MM, the table tested on the held-out
+//! games and written with a header that says how it was made; and the evaluation of a
+//! table on game records (`hane patterns eval`). The algorithms are in [`super::train`].
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+
+use super::{PatternDataset, PatternTable, Prediction, ShapeCounter, for_each_position};
+use crate::log::progress_bar;
+use crate::sgf::SgfGame;
+use crate::sgf::collection::{GameSource, read_games};
+
+/// What a training run uses and how (the options of `hane train-patterns`).
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// SGF files (single games or collections) or directories of them to learn from.
+    pub files: Vec<PathBuf>,
+    /// Where to write the table.
+    pub out: PathBuf,
+    /// Use at most this many training games (0: all).
+    pub max_games: usize,
+    /// Only games on this board size (0: every size).
+    pub size: usize,
+    /// Hold out every N-th game for testing (0: none).
+    pub test_every: usize,
+    /// Test on at most this many held-out games.
+    pub max_test_games: usize,
+    /// Learn from every N-th position of each training game (shapes are counted on all).
+    pub sample_every: usize,
+    /// Rounds of minorization-maximization.
+    pub iterations: usize,
+    /// A 3x3 shape gets its own weight when played at least this often.
+    pub min_count_3x3: u32,
+    /// The same for the 12-point diamond.
+    pub min_count_12: u32,
+    /// The same for the 24-point diamond.
+    pub min_count_24: u32,
+    /// The same for the 40-point diamond.
+    pub min_count_40: u32,
+}
+
+/// Games that could not be replayed to the end.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReplayFaults {
+    /// Setup or handicap stones could not be placed: nothing of the game was used.
+    pub bad_setup: usize,
+    /// An illegal move: the game was used up to it.
+    pub cut: usize,
+}
+
+impl ReplayFaults {
+    fn count(&mut self, result: Result<(), usize>) {
+        match result {
+            Ok(()) => {}
+            Err(0) => self.bad_setup += 1,
+            Err(_) => self.cut += 1,
+        }
+    }
+}
+
+/// Evaluates `table` on `games`; returns the figures and the games not replayed to the end.
+pub fn evaluate(
+    table: &PatternTable,
+    games: &[SgfGame],
+    bar: &ProgressBar,
+) -> (Prediction, ReplayFaults) {
+    let mut prediction = Prediction::default();
+    let mut faults = ReplayFaults::default();
+    for game in games {
+        faults.count(for_each_position(game, |board, ctx, mv| {
+            prediction.observe(table, board, ctx, mv)
+        }));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    (prediction, faults)
+}
+
+/// "1st", "2nd", "3rd", "20th": for the table header.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The files' names (without their folders), separated by spaces.
+fn file_names(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| {
+            Path::new(p)
+                .file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+        })
+        .collect();
+    names.join(" ")
+}
+
+/// Trains a table as `args` say and writes it to `args.out`, reporting each step on
+/// stderr; returns the table's move prediction on the held-out games.
+pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
+    let clock = Instant::now();
+    let (source, training, test) = read_sets(args);
+    if training.is_empty() {
+        return Err("no usable games".into());
+    }
+    let min_counts = [
+        args.min_count_3x3,
+        args.min_count_12,
+        args.min_count_24,
+        args.min_count_40,
+    ];
+    let (shapes, faults) = frequent_shapes(&training, min_counts);
+    let shape_counts = [
+        shapes[0].len(),
+        shapes[1].len(),
+        shapes[2].len(),
+        shapes[3].len(),
+    ];
+    let sample_every = args.sample_every.max(1);
+    let dataset = sample_positions(shapes, &training, sample_every);
+    let positions = dataset.data.positions();
+    eprintln!(
+        "{positions} positions, {} candidates, {} distinct teams ({:.0} s)",
+        dataset.data.candidate_count(),
+        dataset.data.teams(),
+        clock.elapsed().as_secs_f64()
+    );
+    let (mut table, last_ll) = fit(&dataset, args.iterations);
+    drop(dataset);
+
+    let bar = progress_bar(test.len() as u64, "testing");
+    let (prediction, _) = evaluate(&table, &test, &bar);
+    let seconds = clock.elapsed().as_secs_f64();
+    let facts = RunFacts {
+        source: &source,
+        training: training.len(),
+        test: test.len(),
+        faults,
+        positions,
+        sample_every,
+        shape_counts,
+        min_counts,
+        last_ll,
+        prediction: &prediction,
+        seconds,
+    };
+    table.set_header(header(args, &facts));
+    std::fs::write(&args.out, table.to_text())
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    eprintln!("wrote {} ({seconds:.0} s)", args.out.display());
+    Ok(prediction)
+}
+
+/// Reads the games and splits them into training and test games (every `test_every`-th
+/// held out), each set cut to its limit; reports on stderr what was read and skipped.
+fn read_sets(args: &TrainOptions) -> (GameSource, Vec<SgfGame>, Vec<SgfGame>) {
+    // Read enough games for both sets.
+    let wanted = match (args.max_games, args.test_every) {
+        (0, _) => 0,
+        (n, 0) => n,
+        (n, k) => n + n / (k - 1).max(1) + 1,
+    };
+    let mut source = read_games(&args.files, args.size, wanted, &HashSet::new());
+    let (mut training, mut test) = (Vec::new(), Vec::new());
+    for (k, game) in std::mem::take(&mut source.games).into_iter().enumerate() {
+        if args.test_every > 0 && k % args.test_every == 0 {
+            test.push(game);
+        } else {
+            training.push(game);
+        }
+    }
+    if args.max_games > 0 {
+        training.truncate(args.max_games);
+    }
+    test.truncate(args.max_test_games);
+    eprintln!(
+        "read {} training and {} test games ({} broken, {} of another size, {} repeated games, \
+         {} unreadable files skipped)",
+        training.len(),
+        test.len(),
+        source.broken_games,
+        source.other_size,
+        source.duplicates,
+        source.unreadable_files
+    );
+    (source, training, test)
+}
+
+/// The shapes played at least `min_counts` times in the training games, per shape group,
+/// and the games not replayed to the end; reported on stderr.
+fn frequent_shapes(training: &[SgfGame], min_counts: [u32; 4]) -> ([Vec<u64>; 4], ReplayFaults) {
+    let mut counter = ShapeCounter::new();
+    let mut faults = ReplayFaults::default();
+    let bar = progress_bar(training.len() as u64, "shapes");
+    for game in training {
+        faults.count(for_each_position(game, |b, c, m| counter.observe(b, c, m)));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let shapes = counter.frequent(min_counts);
+    drop(counter);
+    eprintln!(
+        "shapes kept: 3x3 {}, diamond-12 {}, diamond-24 {}, diamond-40 {}; {} games cut at an \
+         illegal move, {} with setup stones that could not be placed",
+        shapes[0].len(),
+        shapes[1].len(),
+        shapes[2].len(),
+        shapes[3].len(),
+        faults.cut,
+        faults.bad_setup
+    );
+    (shapes, faults)
+}
+
+/// The training positions: every `sample_every`-th position of the training games
+/// (counted across games), described with `shapes`.
+fn sample_positions(
+    shapes: [Vec<u64>; 4],
+    training: &[SgfGame],
+    sample_every: usize,
+) -> PatternDataset {
+    let mut dataset = PatternDataset::new(shapes);
+    let bar = progress_bar(training.len() as u64, "positions");
+    for (g, game) in training.iter().enumerate() {
+        let mut k = g;
+        let _ = for_each_position(game, |b, c, m| {
+            if k % sample_every == 0 {
+                dataset.observe(b, c, m);
+            }
+            k += 1;
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    dataset
+}
+
+/// Fits the table by `iterations` rounds of MM, printing each round's mean
+/// log-likelihood; returns the table and the last round's figure.
+fn fit(dataset: &PatternDataset, iterations: usize) -> (PatternTable, f64) {
+    let bar = progress_bar(iterations as u64, "MM rounds");
+    let mut last_ll = f64::NAN;
+    let table = dataset.fit(iterations, |round, ll| {
+        bar.inc(1);
+        let line = format!("round {} mean log-likelihood {ll:.4}", round + 1);
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+        last_ll = ll;
+    });
+    bar.finish_and_clear();
+    (table, last_ll)
+}
+
+/// What a training run found, for the table's header.
+struct RunFacts<'a> {
+    source: &'a GameSource,
+    /// Training and test games.
+    training: usize,
+    test: usize,
+    faults: ReplayFaults,
+    positions: usize,
+    sample_every: usize,
+    /// Shapes kept per group, and the counts that kept them.
+    shape_counts: [usize; 4],
+    min_counts: [u32; 4],
+    last_ll: f64,
+    prediction: &'a Prediction,
+    seconds: f64,
+}
+
+/// The table's header: how it was trained and how well it predicts.
+fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
+    let RunFacts {
+        source,
+        faults,
+        positions,
+        sample_every,
+        shape_counts,
+        min_counts,
+        last_ll,
+        seconds,
+        ..
+    } = *facts;
+    let mut header = vec![
+        "hane move-pattern table: Bradley-Terry gammas fitted by minorization-maximization".into(),
+        format!("trained-on: {}", file_names(&args.files)),
+        format!(
+            "training: {} games of size {} ({} broken, {} other-size, {} repeated, {} in unreadable \
+             files skipped; {} cut at an illegal move, {} with unplaceable setup), {positions} \
+             positions, {}, every {} position used",
+            facts.training,
+            if args.size == 0 {
+                "any".to_string()
+            } else {
+                args.size.to_string()
+            },
+            source.broken_games,
+            source.other_size,
+            source.duplicates,
+            source.unreadable_files,
+            faults.cut,
+            faults.bad_setup,
+            if args.test_every > 0 {
+                format!("every {} game held out", ordinal(args.test_every))
+            } else {
+                "no game held out".to_string()
+            },
+            ordinal(sample_every)
+        ),
+        format!(
+            "shapes: 3x3 {} (played >= {}), diamond-12 {} (>= {}), diamond-24 {} (>= {}), diamond-40 {} (>= {})",
+            shape_counts[0],
+            min_counts[0],
+            shape_counts[1],
+            min_counts[1],
+            shape_counts[2],
+            min_counts[2],
+            shape_counts[3],
+            min_counts[3]
+        ),
+        format!(
+            "mm: {} rounds, training mean log-likelihood {last_ll:.4}",
+            args.iterations
+        ),
+        format!(
+            "held-out test ({} games): {}",
+            facts.test,
+            facts.prediction.summary()
+        ),
+        format!("training time: {seconds:.0} s"),
+    ];
+    header.retain(|l: &String| !l.is_empty());
+    header
+}
