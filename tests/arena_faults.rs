@@ -338,3 +338,49 @@ fn settings_reach_the_engine_over_gtp() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&log);
 }
+
+#[test]
+fn an_engine_that_keeps_crashing_stops_the_match_and_keeps_the_games() {
+    // It plays two moves, then crashes, game after game.
+    let dir = fresh_dir("keeps-crashing");
+    let output = hane()
+        .args([
+            "match",
+            "--engine1",
+            &format!("{} 2", fake("crash")),
+            "--engine2",
+            "hane:playouts=20,threads=1",
+        ])
+        .args(["-n", "20", "--size", "7", "-j", "1", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("hane runs");
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("lost 3 games in a row by its faults")
+            && stderr.contains("simulated crash"),
+        "{stderr}"
+    );
+    // The game after the third may have started before the stop: it is played out too.
+    let records = records(&dir);
+    let n = records.len();
+    assert!((3..=4).contains(&n), "{n} games recorded");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains(&format!("Games: {n} finished of 20 planned")),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "Faults: {n} of {n} games ended by an engine's fault"
+        )),
+        "{report}"
+    );
+    for record in &records {
+        assert_eq!(record["end"], "crash", "{record}");
+        check_sgf(&dir, record);
+    }
+    assert!(dir.join("report.txt").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,7 +19,7 @@ use super::referee::GameProgress;
 use super::results::{self, GameRecord, MatchSettings, ResultsWriter};
 use super::shard::{GameSpec, game_list};
 use super::spec::{EngineSpec, Opening};
-use super::start_up::StartUpWatch;
+use super::start_up::{FaultStreak, StartUpWatch};
 use super::stats::{self, Sprt};
 use crate::board::Rules;
 use crate::search::SearchControl;
@@ -54,6 +54,8 @@ pub struct MatchSummary {
     pub stopped_by_sprt: bool,
     /// Whether the match was interrupted before its game list was done.
     pub interrupted: bool,
+    /// Why the match stopped when an engine kept losing games by its faults.
+    pub stopped_by_faults: Option<String>,
     /// The games of the list (of the shard).
     pub planned: usize,
 }
@@ -107,7 +109,10 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
     if let Some(e) = collected.failure {
         return Err(e);
     }
-    summarize(plan, &settings, collected.records, list.len())
+    let mut summary = summarize(plan, &settings, collected.records, list.len())?;
+    summary.interrupted &= collected.stopped.is_none();
+    summary.stopped_by_faults = collected.stopped;
+    Ok(summary)
 }
 
 /// The match settings to record in the result folder: the plan's, or, when the folder
@@ -185,6 +190,9 @@ struct Collected {
     records: Vec<GameRecord>,
     failure: Option<String>,
     start_up: StartUpWatch,
+    faults: FaultStreak,
+    /// Why the match stopped for an engine's faults in recorded games.
+    stopped: Option<String>,
 }
 
 /// Plays the pending games on `--jobs` worker threads and collects them as they finish,
@@ -216,6 +224,8 @@ fn play_pending(
             records,
             failure: None,
             start_up: StartUpWatch::new(pending.len()),
+            faults: FaultStreak::new(),
+            stopped: None,
         },
         finished_now: 0,
     };
@@ -365,6 +375,14 @@ impl Collector<'_> {
         if self.plan.log_games {
             self.bar.suspend(|| eprintln!("{}", game_line(&record)));
         }
+        if let Some(engine) = self.collected.faults.see(&record) {
+            let collected = &mut self.collected;
+            let faults = &collected.faults;
+            collected
+                .stopped
+                .get_or_insert_with(|| faults.failure(engine, &self.plan.settings));
+            self.shared.stop.store(true, Ordering::Release);
+        }
         self.collected.records.push(record);
         self.finished_now += 1;
         self.bar.inc(1);
@@ -397,6 +415,7 @@ fn summarize(
         report,
         stopped_by_sprt,
         interrupted: plan.interrupt.is_stopped() && unfinished && !stopped_by_sprt,
+        stopped_by_faults: None,
         planned,
     })
 }

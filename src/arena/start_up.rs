@@ -1,6 +1,8 @@
-//! The start-up watch of a running match: an engine that cannot play at all (it fails
-//! before its first move, game after game) stops the match instead of forfeiting the rest
-//! of its game list.
+//! The watches of a running match over its engines' faults: an engine that cannot play at
+//! all (it fails before its first move, game after game) stops the match instead of
+//! forfeiting the rest of its game list ([`StartUpWatch`]), and so does one that keeps
+//! losing games by its faults later in the game (it crashes after a few moves, answers
+//! garbage, hangs: [`FaultStreak`]).
 
 use super::results::{GameRecord, MatchSettings};
 
@@ -98,6 +100,73 @@ impl StartUpWatch {
     /// The games left out of the record.
     pub(super) fn discarded(&self) -> &[GameRecord] {
         self.failed.map_or(&[], |e| &self.held[e])
+    }
+}
+
+/// Games in a row (in the order they finish) that one engine loses by its own fault
+/// (a crash, a bad reply, a timeout or an illegal move, at any point of the game) after
+/// which the match stops.
+const FAULT_STREAK: usize = 3;
+
+/// Counts the games in a row lost by the same engine's faults; the games are recorded (they
+/// were played), and a run of [`FAULT_STREAK`] stops the match.
+pub(super) struct FaultStreak {
+    /// The engine (0 or 1) whose faults ended the last games, and how many in a row.
+    engine: Option<usize>,
+    count: usize,
+    limit: usize,
+    /// The last of those faults.
+    last: String,
+}
+
+impl FaultStreak {
+    pub(super) fn new() -> FaultStreak {
+        FaultStreak {
+            engine: None,
+            count: 0,
+            limit: FAULT_STREAK,
+            last: String::new(),
+        }
+    }
+
+    /// Takes a recorded game; the engine whose streak of faults it completes, if it does.
+    pub(super) fn see(&mut self, record: &GameRecord) -> Option<usize> {
+        let faulty = record
+            .end
+            .is_fault()
+            .then_some(record.winner_engine)
+            .flatten()
+            .map(|winner| usize::from(winner == 1));
+        match faulty {
+            None => {
+                self.engine = None;
+                self.count = 0;
+                None
+            }
+            Some(e) => {
+                if self.engine == Some(e) {
+                    self.count += 1;
+                } else {
+                    self.engine = Some(e);
+                    self.count = 1;
+                }
+                self.last = record.fault.clone().unwrap_or_default();
+                (self.count >= self.limit).then_some(e)
+            }
+        }
+    }
+
+    /// Why the match stopped, for engine `e`.
+    pub(super) fn failure(&self, e: usize, settings: &MatchSettings) -> String {
+        format!(
+            "engine {} ({}) lost {} games in a row by its faults (the last: {}); the match \
+             stopped, keeping the finished games: check the engine, then rerun the command to \
+             resume",
+            e + 1,
+            settings.names[e],
+            self.count,
+            self.last
+        )
     }
 }
 

@@ -352,6 +352,35 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
         format_elo(elo_from_rate(lo)),
         format_elo(elo_from_rate(hi))
     );
+    let played: Vec<GameRecord> = records
+        .iter()
+        .filter(|r| !r.end.is_fault())
+        .cloned()
+        .collect();
+    if played.len() < records.len() {
+        // Faults count as losses above; the games that were played out are scored apart.
+        let faults = records.len() - played.len();
+        let others = if played.is_empty() {
+            "none was played out".to_string()
+        } else {
+            let (_, _, total) = engine_tallies(&played, 1);
+            let n = total.games();
+            let rate = total.rate();
+            let (lo, hi) = wilson_interval(rate, n);
+            format!(
+                "the {n} others: {}/{n} = {:.1}% (95% interval {:.1}% to {:.1}%)",
+                total.points(),
+                100.0 * rate,
+                100.0 * lo,
+                100.0 * hi
+            )
+        };
+        let _ = writeln!(
+            out,
+            "Faults: {faults} of {} games ended by an engine's fault (see Endings); {others}",
+            records.len()
+        );
+    }
     let mut endings = Vec::new();
     for kind in [
         EndKind::TwoPasses,

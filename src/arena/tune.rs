@@ -402,6 +402,9 @@ impl TunePlan {
         wait: &dyn Fn(usize),
     ) -> Result<Option<Vec<GameRecord>>, String> {
         let summary = run_match(plan)?;
+        if let Some(e) = summary.stopped_by_faults {
+            return Err(e);
+        }
         if summary.interrupted {
             return Ok(None);
         }
@@ -619,6 +622,9 @@ fn verify(plan: &TunePlan, state: &State) -> Result<Option<String>, String> {
         true,
     )?;
     let summary = run_match(&match_plan)?;
+    if let Some(e) = summary.stopped_by_faults {
+        return Err(e);
+    }
     if summary.interrupted {
         return Ok(None);
     }

@@ -21,11 +21,15 @@ use crate::search::SearchControl;
 /// The exit status of an interrupted match (128 + SIGINT, as a shell reports it).
 pub(super) const INTERRUPTED: u8 = 130;
 
-/// What a command leaves: the report for stdout, and for an interrupted match the word on
-/// how to resume, for stderr.
+/// The exit status of a match stopped because an engine kept losing games by its faults.
+pub(super) const STOPPED_BY_FAULTS: u8 = 3;
+
+/// What a command leaves: the report for stdout, and for an interrupted match (or one
+/// stopped for an engine's faults) the word on what happened, for stderr.
 struct Finished {
     report: String,
     interrupted: Option<String>,
+    stopped_by_faults: Option<String>,
 }
 
 /// The referee's limits, shared by `match`, `selfplay` and `tune`.
@@ -260,7 +264,17 @@ fn finish(result: Result<Finished, String>) -> ExitCode {
     match result {
         Ok(Finished {
             report,
+            stopped_by_faults: Some(reason),
+            ..
+        }) => {
+            print!("{report}");
+            eprintln!("hane: {reason}");
+            ExitCode::from(STOPPED_BY_FAULTS)
+        }
+        Ok(Finished {
+            report,
             interrupted: None,
+            ..
         }) => {
             print!("{report}");
             ExitCode::SUCCESS
@@ -268,6 +282,7 @@ fn finish(result: Result<Finished, String>) -> ExitCode {
         Ok(Finished {
             report,
             interrupted: Some(note),
+            ..
         }) => {
             print!("{report}");
             eprintln!("hane: {note}");
@@ -289,6 +304,7 @@ fn merge_report(args: &ReportArgs) -> Result<Finished, String> {
     Ok(Finished {
         report: stats::report(&settings, &records, sprt.as_ref()),
         interrupted: None,
+        stopped_by_faults: None,
     })
 }
 
@@ -467,5 +483,6 @@ fn finished(summary: MatchSummary) -> Finished {
     Finished {
         report: summary.report,
         interrupted,
+        stopped_by_faults: summary.stopped_by_faults,
     }
 }
