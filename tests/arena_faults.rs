@@ -384,3 +384,33 @@ fn an_engine_that_keeps_crashing_stops_the_match_and_keeps_the_games() {
     assert!(dir.join("report.txt").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_huge_reply_is_a_bad_reply_and_stays_out_of_the_records() {
+    // 50 MB on one line in answer to genmove.
+    let (dir, records, _) = faulty_match("huge", &[]);
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        assert_eq!(record["end"], "bad-reply", "{record}");
+        let fault = record["fault"].as_str().unwrap();
+        assert!(fault.contains("a line over"), "{fault}");
+        assert!(fault.len() < 2000, "a fault of {} bytes", fault.len());
+        check_sgf(&dir, record);
+    }
+    let size = |path: PathBuf| std::fs::metadata(path).unwrap().len();
+    assert!(size(dir.join("results.jsonl")) < 20_000);
+    for record in &records {
+        let sgf = dir.join(record["sgf"].as_str().unwrap());
+        assert!(size(sgf) < 20_000);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn move_comments_keep_what_the_engine_says_not_its_board() {
+    let (dir, records, _) = faulty_match("verbose", &[]);
+    let sgf = std::fs::read_to_string(dir.join(records[0]["sgf"].as_str().unwrap())).unwrap();
+    assert!(sgf.contains("Playouts: 1234, Win: 56.7%"), "{sgf}");
+    assert!(!sgf.contains(". . X O"), "{sgf}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,24 +7,32 @@
 //! deadline; a second thread keeps the tail of stderr for fault reports and move comments.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam::channel::{Receiver, RecvTimeoutError, unbounded};
+use crossbeam::channel::{Receiver, RecvTimeoutError, bounded};
 use parking_lot::Mutex;
 
 use super::player::{
     DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, Reply, TimeControl,
 };
 use crate::board::{Color, GameState, Move};
+use crate::files::{LineRead, read_bounded_line};
 use crate::search::SearchControl;
 
 /// Lines of stderr kept for fault reports.
 const STDERR_TAIL: usize = 12;
 /// Longest move comment taken from stderr, in bytes.
 const MAX_COMMENT: usize = 600;
+/// Most bytes of one engine reply (all its lines) the runner reads: a longer reply is a bad
+/// reply, read to its end without being stored.
+pub const MAX_REPLY_BYTES: usize = 1 << 20;
+/// Most bytes of one stderr line kept.
+const MAX_STDERR_LINE: usize = 4096;
+/// Most bytes of an engine's words quoted in a fault (results, SGF and screen).
+const MAX_QUOTE: usize = 160;
 /// How often a wait for an answer looks whether the match was interrupted.
 const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 
@@ -55,11 +63,31 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     /// Stdout lines; `None` marks the end of output.
-    lines: Receiver<Option<String>>,
+    lines: Receiver<EngineLine>,
     stderr: Arc<Mutex<StderrLog>>,
     next_id: u32,
     /// Stopped when the match is interrupted: waits for answers are then given up.
     interrupt: Arc<SearchControl>,
+}
+
+/// What the stdout reader thread hands over: a line (its break dropped), the start of a
+/// line over [`MAX_REPLY_BYTES`] (the rest was skipped), or the end of the output.
+enum EngineLine {
+    Line(String),
+    TooLong(String),
+    End,
+}
+
+/// `text` cut to at most `max` bytes (at a character boundary), with `...` when cut.
+fn clip(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut cut = max;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}...", &text[..cut])
 }
 
 impl Process {
@@ -84,40 +112,43 @@ impl Process {
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
-        let (sender, lines) = unbounded();
+        // Bounded: an engine that writes without end waits for the runner to read.
+        let (sender, lines) = bounded(256);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut line = Vec::new();
             loop {
-                line.clear();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = sender.send(None);
+                let item = match read_bounded_line(&mut reader, &mut line, MAX_REPLY_BYTES) {
+                    Ok(LineRead::End) | Err(_) => {
+                        let _ = sender.send(EngineLine::End);
                         break;
                     }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&line)
-                            .trim_end_matches(['\n', '\r'])
-                            .to_string();
-                        if sender.send(Some(text)).is_err() {
-                            break;
-                        }
+                    Ok(LineRead::Line) => {
+                        EngineLine::Line(String::from_utf8_lossy(&line).into_owned())
                     }
+                    Ok(LineRead::TooLong) => EngineLine::TooLong(
+                        String::from_utf8_lossy(&line[..MAX_QUOTE]).into_owned(),
+                    ),
+                };
+                if sender.send(item).is_err() {
+                    break;
                 }
             }
         });
         let log = Arc::new(Mutex::new(StderrLog::default()));
         let log_writer = Arc::clone(&log);
         std::thread::spawn(move || {
-            let reader = BufReader::new(stderr);
-            for line in reader.split(b'\n') {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stderr);
+            let mut line = Vec::new();
+            while let Ok(LineRead::Line | LineRead::TooLong) =
+                read_bounded_line(&mut reader, &mut line, MAX_STDERR_LINE)
+            {
                 let text = String::from_utf8_lossy(&line).trim_end().to_string();
                 let mut log = log_writer.lock();
                 if log.tail.len() == STDERR_TAIL {
                     log.tail.pop_front();
                 }
-                log.tail.push_back(text.clone());
+                log.tail.push_back(clip(&text, MAX_QUOTE));
                 if log.fresh.len() < 64 {
                     log.fresh.push(text);
                 }
@@ -198,11 +229,22 @@ impl Process {
         let deadline = Instant::now() + timeout;
         let mut parser = gtp::ResponseParser::new();
         let mut started = false;
+        let mut reply_bytes = 0;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
-                Ok(Some(line)) => line,
-                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(EngineLine::Line(line)) => line,
+                Ok(EngineLine::TooLong(start)) => {
+                    return Err(Fault::new(
+                        FaultKind::BadReply,
+                        format!(
+                            "answered `{}` with a line over {MAX_REPLY_BYTES} bytes: {:?}...",
+                            text.trim_end(),
+                            start
+                        ),
+                    ));
+                }
+                Ok(EngineLine::End) | Err(RecvTimeoutError::Disconnected) => {
                     let what = format!("no answer to `{}`", text.trim_end());
                     return Err(Fault::new(FaultKind::Crash, self.crash_detail(&what)));
                 }
@@ -224,6 +266,16 @@ impl Process {
                     ));
                 }
             };
+            reply_bytes += line.len() + 1;
+            if reply_bytes > MAX_REPLY_BYTES {
+                return Err(Fault::new(
+                    FaultKind::BadReply,
+                    format!(
+                        "answered `{}` with over {MAX_REPLY_BYTES} bytes",
+                        text.trim_end()
+                    ),
+                ));
+            }
             if !started {
                 let trimmed = line.trim();
                 if trimmed.is_empty() {
@@ -232,7 +284,11 @@ impl Process {
                 if !(trimmed.starts_with('=') || trimmed.starts_with('?')) {
                     return Err(Fault::new(
                         FaultKind::BadReply,
-                        format!("answered `{}` with {trimmed:?}", text.trim_end()),
+                        format!(
+                            "answered `{}` with {:?}",
+                            text.trim_end(),
+                            clip(trimmed, MAX_QUOTE)
+                        ),
                     ));
                 }
                 started = true;
@@ -267,7 +323,11 @@ impl Process {
                 Err(gtp::ResponseError::BadResponse(bad)) => {
                     return Err(Fault::new(
                         FaultKind::BadReply,
-                        format!("malformed answer to `{}`: {bad:?}", text.trim_end()),
+                        format!(
+                            "malformed answer to `{}`: {:?}",
+                            text.trim_end(),
+                            clip(&format!("{bad:?}"), MAX_QUOTE)
+                        ),
                     ));
                 }
             }
@@ -667,7 +727,7 @@ fn comment_from(lines: &[String]) -> Option<String> {
     let kept: Vec<&str> = lines
         .iter()
         .map(|l| l.trim())
-        .filter(|l| !l.is_empty())
+        .filter(|l| informative(l))
         .collect();
     if kept.is_empty() {
         return None;
@@ -682,6 +742,26 @@ fn comment_from(lines: &[String]) -> Option<String> {
         comment.truncate(cut);
     }
     Some(comment)
+}
+
+/// Whether an engine's stderr line says something worth a move comment: a figure such as
+/// a win rate, playouts or visits, a score or a principal variation, or what it thinks
+/// about; not a row of a board diagram (mostly stones, points and frame characters).
+fn informative(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    const WORDS: [&str; 12] = [
+        "win", "playout", "visit", "score", "pv", "%", "rate", "node", "lead", "think", "eval",
+        "best",
+    ];
+    if line.is_empty() || !WORDS.iter().any(|w| lower.contains(w)) {
+        return false;
+    }
+    let visible: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let board = visible
+        .iter()
+        .filter(|c| ".XOxo+#@|-()".contains(**c))
+        .count();
+    board * 2 < visible.len()
 }
 
 #[cfg(test)]

@@ -1,14 +1,15 @@
 //! The GTP input side: the stdin reader thread's loop, which reads lines of bounded length
-//! and queues them for the engine with bounded memory, acting on GoGui's `# interrupt` at
-//! once ([`read_input`]), and the reading of one bounded line ([`read_bounded_line`]).
+//! ([`crate::files::read_bounded_line`]) and queues them for the engine with bounded memory,
+//! acting on GoGui's `# interrupt` at once ([`read_input`]).
 
-use std::io::{self, BufRead};
+use std::io::BufRead;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crossbeam::channel::Sender;
 
 use super::InputSignal;
+use crate::files::{LineRead, read_bounded_line};
 
 /// Most lines read ahead of the engine, whatever their length.
 pub const QUEUE_LINES: usize = 1024;
@@ -37,69 +38,6 @@ impl Queued {
             Queued::End => 0,
         }
     }
-}
-
-/// One line read by [`read_bounded_line`].
-#[derive(Debug, PartialEq, Eq)]
-pub enum LineRead {
-    /// A whole line (its break dropped) is in the buffer.
-    Line,
-    /// The line was longer than the bound: the buffer holds its first `max` bytes, the
-    /// rest was read and dropped.
-    TooLong,
-    /// The input ended before any byte of a new line.
-    End,
-}
-
-/// Reads one line of `input` into `buf` (cleared first), storing at most `max` bytes of it:
-/// a longer line is consumed to its end without being stored. The line break (`\n`, and a
-/// `\r` before it) is not stored.
-pub fn read_bounded_line(
-    input: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<LineRead> {
-    buf.clear();
-    let mut any = false;
-    let mut too_long = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (part, found, used) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(k) => (&chunk[..k], true, k + 1),
-            None => (chunk, false, chunk.len()),
-        };
-        if !too_long {
-            let room = max - buf.len();
-            if part.len() > room {
-                buf.extend_from_slice(&part[..room]);
-                too_long = true;
-            } else {
-                buf.extend_from_slice(part);
-            }
-        }
-        input.consume(used);
-        if found {
-            break;
-        }
-    }
-    if !any {
-        return Ok(LineRead::End);
-    }
-    if too_long {
-        return Ok(LineRead::TooLong);
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(LineRead::Line)
 }
 
 /// The command id at the start of a line, if it has one (digits followed by a space or
@@ -155,39 +93,6 @@ pub fn read_input(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lines(input: &[u8], max: usize) -> Vec<(LineRead, String)> {
-        let mut reader = io::BufReader::with_capacity(7, input);
-        let mut buf = Vec::new();
-        let mut out = Vec::new();
-        loop {
-            let read = read_bounded_line(&mut reader, &mut buf, max).unwrap();
-            if read == LineRead::End {
-                return out;
-            }
-            out.push((read, String::from_utf8_lossy(&buf).into_owned()));
-        }
-    }
-
-    #[test]
-    fn long_lines_are_cut_and_skipped_to_their_end() {
-        let input = b"1 name\r\n22 genmove bbbbbbbbbbbbbbbbbbbbbbbb\nversion\n\nlast";
-        assert_eq!(
-            lines(input, 12),
-            [
-                (LineRead::Line, "1 name".into()),
-                (LineRead::TooLong, "22 genmove b".into()),
-                (LineRead::Line, "version".into()),
-                (LineRead::Line, String::new()),
-                (LineRead::Line, "last".into()),
-            ]
-        );
-        assert_eq!(lines(b"", 12), []);
-        assert_eq!(
-            lines(b"exactly12abc\n", 12),
-            [(LineRead::Line, "exactly12abc".into())]
-        );
-    }
 
     #[test]
     fn the_id_of_a_cut_line_is_kept() {

@@ -14,6 +14,9 @@
 #   illegal   plays on the point the opponent played last (occupied)
 #   badplay   refuses the opponent's next `play` command
 #   nosetup   refuses every board size (an engine that cannot play the match at all)
+#   huge      answers with a 50 MB reply (FAKE_GTP_HUGE_BYTES bytes)
+#   verbose   like passer, but writes a board diagram and a win rate line to stderr
+#             before every reply to genmove
 # Comments on stderr ("thinking about X") become move comments in the SGF.
 # With FAKE_GTP_LOG=FILE set, every command received is appended to FILE.
 
@@ -67,6 +70,11 @@ while IFS= read -r line; do
       reply "$id" "" ;;
     genmove)
       [[ $mode == slow ]] && sleep "${FAKE_GTP_DELAY:-0.05}"
+      if [[ $mode == verbose ]]; then
+        echo "Playouts: 1234, Win: 56.7%, PV: D4 Q16" >&2
+        for ((r = size; r >= 1; r--)); do printf '%2d . . X O . . +\n' "$r" >&2; done
+        echo "   A B C D E F G" >&2
+      fi
       if (( played < ordinary )); then
         v=$(next_point); [[ $v != pass ]] && taken[$v]=1
         played=$((played + 1))
@@ -78,6 +86,8 @@ while IFS= read -r line; do
         passer) reply "$id" pass ;;
         slow) reply "$id" pass ;;
         crash) echo "fake engine: simulated crash" >&2; exit 3 ;;
+        huge) printf '=%s ' "$id"; head -c "${FAKE_GTP_HUGE_BYTES:-50000000}" /dev/zero | tr '\0' 'A'; printf '\n\n' ;;
+        verbose) reply "$id" pass ;;
         hang) sleep "${FAKE_GTP_HANG_SECONDS:-3600}" ;;
         garbage) printf 'hello, this is not GTP\n\n' ;;
         badmove) reply "$id" Z99 ;;
