@@ -96,20 +96,20 @@ fn selfplay_compares_policies_and_search_parameters() {
 
 #[test]
 fn sprt_stops_a_decided_match_and_the_chart_shows_it() {
-    // hane against an engine that crashes at its fourth move: hane wins every game, and the
-    // SPRT (0 against 50 Elo) decides long before 200 games.
+    // hane against an engine that passes from its fourth move on: hane wins every game,
+    // and the SPRT (0 against 50 Elo) decides long before 200 games.
     let dir = fresh_dir("sprt");
-    let crash = format!(
-        "bash '{}/tests/fake_engines/fake_gtp.sh' crash",
+    let passer = format!(
+        "bash '{}/tests/fake_engines/fake_gtp.sh' passer",
         env!("CARGO_MANIFEST_DIR")
     );
     let output = Command::new(env!("CARGO_BIN_EXE_hane"))
         .args([
             "match",
             "--engine1",
-            "hane:playouts=4,threads=1",
+            "hane:playouts=50,threads=1",
             "--engine2",
-            &crash,
+            &passer,
         ])
         .args([
             "-n",
@@ -134,7 +134,7 @@ fn sprt_stops_a_decided_match_and_the_chart_shows_it() {
     let played = records(&dir).len();
     assert!((10..60).contains(&played), "{played} games");
     assert!(records(&dir).iter().all(|r| r["winner_engine"] == 1));
-    let svg = std::fs::read_to_string(dir.join("winrate.svg")).unwrap();
+    let svg = std::fs::read_to_string(dir.join("score.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     let line = svg.lines().find(|l| l.starts_with("<polyline")).unwrap();
     let points = line.split('"').nth(1).unwrap().split(' ').count();

@@ -22,8 +22,8 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The chart as an SVG document.
-pub fn winrate_svg(settings: &MatchSettings, records: &[GameRecord]) -> String {
+/// The running match score chart as an SVG document.
+pub fn score_svg(settings: &MatchSettings, records: &[GameRecord]) -> String {
     let rates = running_rates(records);
     let n = rates.len().max(1) as f64;
     let plot_w = WIDTH - LEFT - RIGHT;

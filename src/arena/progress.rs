@@ -91,9 +91,10 @@ pub fn eta(finished_now: usize, elapsed: Duration, remaining: usize) -> Option<D
     (finished_now > 0).then(|| elapsed.mul_f64(remaining as f64 / finished_now as f64))
 }
 
-/// The progress line: `ETA 12:30 | game 5 move 43: B 3:21 W 2:58 | NAME (engine 1) +3 -1
-/// =0, 75.0%`, what moves first, as a narrow terminal cuts the end off. There is no score
-/// before a result exists, and no ETA before a game of this run has finished.
+/// The progress line: `game 5 move 43: B 3:21 W 2:58 | NAME (engine 1) +3 -1 =0, 75.0% |
+/// ETA 12:30`, the live games and their clocks first, since a narrow terminal cuts the end
+/// off. There is no score before a result exists, and no ETA before a game of this run has
+/// finished.
 pub fn status_line(status: &Status) -> String {
     let eta = match eta(status.finished_now, status.elapsed, status.remaining) {
         Some(left) => format!("ETA {}", clock_text(left.as_secs_f64())),
@@ -112,7 +113,8 @@ pub fn status_line(status: &Status) -> String {
             100.0 * t.rate()
         )
     };
-    let mut parts = vec![eta];
+    // The terminal cuts the line at its width: what changes every second comes first.
+    let mut parts = Vec::new();
     for game in status.live {
         let p = &game.progress;
         parts.push(format!(
@@ -124,6 +126,7 @@ pub fn status_line(status: &Status) -> String {
         ));
     }
     parts.push(score);
+    parts.push(eta);
     parts.join(" | ")
 }
 
@@ -162,7 +165,7 @@ mod tests {
         let line = status_line(&status);
         assert_eq!(
             line,
-            "ETA -- | game 5 move 43: B 3:21 W 0:25 for 3 | gnugo (engine 1): no result yet"
+            "game 5 move 43: B 3:21 W 0:25 for 3 | gnugo (engine 1): no result yet | ETA --"
         );
         assert!(!line.contains('%'), "no rate without a result: {line}");
         let records = [record(1, 1), record(2, 2)];
@@ -175,8 +178,8 @@ mod tests {
         status.live = &live;
         assert_eq!(
             status_line(&status),
-            "ETA 2:00 | game 5 move 43: B 2:30 used W 4:20 used | gnugo (engine 1) +1 -1 =0, \
-             50.0%"
+            "game 5 move 43: B 2:30 used W 4:20 used | gnugo (engine 1) +1 -1 =0, 50.0% | \
+             ETA 2:00"
         );
         assert_eq!(clock_text(3725.0), "1:02:05");
     }

@@ -407,8 +407,8 @@ fn summarize(
     records.sort_by_key(|r| r.number);
     results::write_atomically(&dir.join("report.txt"), report.as_bytes())?;
     results::write_atomically(
-        &dir.join("winrate.svg"),
-        chart::winrate_svg(&plan.settings, &records).as_bytes(),
+        &dir.join("score.svg"),
+        chart::score_svg(&plan.settings, &records).as_bytes(),
     )?;
     Ok(MatchSummary {
         records,

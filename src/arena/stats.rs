@@ -536,7 +536,7 @@ pub(crate) mod tests {
         ] {
             assert!(text.contains(line), "{line:?} not in\n{text}");
         }
-        let svg = super::super::chart::winrate_svg(&settings, &records);
+        let svg = super::super::chart::score_svg(&settings, &records);
         assert!(
             svg.contains("Score of gnugo (engine 1) against hane"),
             "{svg}"

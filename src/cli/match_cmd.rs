@@ -299,7 +299,7 @@ fn merge_report(args: &ReportArgs) -> Result<Finished, String> {
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let (settings, records) = merge_folders(&args.dirs)?;
     if let Some(path) = &args.chart {
-        results::write_atomically(path, chart::winrate_svg(&settings, &records).as_bytes())?;
+        results::write_atomically(path, chart::score_svg(&settings, &records).as_bytes())?;
     }
     Ok(Finished {
         report: stats::report(&settings, &records, sprt.as_ref()),
