@@ -9,6 +9,7 @@ pub mod chart;
 pub mod engine_process;
 mod game;
 pub mod hane_player;
+pub mod opening_lines;
 pub mod player;
 pub mod progress;
 pub mod referee;

@@ -4,6 +4,7 @@ mod bench;
 mod book_cmd;
 mod gtp_options;
 mod match_cmd;
+mod opening_cmd;
 mod patterns_cmd;
 mod settings_args;
 mod tune_cmd;
@@ -46,6 +47,9 @@ enum Command {
     /// Opening books: `book build19` (professional records), `book build9` (hane's own
     /// searches), `book merge`, `book eval`.
     Book(book_cmd::BookArgs),
+    /// The opening statistic of game records: on which line their first moves were played,
+    /// beside reference games.
+    OpeningLines(opening_cmd::OpeningLinesArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -60,6 +64,7 @@ pub fn main() -> ExitCode {
         Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
         Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
         Some(Command::Book(args)) => book_cmd::run(&args),
+        Some(Command::OpeningLines(args)) => opening_cmd::run(&args),
         None => gtp_options::run(&cli.gtp),
     }
 }
