@@ -259,6 +259,21 @@ pub const TIMING_PREFIX: &str = "Time per move";
 
 /// The text report of a match; `records` in the order they were recorded, which decides
 /// where an SPRT stopped.
+/// Engine 1's score over `records`: `points/games = rate% (95% interval lo% to hi%)`.
+fn score_text(records: &[GameRecord]) -> String {
+    let (_, _, total) = engine_tallies(records, 1);
+    let n = total.games();
+    let rate = total.rate();
+    let (lo, hi) = wilson_interval(rate, n);
+    format!(
+        "{}/{n} = {:.1}% (95% interval {:.1}% to {:.1}%)",
+        total.points(),
+        100.0 * rate,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
 pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sprt>) -> String {
     let decision = sprt.and_then(|sprt| sprt.decision(records));
     let mut records: Vec<GameRecord> = records.to_vec();
@@ -330,14 +345,10 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     // under test: say so.
     let _ = writeln!(
         out,
-        "Score of {} (engine 1) against {}: {}/{} = {:.1}% (95% interval {:.1}% to {:.1}%)",
+        "Score of {} (engine 1) against {}: {}",
         names[0],
         names[1],
-        total.points(),
-        n,
-        100.0 * rate,
-        100.0 * lo,
-        100.0 * hi
+        score_text(&records)
     );
     let _ = writeln!(
         out,
@@ -363,17 +374,7 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
         let others = if played.is_empty() {
             "none was played out".to_string()
         } else {
-            let (_, _, total) = engine_tallies(&played, 1);
-            let n = total.games();
-            let rate = total.rate();
-            let (lo, hi) = wilson_interval(rate, n);
-            format!(
-                "the {n} others: {}/{n} = {:.1}% (95% interval {:.1}% to {:.1}%)",
-                total.points(),
-                100.0 * rate,
-                100.0 * lo,
-                100.0 * hi
-            )
+            format!("the {} others: {}", played.len(), score_text(&played))
         };
         let _ = writeln!(
             out,

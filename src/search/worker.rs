@@ -803,6 +803,18 @@ mod tests {
     use crate::board::Point;
     use crate::settings::{Auto, SearchParams};
 
+    /// The selection of the default search without exploration, RAVE equivalence 3000 and a
+    /// first-play urgency of 1.
+    fn greedy_selection() -> Selection {
+        SearchParams {
+            exploration: Auto::Value(0.0),
+            rave: 3000.0,
+            fpu: 1.0,
+            ..SearchParams::default()
+        }
+        .selection()
+    }
+
     /// Two fresh edges: `a` with a strong prior but AMAF results that lost, `b` with no prior
     /// and AMAF results that won half the time. Counting the prior as AMAF playouts (rave-prior) is what
     /// keeps `a` ahead.
@@ -822,13 +834,7 @@ mod tests {
         }
         let node = Node::default();
         let edges = [a, b];
-        let mut config = SearchParams {
-            exploration: Auto::Value(0.0),
-            rave: 3000.0,
-            fpu: 1.0,
-            ..SearchParams::default()
-        }
-        .selection();
+        let mut config = greedy_selection();
         config.rave_prior = 0.0;
         assert_eq!(select(&node, &edges, &config), 1);
         config.rave_prior = 2.0;
@@ -970,13 +976,7 @@ mod tests {
         for _ in 0..CRITICALITY_START_VISITS {
             node.add_result(1);
         }
-        let mut config = SearchParams {
-            exploration: Auto::Value(0.0),
-            rave: 3000.0,
-            fpu: 1.0,
-            ..SearchParams::default()
-        }
-        .selection();
+        let mut config = greedy_selection();
         config.criticality = 2.0;
         let budget = MemoryBudget::new(0, 1 << 20, false);
         let mut memory = LocalMemory::new(&budget);

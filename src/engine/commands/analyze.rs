@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Outcome, no_args, vertex_list};
-use crate::board::{Color, Point};
+use crate::board::{Color, Geometry, Point};
 use crate::engine::analysis::{self, AnalyzeRequest, Dialect};
 use crate::engine::parse::parse_color;
 use crate::engine::{Call, ERR_SYNTAX, Engine};
@@ -110,16 +110,28 @@ fn interval(request: &AnalyzeRequest) -> Option<Duration> {
     (request.interval_cs > 0).then(|| Duration::from_millis(request.interval_cs * 10))
 }
 
+/// The start of an analysis command: its arguments parsed, the colour it is for, and the
+/// stream's `=` line written.
+fn begin_analysis(
+    engine: &Engine,
+    args: &[&str],
+    call: &mut Call<'_>,
+    dialect: Dialect,
+) -> Result<(Geometry, AnalyzeRequest, Color), String> {
+    let geometry = engine.state.geometry();
+    let request = analysis::parse_analyze_args(args, dialect, geometry).ok_or(ERR_SYNTAX)?;
+    let color = request.color.unwrap_or(engine.state.to_move());
+    call.start_stream().map_err(|e| e.to_string())?;
+    Ok((geometry, request, color))
+}
+
 pub(super) fn cmd_analyze(
     engine: &mut Engine,
     args: &[&str],
     call: &mut Call<'_>,
     dialect: Dialect,
 ) -> Outcome {
-    let geometry = engine.state.geometry();
-    let mut request = analysis::parse_analyze_args(args, dialect, geometry).ok_or(ERR_SYNTAX)?;
-    let color = request.color.unwrap_or(engine.state.to_move());
-    call.start_stream().map_err(|e| e.to_string())?;
+    let (geometry, mut request, color) = begin_analysis(engine, args, call, dialect)?;
     engine
         .player
         .searcher_mut()
@@ -161,10 +173,7 @@ pub(super) fn cmd_genmove_analyze(
     call: &mut Call<'_>,
     dialect: Dialect,
 ) -> Outcome {
-    let geometry = engine.state.geometry();
-    let mut request = analysis::parse_analyze_args(args, dialect, geometry).ok_or(ERR_SYNTAX)?;
-    let color = request.color.unwrap_or(engine.state.to_move());
-    call.start_stream().map_err(|e| e.to_string())?;
+    let (geometry, mut request, color) = begin_analysis(engine, args, call, dialect)?;
     engine.player.set_avoid(std::mem::take(&mut request.avoid));
     let mut report = |analysis: &Analysis| {
         let line = analysis::info_line(analysis, geometry, dialect, &request);
