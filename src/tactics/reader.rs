@@ -1,6 +1,9 @@
 //! The tactical reader: whether a chain can be captured with the attacker to move
 //! ([`Reader::attack`]) and saved with the defender to move ([`Reader::defend`]), and the move
-//! that does it, with GNU Go's ko codes ([`Verdict`]).
+//! that does it, with GNU Go's ko codes ([`Verdict`]). This module owns the capture goal
+//! (when a node is decided, what a ply costs) and its move generators, and the reading
+//! results the other readers share ([`Verdict`], [`Reading`]); the search itself is the
+//! shared skeleton's (`super::skeleton`), as described below.
 //!
 //! # The search
 //!
@@ -67,9 +70,12 @@
 //! one only a look-up with no more depth to go. History and killer tables, also kept across
 //! reads, order the moves. Nothing is allocated per node or per read.
 
-use crate::board::{Board, Cell, Color, Geometry, MAX_SIZE, OtherLiberties, Point};
+use crate::board::{Board, Cell, Color, Geometry, OtherLiberties, Point};
 
 use super::liberties::{is_self_atari, liberties_after, liberties_capped, liberties_into};
+use super::skeleton::{
+    Candidates, Goal, KO_FIRST, KO_WITH_THREAT, LOSS, NO_POINT, Node, ReaderOf, WIN, mix,
+};
 
 /// Liberties at which a chain is safe with the attacker to move.
 pub const SAFE_LIBERTIES: usize = 5;
@@ -84,20 +90,8 @@ pub const DEFENDED_LIBERTIES: usize = 4;
 pub const ROOM_PLIES: usize = 2;
 /// The longest line read, in plies (free ones included).
 pub const MAX_PLY: usize = 100;
-/// Candidate moves kept per node.
-const MAX_CANDIDATES: usize = 40;
-/// Slots of the per-point tables: at least every padded cell index of the largest board.
-const SLOTS: usize = 1024;
 /// Liberties of the target collected per node: more than any node reads.
 const MAX_TARGET_LIBERTIES: usize = 8;
-/// No move (a padded index no point has).
-const NO_POINT: u16 = 0;
-
-/// Node values, from the side to move's point of view.
-pub(super) const LOSS: u8 = 0;
-pub(super) const KO_WITH_THREAT: u8 = 1;
-pub(super) const KO_FIRST: u8 = 2;
-pub(super) const WIN: u8 = 3;
 
 /// The outcome of a read, in GNU Go's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,6 +143,34 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// A failure, exactly read.
+    pub(super) const FAILS: Reading = Reading {
+        verdict: Verdict::Fails,
+        point: None,
+        exact: true,
+    };
+
+    /// A success that needs no move (the opponent's read failed), exact when that failure
+    /// was.
+    pub(super) fn no_move_needed(exact: bool) -> Reading {
+        Reading {
+            verdict: Verdict::Works,
+            point: None,
+            exact,
+        }
+    }
+
+    /// The reading of a root node: its verdict, its move when it succeeds (no move for a
+    /// pass), its exactness.
+    pub(super) fn from_node(node: Node) -> Reading {
+        let verdict = Verdict::from_value(node.value);
+        Reading {
+            verdict,
+            point: node.move_point().filter(|_| verdict.succeeds()),
+            exact: node.exact,
+        }
+    }
+
     /// The read in GNU Go's reply format (`attack`, `defend`, `owl_attack`, `owl_defend`):
     /// `0` when it fails, else its code and the move (`PASS` when none is needed).
     pub fn gtp_reply(self, geometry: Geometry) -> String {
@@ -200,291 +222,9 @@ impl ReaderLimits {
     };
 }
 
-/// Counters over a reader's life.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReaderStats {
-    /// Reads answered: `attack` and `defend` calls (a `defend`, which reads the attack first,
-    /// counts once).
-    pub reads: u64,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// Transposition-table look-ups and the ones that answered.
-    pub probes: u64,
-    pub hits: u64,
-}
-
-/// One node's result: its value for the side to move, whether it is exact, and its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Node {
-    pub(super) value: u8,
-    pub(super) exact: bool,
-    pub(super) point: u16,
-}
-
-/// The best of a node's children so far, for the reader and the race reader alike.
-/// Cut-offs count against the attacker: its values are lower bounds, and `open` is the most
-/// an inexact child could really be worth. The defender's are upper bounds: its best is
-/// exact when an exact child reaches it.
-pub(super) struct BestChild {
-    pub(super) node: Node,
-    open: u8,
-    attacker_to_move: bool,
-}
-
-impl BestChild {
-    pub(super) fn new(attacker_to_move: bool) -> BestChild {
-        BestChild {
-            node: Node {
-                value: LOSS,
-                exact: true,
-                point: NO_POINT,
-            },
-            open: LOSS,
-            attacker_to_move,
-        }
-    }
-
-    /// Whether a move whose value is capped at `cap` cannot improve on the best (nor make
-    /// an inexact best of the defender exact: the caps only bind ko lines).
-    pub(super) fn cannot_improve(&self, cap: u8) -> bool {
-        cap < self.node.value || (cap == self.node.value && self.node.exact)
-    }
-
-    /// Takes in the child reached by move `m`, capped at `cap`; true when the node is won
-    /// and the other moves need no reading.
-    pub(super) fn add(&mut self, m: u16, cap: u8, child: Node) -> bool {
-        let value = cap.min(WIN - child.value);
-        let best = &mut self.node;
-        if self.attacker_to_move {
-            if !child.exact {
-                self.open = self.open.max(cap);
-            }
-            if value > best.value {
-                best.value = value;
-                best.point = m;
-            }
-        } else if value > best.value {
-            *best = Node {
-                value,
-                exact: child.exact,
-                point: m,
-            };
-        } else if value == best.value && child.exact && !best.exact {
-            best.exact = true;
-            best.point = m;
-        }
-        best.value == WIN
-    }
-
-    /// The node's result once its children are in, stored in `table` under `key` for
-    /// `depth` at `age`.
-    pub(super) fn finish(self, table: &mut Table, key: u64, depth: u8, age: u8) -> Node {
-        let mut best = self.node;
-        if self.attacker_to_move {
-            best.exact = best.value >= self.open;
-        }
-        table.store(
-            Entry {
-                key,
-                point: best.point,
-                value: best.value,
-                depth,
-                flags: ENTRY_USED | if best.exact { ENTRY_EXACT } else { 0 },
-                age,
-            },
-            age,
-        );
-        best
-    }
-}
-
-/// Flags of a table entry.
-pub(super) const ENTRY_EXACT: u8 = 1;
-pub(super) const ENTRY_USED: u8 = 2;
-
-/// One transposition-table entry.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Entry {
-    pub(super) key: u64,
-    pub(super) point: u16,
-    pub(super) value: u8,
-    pub(super) depth: u8,
-    pub(super) flags: u8,
-    pub(super) age: u8,
-}
-
-impl Entry {
-    /// How much the entry is worth keeping: exact results beat any depth.
-    fn weight(&self) -> u32 {
-        if self.flags & ENTRY_EXACT != 0 {
-            u32::from(u8::MAX) + 1
-        } else {
-            u32::from(self.depth)
-        }
-    }
-}
-
-/// The transposition table: buckets of two entries at `key & mask` and its neighbour.
-pub(super) struct Table {
-    entries: Vec<Entry>,
-    mask: usize,
-}
-
-impl Table {
-    pub(super) fn new(bits: u32) -> Table {
-        let len = 1usize << bits.clamp(1, 28);
-        Table {
-            entries: vec![Entry::default(); len],
-            mask: len - 1,
-        }
-    }
-
-    /// A stored result usable for a node read to `depth`: an exact one, or one read at
-    /// least as deep (a deeper read only tightens the bound its cut-offs leave).
-    pub(super) fn probe(&self, key: u64, depth: u8) -> Option<Entry> {
-        let i = key as usize & self.mask;
-        [i, i ^ 1].into_iter().map(|j| self.entries[j]).find(|e| {
-            e.flags & ENTRY_USED != 0
-                && e.key == key
-                && (e.flags & ENTRY_EXACT != 0 || e.depth >= depth)
-        })
-    }
-
-    /// Stores `entry` in its bucket: over the same key, else over an empty slot, else over
-    /// the entry of an older read, else over the shallower one.
-    pub(super) fn store(&mut self, entry: Entry, age: u8) {
-        let i = entry.key as usize & self.mask;
-        let (a, b) = (self.entries[i], self.entries[i ^ 1]);
-        let slot = if a.flags & ENTRY_USED == 0 || a.key == entry.key {
-            i
-        } else if b.flags & ENTRY_USED == 0 || b.key == entry.key {
-            i ^ 1
-        } else if (a.age == age) != (b.age == age) {
-            if a.age == age { i ^ 1 } else { i }
-        } else if a.weight() <= b.weight() {
-            i
-        } else {
-            i ^ 1
-        };
-        let old = self.entries[slot];
-        // Keep an exact result over an inexact one for the same node.
-        if old.flags & ENTRY_USED != 0
-            && old.key == entry.key
-            && old.flags & ENTRY_EXACT != 0
-            && entry.flags & ENTRY_EXACT == 0
-        {
-            return;
-        }
-        self.entries[slot] = entry;
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-    }
-}
-
-/// The working state every reader of this module searches with, allocated once: the
-/// transposition table and the age its entries get, one scratch board, candidate list and
-/// table key per ply, and the node count of the read in progress.
-pub(super) struct Scratch {
-    pub(super) table: Table,
-    /// Read counter modulo 256, the age of the table entries a read stores.
-    pub(super) age: u8,
-    /// One scratch board per ply.
-    pub(super) boards: Vec<Board>,
-    /// One candidate list per ply.
-    pub(super) candidates: Vec<Candidates>,
-    /// The table keys of the nodes on the current line, by ply.
-    pub(super) path: Vec<u64>,
-    /// Nodes of the read in progress.
-    pub(super) nodes: u64,
-    /// Whether the read in progress ran out of nodes.
-    pub(super) aborted: bool,
-}
-
-impl Scratch {
-    /// Scratch for lines of up to `max_ply` plies and a table of `2^table_bits` entries.
-    pub(super) fn new(table_bits: u32, max_ply: usize) -> Scratch {
-        let board = Board::new(MAX_SIZE).expect("the largest size is valid");
-        Scratch {
-            table: Table::new(table_bits),
-            age: 0,
-            boards: vec![board; max_ply + 1],
-            candidates: vec![Candidates::EMPTY; max_ply + 1],
-            path: vec![0; max_ply + 1],
-            nodes: 0,
-            aborted: false,
-        }
-    }
-
-    /// Starts a read of `board`: a new age, `board` at ply 0, no nodes counted yet.
-    pub(super) fn begin(&mut self, board: &Board) {
-        self.age = self.age.wrapping_add(1);
-        self.boards[0].copy_from(board);
-        self.nodes = 0;
-        self.aborted = false;
-    }
-
-    /// Records `key` as the node at `ply` of `path` (a [`Scratch`]'s, taken apart so that
-    /// its boards may stay borrowed); true when the same position with the same side to
-    /// move stands earlier on the line (a sequence that goes round in a circle).
-    pub(super) fn repeats(path: &mut [u64], ply: usize, key: u64) -> bool {
-        path[ply] = key;
-        path[..ply]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&k| k == key)
-    }
-}
-
-/// A candidate move and its ordering score.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Candidate {
-    pub(super) point: u16,
-    pub(super) score: i32,
-}
-
-/// The candidates of one node, at most [`MAX_CANDIDATES`], without duplicates.
-#[derive(Clone, Copy)]
-pub(super) struct Candidates {
-    pub(super) items: [Candidate; MAX_CANDIDATES],
-    pub(super) len: usize,
-}
-
-impl Candidates {
-    pub(super) const EMPTY: Candidates = Candidates {
-        items: [Candidate {
-            point: NO_POINT,
-            score: 0,
-        }; MAX_CANDIDATES],
-        len: 0,
-    };
-
-    /// Adds `point` with `score`, or raises the score of a point already there.
-    pub(super) fn add(&mut self, point: u16, score: i32) {
-        if let Some(c) = self.items[..self.len].iter_mut().find(|c| c.point == point) {
-            c.score = c.score.max(score);
-        } else if self.len < MAX_CANDIDATES {
-            self.items[self.len] = Candidate { point, score };
-            self.len += 1;
-        }
-    }
-
-    /// Sorts by score, best first (insertion sort: the lists are short).
-    pub(super) fn sort(&mut self) {
-        for i in 1..self.len {
-            let c = self.items[i];
-            let mut j = i;
-            while j > 0 && self.items[j - 1].score < c.score {
-                self.items[j] = self.items[j - 1];
-                j -= 1;
-            }
-            self.items[j] = c;
-        }
-    }
-}
+/// Counters over a reader's life: `attack` and `defend` calls (a `defend`, which reads the
+/// attack first, counts once), nodes, table look-ups and hits.
+pub use super::skeleton::ReadStats as ReaderStats;
 
 /// The liberties of the chain `color` would form by playing the empty point `p`, counted up
 /// to `cap` (at most [`MAX_TARGET_LIBERTIES`]): its empty neighbours, the neighbouring
@@ -553,76 +293,108 @@ pub(super) fn self_atari_liberty(board: &Board, p: Point, color: Color) -> Optio
     liberty
 }
 
-/// A 64-bit mixer (splitmix64's finaliser) for the table keys' extra terms.
-pub(super) fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-const KEY_ATTACKER_TO_MOVE: u64 = 0x5a1d_e70f_0a77_ac4b;
-const KEY_THREAT_SPENT: u64 = 0x7e2e_a75f_3d1c_9b06;
-
-/// The table key of a node: the stones' Zobrist hash, the board size, the ko point and the
-/// colour it binds, the target, the side to move and whether the ko threat is spent.
-fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: bool) -> u64 {
-    let mut key = board.hash() ^ mix((target.index() as u64) << 8 | board.size() as u64);
-    if let Some((p, color)) = board.ko() {
-        key ^= mix(0x6b6f_0000_0000 | (p.index() as u64) << 1 | color.index() as u64);
-    }
-    if attacker_to_move {
-        key ^= KEY_ATTACKER_TO_MOVE;
-    }
-    if threat_spent {
-        key ^= KEY_THREAT_SPENT;
-    }
-    key
-}
-
-/// The tactical reader (see the module documentation): its transposition table, its scratch
-/// boards and move lists, and its move-ordering tables, all allocated once.
-pub struct Reader {
-    limits: ReaderLimits,
-    scratch: Scratch,
-    /// Two killer moves per ply.
-    killers: Vec<[u16; 2]>,
-    /// History scores per colour and point.
-    history: Vec<u32>,
-    stats: ReaderStats,
-    // The read in progress.
+/// The reader's goal: capture the chain through `target`, of the attacker's opponent.
+pub struct Capture {
     target: Point,
     attacker: Color,
 }
 
-impl Default for Reader {
-    fn default() -> Reader {
-        Reader::new()
-    }
-}
+impl Goal for Capture {
+    /// The target's liberties, counted up to [`SAFE_LIBERTIES`].
+    type Facts = usize;
+    type Limits = ReaderLimits;
+    const MAX_PLY: usize = MAX_PLY;
+    const ORDERS_BY_HISTORY: bool = true;
+    const DEFENDER_PASSES: bool = false;
+    const KEY_ATTACKER_TO_MOVE: u64 = 0x5a1d_e70f_0a77_ac4b;
+    const KEY_THREAT_SPENT: u64 = 0x7e2e_a75f_3d1c_9b06;
 
-impl Reader {
-    /// Default table size: 2^16 entries (1 MiB).
-    pub const DEFAULT_TABLE_BITS: u32 = 16;
-
-    /// A reader with the default limits and table size.
-    pub fn new() -> Reader {
-        Reader::with_limits(ReaderLimits::default(), Reader::DEFAULT_TABLE_BITS)
-    }
-
-    /// A reader with `limits` and a table of `2^table_bits` entries.
-    pub fn with_limits(limits: ReaderLimits, table_bits: u32) -> Reader {
-        Reader {
-            limits,
-            scratch: Scratch::new(table_bits, MAX_PLY),
-            killers: vec![[NO_POINT; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * SLOTS],
-            stats: ReaderStats::default(),
+    fn new(_limits: &ReaderLimits) -> Capture {
+        Capture {
             target: Point::from_index(0),
             attacker: Color::Black,
         }
     }
 
+    fn node_budget(limits: &ReaderLimits) -> u64 {
+        limits.nodes
+    }
+
+    fn attacker(&self) -> Color {
+        self.attacker
+    }
+
+    fn before_table(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        attacker_to_move: bool,
+        depth: i32,
+        _nodes: &mut u64,
+    ) -> Result<usize, Node> {
+        let target = self.target;
+        if !board.cell(target).is(self.attacker.opponent()) {
+            // Captured by the attacker's last move.
+            return Err(Node::for_attacker(true, true, attacker_to_move));
+        }
+        let libs = liberties_capped(board, target, SAFE_LIBERTIES);
+        if attacker_to_move && (libs >= SAFE_LIBERTIES || (libs == 4 && ply > FOUR_LIBERTY_PLIES)) {
+            return Err(Node::for_attacker(false, true, attacker_to_move));
+        }
+        if !attacker_to_move && libs >= DEFENDED_LIBERTIES && ply > 0 {
+            return Err(Node::for_attacker(false, true, attacker_to_move));
+        }
+        // The least depth a capture can take from here: the attacker's non-atari fills of
+        // the liberties beyond the second and the defender's answers cost one each.
+        let need = match (attacker_to_move, libs) {
+            (true, l) => 2 * l.saturating_sub(2),
+            (false, 1) => 0,
+            (false, l) => 2 * l - 3,
+        } as i32;
+        if depth < need || ply + 1 >= MAX_PLY {
+            return Err(Node::cut(attacker_to_move));
+        }
+        Ok(libs)
+    }
+
+    /// The target and the board size.
+    fn key(&self, board: &Board) -> u64 {
+        mix((self.target.index() as u64) << 8 | board.size() as u64)
+    }
+
+    fn candidates(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        attacker_to_move: bool,
+        libs: usize,
+        list: &mut Candidates,
+        _nodes: &mut u64,
+    ) {
+        if attacker_to_move {
+            attack_candidates(board, self.target, self.attacker, libs, ply, list);
+        } else {
+            defence_candidates(board, self.target, self.attacker, libs, ply, list);
+        }
+    }
+
+    /// Forcing plies are free: an attacker move that leaves the target in atari, and the
+    /// defender's answer to an atari.
+    fn child_depth(&self, libs: usize, attacker_to_move: bool, depth: i32, next: &Board) -> i32 {
+        let free = if attacker_to_move {
+            next.cell(self.target).is(self.attacker.opponent()) && next.in_atari(self.target)
+        } else {
+            libs == 1
+        };
+        depth - i32::from(!free)
+    }
+}
+
+/// The tactical reader (see the module documentation): its transposition table, its scratch
+/// boards and move lists, and its move-ordering tables, all allocated once.
+pub type Reader = ReaderOf<Capture>;
+
+impl ReaderOf<Capture> {
     /// Table size of a reader nested in another reader (the owl's and the race reader's
     /// questions about single chains): 2^12 entries.
     pub const NESTED_TABLE_BITS: u32 = 12;
@@ -639,78 +411,40 @@ impl Reader {
         )
     }
 
-    /// The limits each read runs under.
-    pub fn limits(&self) -> ReaderLimits {
-        self.limits
-    }
-
-    /// Changes the limits of later reads.
-    pub fn set_limits(&mut self, limits: ReaderLimits) {
-        self.limits = limits;
-    }
-
-    /// Counters since the reader was made.
-    pub fn stats(&self) -> ReaderStats {
-        self.stats
-    }
-
-    /// Forgets every stored result and the move-ordering tables.
-    pub fn clear(&mut self) {
-        self.scratch.table.clear();
-        self.history.fill(0);
-        self.killers.fill([NO_POINT; 2]);
-    }
-
     /// Whether the chain through the stone at `target` can be captured with its opponent to
     /// move, and the capturing move. An empty `target` fails.
     pub fn attack(&mut self, board: &Board, target: Point) -> Reading {
-        self.stats.reads += 1;
+        self.scratch.stats.reads += 1;
         self.read_attack(board, target)
     }
 
     /// [`Reader::attack`] without counting a read.
     fn read_attack(&mut self, board: &Board, target: Point) -> Reading {
         let Some(defender) = board.cell(target).color() else {
-            return Reading {
-                verdict: Verdict::Fails,
-                point: None,
-                exact: true,
-            };
+            return Reading::FAILS;
         };
-        self.begin(board, target, defender.opponent());
+        self.set_up(board, target, defender.opponent());
         if liberties_capped(board, target, SAFE_LIBERTIES) >= SAFE_LIBERTIES {
-            return Reading {
-                verdict: Verdict::Fails,
-                point: None,
-                exact: true,
-            };
+            return Reading::FAILS;
         }
-        self.deepen(true)
+        self.read(true)
     }
 
     /// Whether the chain through the stone at `target` can be saved with its owner to move,
     /// and the saving move: `Works` without a move (a pass) when the attack fails anyway.
     /// An empty `target` fails.
     pub fn defend(&mut self, board: &Board, target: Point) -> Reading {
-        self.stats.reads += 1;
+        self.scratch.stats.reads += 1;
         if board.cell(target).color().is_none() {
-            return Reading {
-                verdict: Verdict::Fails,
-                point: None,
-                exact: true,
-            };
+            return Reading::FAILS;
         }
         let attack = self.read_attack(board, target);
         if !attack.verdict.succeeds() {
-            return Reading {
-                verdict: Verdict::Works,
-                point: None,
-                exact: attack.exact,
-            };
+            return Reading::no_move_needed(attack.exact);
         }
-        let attacker = self.attacker;
-        self.begin(board, target, attacker);
-        self.deepen(false)
+        let attacker = self.goal.attacker;
+        self.set_up(board, target, attacker);
+        self.read(false)
     }
 
     /// The chain through the stone at `target` read both ways: whether its opponent to move
@@ -729,203 +463,22 @@ impl Reader {
     }
 
     /// Sets up a read: the root board, the target, the counters.
-    fn begin(&mut self, board: &Board, target: Point, attacker: Color) {
-        self.scratch.begin(board);
-        self.target = target;
-        self.attacker = attacker;
-        // Old history fades, so that one read's ordering does not rule the next ones.
-        for h in &mut self.history {
-            *h >>= 1;
-        }
+    fn set_up(&mut self, board: &Board, target: Point, attacker: Color) {
+        self.begin(board);
+        self.goal = Capture { target, attacker };
+        self.scratch.fade_history();
     }
 
     /// Iterative deepening from the root board until the result is exact, the depth limit
-    /// or the node budget.
-    fn deepen(&mut self, attacker_to_move: bool) -> Reading {
-        let mut result = Node {
+    /// or the node budget; a read that finishes no depth fails.
+    fn read(&mut self, attacker_to_move: bool) -> Reading {
+        let fallback = Node {
             value: LOSS,
             exact: false,
             point: NO_POINT,
         };
-        for depth in 0..=self.limits.max_depth {
-            let node = self.search(0, attacker_to_move, depth as i32, false);
-            if self.scratch.aborted {
-                break;
-            }
-            result = node;
-            if node.exact {
-                break;
-            }
-        }
-        let verdict = Verdict::from_value(result.value);
-        Reading {
-            verdict,
-            point: (verdict.succeeds() && result.point != NO_POINT)
-                .then(|| Point::from_index(result.point as usize)),
-            exact: result.exact,
-        }
-    }
-
-    /// The value of the node at `ply` for the side to move (see the module documentation),
-    /// read to `depth` more units.
-    fn search(
-        &mut self,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-        threat_spent: bool,
-    ) -> Node {
-        self.scratch.nodes += 1;
-        self.stats.nodes += 1;
-        let cut = Node {
-            value: if attacker_to_move { LOSS } else { WIN },
-            exact: false,
-            point: NO_POINT,
-        };
-        if self.scratch.nodes > self.limits.nodes {
-            self.scratch.aborted = true;
-            return cut;
-        }
-        let target = self.target;
-        let attacker = self.attacker;
-        let defender = attacker.opponent();
-        let board = &self.scratch.boards[ply];
-        if !board.cell(target).is(defender) {
-            // Captured by the attacker's last move.
-            return Node {
-                value: if attacker_to_move { WIN } else { LOSS },
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        let libs = liberties_capped(board, target, SAFE_LIBERTIES);
-        if attacker_to_move && (libs >= SAFE_LIBERTIES || (libs == 4 && ply > FOUR_LIBERTY_PLIES)) {
-            return Node {
-                value: LOSS,
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        if !attacker_to_move && libs >= DEFENDED_LIBERTIES && ply > 0 {
-            return Node {
-                value: WIN,
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        // The least depth a capture can take from here: the attacker's non-atari fills of
-        // the liberties beyond the second and the defender's answers cost one each.
-        let need = match (attacker_to_move, libs) {
-            (true, l) => 2 * l.saturating_sub(2),
-            (false, 1) => 0,
-            (false, l) => 2 * l - 3,
-        } as i32;
-        if depth < need || ply + 1 >= MAX_PLY {
-            return cut;
-        }
-        let stored_depth = depth.min(i32::from(u8::MAX)) as u8;
-        let key = node_key(board, target, attacker_to_move, threat_spent);
-        // A position repeated in this line (the side to move included): the attacker's
-        // sequence goes round in a circle and does not capture.
-        if Scratch::repeats(&mut self.scratch.path, ply, key) {
-            return Node {
-                value: if attacker_to_move { LOSS } else { WIN },
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        self.stats.probes += 1;
-        if let Some(e) = self.scratch.table.probe(key, stored_depth) {
-            self.stats.hits += 1;
-            return Node {
-                value: e.value,
-                exact: e.flags & ENTRY_EXACT != 0,
-                point: e.point,
-            };
-        }
-
-        let mover = if attacker_to_move { attacker } else { defender };
-        self.generate(ply, attacker_to_move, libs);
-        let mut best = BestChild::new(attacker_to_move);
-        for i in 0..self.scratch.candidates[ply].len {
-            let m = self.scratch.candidates[ply].items[i].point;
-            let p = Point::from_index(m as usize);
-            let board = &self.scratch.boards[ply];
-            let mut cap = WIN;
-            let mut child_threat = threat_spent;
-            if board.cell(p) != Cell::Empty {
-                continue;
-            }
-            if board.is_ko_retake(p, mover) {
-                if threat_spent {
-                    continue;
-                }
-                cap = KO_WITH_THREAT;
-                child_threat = true;
-            } else if board.is_suicide(p, mover) {
-                continue;
-            }
-            if best.cannot_improve(cap) {
-                continue;
-            }
-            let (done, rest) = self.scratch.boards.split_at_mut(ply + 1);
-            let next = &mut rest[0];
-            next.copy_from(&done[ply]);
-            next.play_unchecked(p, mover);
-            if next.ko().is_some() {
-                cap = cap.min(KO_FIRST);
-            }
-            let free = if attacker_to_move {
-                next.cell(target).is(defender) && next.in_atari(target)
-            } else {
-                libs == 1
-            };
-            let child_depth = depth - i32::from(!free);
-            let child = self.search(ply + 1, !attacker_to_move, child_depth, child_threat);
-            if self.scratch.aborted {
-                return cut;
-            }
-            if best.add(m, cap, child) {
-                break;
-            }
-        }
-        let best = best.finish(&mut self.scratch.table, key, stored_depth, self.scratch.age);
-        if best.value > LOSS && best.point != NO_POINT {
-            let h = &mut self.history[mover.index() * SLOTS + best.point as usize];
-            *h = h.saturating_add(((depth + 1) * (depth + 1)) as u32);
-            let k = &mut self.killers[ply];
-            if k[0] != best.point {
-                k[1] = k[0];
-                k[0] = best.point;
-            }
-        }
-        best
-    }
-
-    /// Fills the candidate list of `ply` for the side to move, ordered best first.
-    fn generate(&mut self, ply: usize, attacker_to_move: bool, libs: usize) {
-        let board = &self.scratch.boards[ply];
-        let list = &mut self.scratch.candidates[ply];
-        list.len = 0;
-        let mover = if attacker_to_move {
-            self.attacker
-        } else {
-            self.attacker.opponent()
-        };
-        if attacker_to_move {
-            attack_candidates(board, self.target, self.attacker, libs, ply, list);
-        } else {
-            defence_candidates(board, self.target, self.attacker, libs, ply, list);
-        }
-        let killers = self.killers[ply];
-        let history = &self.history[mover.index() * SLOTS..(mover.index() + 1) * SLOTS];
-        for c in &mut list.items[..list.len] {
-            if killers.contains(&c.point) {
-                c.score += 300;
-            }
-            c.score += (history[c.point as usize] >> 2).min(200) as i32;
-        }
-        list.sort();
+        let depths = 0..=self.limits.max_depth;
+        Reading::from_node(self.deepen(attacker_to_move, depths, fallback))
     }
 }
 
