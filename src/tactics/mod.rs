@@ -17,3 +17,5 @@ pub mod owl;
 pub mod reader;
 pub mod semeai;
 mod skeleton;
+#[cfg(test)]
+mod testing;

@@ -104,7 +104,7 @@ use crate::board::{Board, Cell, Color, MAX_CELLS, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{Reader, Reading};
-use super::skeleton::{Candidates, Goal, NO_POINT, Node, ReaderOf, mix};
+use super::skeleton::{At, Candidates, Goal, NO_POINT, Node, ReaderOf, mix};
 
 /// The most points of a region that counts as an eye space (a bigger one is open).
 pub const EYE_MAX: usize = 7;
@@ -638,7 +638,6 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
 /// The owl reader's goal: kill the group through `target`, of the attacker's opponent.
 pub struct Kill {
     target: Point,
-    attacker: Color,
     /// The group analysis of the node being read, which the move generator uses.
     analysis: Analysis,
     /// The tactical reader on the group's weak chains.
@@ -646,45 +645,28 @@ pub struct Kill {
 }
 
 impl Goal for Kill {
-    type Facts = ();
     type Limits = OwlLimits;
+    type Facts = ();
     const MAX_PLY: usize = MAX_PLY;
-    const ORDERS_BY_HISTORY: bool = false;
-    const DEFENDER_PASSES: bool = true;
-    const KEY_ATTACKER_TO_MOVE: u64 = 0x6d3b_9e27_c41f_58a3;
-    const KEY_THREAT_SPENT: u64 = 0x91c7_3a5e_0f28_b64d;
+    const KEYS: [u64; 2] = [0x6d3b_9e27_c41f_58a3, 0x91c7_3a5e_0f28_b64d];
 
     fn new(_limits: &OwlLimits) -> Kill {
+        let target = Point::from_index(0);
+        let reader = Reader::nested(READER_NODES);
         Kill {
-            target: Point::from_index(0),
-            attacker: Color::Black,
+            target,
             analysis: Analysis::new(),
-            reader: Reader::nested(READER_NODES),
+            reader,
         }
-    }
-
-    fn node_budget(limits: &OwlLimits) -> u64 {
-        limits.nodes
     }
 
     fn clear(&mut self) {
         self.reader.clear();
     }
 
-    fn attacker(&self) -> Color {
-        self.attacker
-    }
-
-    fn before_table(
-        &mut self,
-        board: &Board,
-        _ply: usize,
-        attacker_to_move: bool,
-        _depth: i32,
-        _nodes: &mut u64,
-    ) -> Result<(), Node> {
-        if !board.cell(self.target).is(self.attacker.opponent()) {
-            return Err(Node::for_attacker(true, true, attacker_to_move));
+    fn before_table(&mut self, at: At<'_>, _nodes: &mut u64) -> Result<(), Node> {
+        if !at.board.cell(self.target).is(at.attacker.opponent()) {
+            return Err(at.decided(true, true));
         }
         Ok(())
     }
@@ -695,42 +677,25 @@ impl Goal for Kill {
     }
 
     /// The group analysis: alive, dead (below the root), or cut off by depth.
-    fn after_table(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-    ) -> Option<Node> {
-        let summary = self
-            .analysis
-            .analyse(board, self.target, self.attacker.opponent());
-        if summary.alive(attacker_to_move || ply == 0) {
-            return Some(Node::for_attacker(false, true, attacker_to_move));
+    fn after_table(&mut self, at: At<'_>) -> Option<Node> {
+        let owner = at.attacker.opponent();
+        let summary = self.analysis.analyse(at.board, self.target, owner);
+        if summary.alive(at.attacker_to_move || at.ply == 0) {
+            return Some(at.decided(false, true));
         }
-        if ply > 0 && summary.dead() {
-            return Some(Node::for_attacker(true, true, attacker_to_move));
+        if at.ply > 0 && summary.dead() {
+            return Some(at.decided(true, true));
         }
-        if depth <= 0 || ply + 1 >= MAX_PLY {
-            return Some(Node::cut(attacker_to_move));
+        if at.depth <= 0 || at.ply + 1 >= MAX_PLY {
+            return Some(Node::cut(at.attacker_to_move));
         }
         None
     }
 
     /// From the group analysis of `board` (just made by `after_table`).
-    fn candidates(
-        &mut self,
-        board: &Board,
-        _ply: usize,
-        attacker_to_move: bool,
-        _facts: (),
-        list: &mut Candidates,
-        nodes: &mut u64,
-    ) {
+    fn candidates(&mut self, at: At<'_>, _facts: (), list: &mut Candidates, nodes: &mut u64) {
+        let (board, attacker_to_move, mover) = (at.board, at.attacker_to_move, at.mover());
         let a = &self.analysis;
-        let attacker = self.attacker;
-        let owner = attacker.opponent();
-        let mover = if attacker_to_move { attacker } else { owner };
         let geometry = board.geometry();
         // Captures first: the group's chains in atari (for the attacker), the opponent's
         // chains in atari next to the group (for the owner); and the attacker's own chains
@@ -832,8 +797,8 @@ impl Goal for Kill {
     }
 
     /// Each ply costs one unit, passes included.
-    fn child_depth(&self, _facts: (), _attacker_to_move: bool, depth: i32, _next: &Board) -> i32 {
-        depth - 1
+    fn child_depth(&self, at: At<'_>, _facts: (), _next: &Board) -> i32 {
+        at.depth - 1
     }
 }
 
@@ -884,9 +849,8 @@ impl ReaderOf<Kill> {
         let Some(owner) = board.cell(target).color() else {
             return Reading::FAILS;
         };
-        self.begin(board);
+        self.begin(board, owner.opponent(), self.limits.nodes);
         self.goal.target = target;
-        self.goal.attacker = owner.opponent();
         let depths = 1..=self.limits.max_depth;
         let fallback = Node::cut(attacker_to_move);
         Reading::from_node(self.deepen(attacker_to_move, depths, fallback))
@@ -897,19 +861,7 @@ impl ReaderOf<Kill> {
 mod tests {
     use super::*;
     use crate::tactics::reader::Verdict;
-
-    fn board(diagram: &str) -> Board {
-        Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"))
-    }
-
-    fn point(board: &Board, vertex: &str) -> Point {
-        board.geometry().parse_point(vertex).expect("vertex")
-    }
-
-    /// GNU Go's reply to `owl_attack` (or `owl_defend`): `0`, or the code and the move.
-    fn answer(board: &Board, reading: Reading) -> String {
-        reading.gtp_reply(board.geometry())
-    }
+    use crate::tactics::testing::{answer, board, expect, point};
 
     fn attack(diagram: &str, vertex: &str) -> String {
         let b = board(diagram);
@@ -919,17 +871,6 @@ mod tests {
     fn defend(diagram: &str, vertex: &str) -> String {
         let b = board(diagram);
         answer(&b, OwlReader::new().defend(&b, point(&b, vertex)))
-    }
-
-    /// What a test expects of a read: GNU Go's code, and the moves that may achieve it.
-    #[track_caller]
-    fn expect(answer: String, code: u8, moves: &[&str]) {
-        let mut words = answer.split(' ');
-        assert_eq!(words.next(), Some(code.to_string().as_str()), "{answer}");
-        if !moves.is_empty() {
-            let mv = words.next().unwrap_or("");
-            assert!(moves.contains(&mv), "{answer}, expected one of {moves:?}");
-        }
     }
 
     // Every expected answer below is GNU Go 3.8's too (`owl_attack`/`owl_defend` after the

@@ -74,7 +74,7 @@ use crate::board::{Board, Cell, Color, Geometry, OtherLiberties, Point};
 
 use super::liberties::{is_self_atari, liberties_after, liberties_capped, liberties_into};
 use super::skeleton::{
-    Candidates, Goal, KO_FIRST, KO_WITH_THREAT, LOSS, NO_POINT, Node, ReaderOf, WIN, mix,
+    At, Candidates, Goal, KO_FIRST, KO_WITH_THREAT, LOSS, NO_POINT, Node, ReaderOf, WIN, mix,
 };
 
 /// Liberties at which a chain is safe with the attacker to move.
@@ -296,63 +296,49 @@ pub(super) fn self_atari_liberty(board: &Board, p: Point, color: Color) -> Optio
 /// The reader's goal: capture the chain through `target`, of the attacker's opponent.
 pub struct Capture {
     target: Point,
-    attacker: Color,
 }
 
 impl Goal for Capture {
+    type Limits = ReaderLimits;
     /// The target's liberties, counted up to [`SAFE_LIBERTIES`].
     type Facts = usize;
-    type Limits = ReaderLimits;
     const MAX_PLY: usize = MAX_PLY;
+    /// Killers and history: the same refutations recur across the lines of a capture.
     const ORDERS_BY_HISTORY: bool = true;
+    /// Neither side passes.
     const DEFENDER_PASSES: bool = false;
-    const KEY_ATTACKER_TO_MOVE: u64 = 0x5a1d_e70f_0a77_ac4b;
-    const KEY_THREAT_SPENT: u64 = 0x7e2e_a75f_3d1c_9b06;
+    const KEYS: [u64; 2] = [0x5a1d_e70f_0a77_ac4b, 0x7e2e_a75f_3d1c_9b06];
 
     fn new(_limits: &ReaderLimits) -> Capture {
         Capture {
             target: Point::from_index(0),
-            attacker: Color::Black,
         }
     }
 
-    fn node_budget(limits: &ReaderLimits) -> u64 {
-        limits.nodes
-    }
-
-    fn attacker(&self) -> Color {
-        self.attacker
-    }
-
-    fn before_table(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-        _nodes: &mut u64,
-    ) -> Result<usize, Node> {
-        let target = self.target;
-        if !board.cell(target).is(self.attacker.opponent()) {
+    fn before_table(&mut self, at: At<'_>, _nodes: &mut u64) -> Result<usize, Node> {
+        let (board, target) = (at.board, self.target);
+        if !board.cell(target).is(at.attacker.opponent()) {
             // Captured by the attacker's last move.
-            return Err(Node::for_attacker(true, true, attacker_to_move));
+            return Err(at.decided(true, true));
         }
         let libs = liberties_capped(board, target, SAFE_LIBERTIES);
-        if attacker_to_move && (libs >= SAFE_LIBERTIES || (libs == 4 && ply > FOUR_LIBERTY_PLIES)) {
-            return Err(Node::for_attacker(false, true, attacker_to_move));
-        }
-        if !attacker_to_move && libs >= DEFENDED_LIBERTIES && ply > 0 {
-            return Err(Node::for_attacker(false, true, attacker_to_move));
+        let safe = if at.attacker_to_move {
+            libs >= SAFE_LIBERTIES || (libs == 4 && at.ply > FOUR_LIBERTY_PLIES)
+        } else {
+            libs >= DEFENDED_LIBERTIES && at.ply > 0
+        };
+        if safe {
+            return Err(at.decided(false, true));
         }
         // The least depth a capture can take from here: the attacker's non-atari fills of
         // the liberties beyond the second and the defender's answers cost one each.
-        let need = match (attacker_to_move, libs) {
+        let need = match (at.attacker_to_move, libs) {
             (true, l) => 2 * l.saturating_sub(2),
             (false, 1) => 0,
             (false, l) => 2 * l - 3,
         } as i32;
-        if depth < need || ply + 1 >= MAX_PLY {
-            return Err(Node::cut(attacker_to_move));
+        if at.depth < need || at.ply + 1 >= MAX_PLY {
+            return Err(Node::cut(at.attacker_to_move));
         }
         Ok(libs)
     }
@@ -362,31 +348,24 @@ impl Goal for Capture {
         mix((self.target.index() as u64) << 8 | board.size() as u64)
     }
 
-    fn candidates(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        attacker_to_move: bool,
-        libs: usize,
-        list: &mut Candidates,
-        _nodes: &mut u64,
-    ) {
-        if attacker_to_move {
-            attack_candidates(board, self.target, self.attacker, libs, ply, list);
+    fn candidates(&mut self, at: At<'_>, libs: usize, list: &mut Candidates, _nodes: &mut u64) {
+        let (board, target, attacker, ply) = (at.board, self.target, at.attacker, at.ply);
+        if at.attacker_to_move {
+            attack_candidates(board, target, attacker, libs, ply, list);
         } else {
-            defence_candidates(board, self.target, self.attacker, libs, ply, list);
+            defence_candidates(board, target, attacker, libs, ply, list);
         }
     }
 
     /// Forcing plies are free: an attacker move that leaves the target in atari, and the
     /// defender's answer to an atari.
-    fn child_depth(&self, libs: usize, attacker_to_move: bool, depth: i32, next: &Board) -> i32 {
-        let free = if attacker_to_move {
-            next.cell(self.target).is(self.attacker.opponent()) && next.in_atari(self.target)
+    fn child_depth(&self, at: At<'_>, libs: usize, next: &Board) -> i32 {
+        let free = if at.attacker_to_move {
+            next.cell(self.target).is(at.attacker.opponent()) && next.in_atari(self.target)
         } else {
             libs == 1
         };
-        depth - i32::from(!free)
+        at.depth - i32::from(!free)
     }
 }
 
@@ -442,7 +421,7 @@ impl ReaderOf<Capture> {
         if !attack.verdict.succeeds() {
             return Reading::no_move_needed(attack.exact);
         }
-        let attacker = self.goal.attacker;
+        let attacker = self.scratch.attacker();
         self.set_up(board, target, attacker);
         self.read(false)
     }
@@ -464,8 +443,8 @@ impl ReaderOf<Capture> {
 
     /// Sets up a read: the root board, the target, the counters.
     fn set_up(&mut self, board: &Board, target: Point, attacker: Color) {
-        self.begin(board);
-        self.goal = Capture { target, attacker };
+        self.begin(board, attacker, self.limits.nodes);
+        self.goal = Capture { target };
         self.scratch.fade_history();
     }
 
@@ -757,19 +736,7 @@ fn defence_candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(diagram: &str) -> Board {
-        Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"))
-    }
-
-    fn point(board: &Board, vertex: &str) -> Point {
-        board.geometry().parse_point(vertex).expect("vertex")
-    }
-
-    /// GNU Go's reply to `attack` (or `defend`): `0`, or the code and the move.
-    fn answer(board: &Board, reading: Reading) -> String {
-        reading.gtp_reply(board.geometry())
-    }
+    use crate::tactics::testing::{answer, board, expect, point};
 
     /// `attack` on a fresh reader; a capture must be proved (exact).
     fn attack(diagram: &str, vertex: &str) -> String {
@@ -782,17 +749,6 @@ mod tests {
     fn defend(diagram: &str, vertex: &str) -> String {
         let b = board(diagram);
         answer(&b, Reader::new().defend(&b, point(&b, vertex)))
-    }
-
-    /// What a test expects of a read: GNU Go's code, and the moves that may achieve it.
-    #[track_caller]
-    fn expect(answer: String, code: u8, moves: &[&str]) {
-        let mut words = answer.split(' ');
-        assert_eq!(words.next(), Some(code.to_string().as_str()), "{answer}");
-        if !moves.is_empty() {
-            let mv = words.next().unwrap_or("");
-            assert!(moves.contains(&mv), "{answer}, expected one of {moves:?}");
-        }
     }
 
     // Every expected answer below is GNU Go 3.8's too (`attack`/`defend` after the stones

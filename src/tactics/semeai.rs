@@ -62,7 +62,7 @@ use crate::board::{Board, Color, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{Reader, Verdict, liberties_after_move, neighbour_chains, self_atari_liberty};
-use super::skeleton::{Candidates, Goal, Node, ReaderOf, WIN, mix};
+use super::skeleton::{At, Candidates, Goal, Node, ReaderOf, WIN, mix};
 
 /// The most liberties a chain may have for a race that [`SemeaiReader::is_seki`] and the
 /// callers that look for races consider (the reader itself reads any pair).
@@ -154,7 +154,6 @@ pub use super::skeleton::ReadStats as SemeaiStats;
 pub struct Race {
     own: Point,
     target: Point,
-    attacker: Color,
     /// The target's and the attacker's chain's liberties at the root.
     root_libs: usize,
     own_root_libs: usize,
@@ -163,59 +162,39 @@ pub struct Race {
 }
 
 impl Goal for Race {
-    type Facts = ();
     type Limits = SemeaiLimits;
+    type Facts = ();
     const MAX_PLY: usize = MAX_PLY;
-    const ORDERS_BY_HISTORY: bool = false;
-    const DEFENDER_PASSES: bool = true;
-    const KEY_ATTACKER_TO_MOVE: u64 = 0x3c6e_f372_fe94_f82b;
-    const KEY_THREAT_SPENT: u64 = 0xa54f_f53a_5f1d_36f1;
+    const KEYS: [u64; 2] = [0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1];
 
     /// The inner reader's budget is the race's when that is smaller.
     fn new(limits: &SemeaiLimits) -> Race {
+        let reader = Reader::nested(READER_NODES.min(limits.nodes));
+        let (own, target) = (Point::from_index(0), Point::from_index(0));
         Race {
-            own: Point::from_index(0),
-            target: Point::from_index(0),
-            attacker: Color::Black,
+            own,
+            target,
             root_libs: 0,
             own_root_libs: 0,
-            reader: Reader::nested(READER_NODES.min(limits.nodes)),
+            reader,
         }
-    }
-
-    fn node_budget(limits: &SemeaiLimits) -> u64 {
-        limits.nodes
     }
 
     fn clear(&mut self) {
         self.reader.clear();
     }
 
-    fn attacker(&self) -> Color {
-        self.attacker
-    }
-
-    fn before_table(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-        nodes: &mut u64,
-    ) -> Result<(), Node> {
-        let decided = |attacker_wins: bool, exact: bool| {
-            Err(Node::for_attacker(attacker_wins, exact, attacker_to_move))
-        };
-        let (own, target, attacker) = (self.own, self.target, self.attacker);
+    fn before_table(&mut self, at: At<'_>, nodes: &mut u64) -> Result<(), Node> {
+        let (board, own, target, attacker) = (at.board, self.own, self.target, at.attacker);
         if !board.cell(target).is(attacker.opponent()) {
-            return decided(true, true);
+            return Err(at.decided(true, true));
         }
         if !board.cell(own).is(attacker) {
-            return decided(false, true);
+            return Err(at.decided(false, true));
         }
         let libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
         if libs >= ESCAPED_LIBERTIES {
-            return decided(false, true);
+            return Err(at.decided(false, true));
         }
         let own_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
         if (libs >= ESCAPE_FLOOR && libs >= self.root_libs + ESCAPE_GAIN)
@@ -225,7 +204,7 @@ impl Goal for Race {
             // One chain is out of the race: whether the target still falls (in a ladder,
             // a net) is the tactical reader's question.
             let before = self.reader.stats().nodes;
-            let (captured, exact) = if attacker_to_move {
+            let (captured, exact) = if at.attacker_to_move {
                 let r = self.reader.attack(board, target);
                 (r.verdict == Verdict::Works, r.exact)
             } else {
@@ -234,10 +213,10 @@ impl Goal for Race {
             };
             // The tactical reader's nodes count against this read's budget.
             *nodes += self.reader.stats().nodes - before;
-            return decided(captured, captured || exact);
+            return Err(at.decided(captured, captured || exact));
         }
-        if depth < libs as i32 || ply + 1 >= MAX_PLY {
-            return Err(Node::cut(attacker_to_move));
+        if at.depth < libs as i32 || at.ply + 1 >= MAX_PLY {
+            return Err(Node::cut(at.attacker_to_move));
         }
         Ok(())
     }
@@ -253,26 +232,18 @@ impl Goal for Race {
                 | board.size() as u64)
     }
 
-    fn candidates(
-        &mut self,
-        board: &Board,
-        _ply: usize,
-        attacker_to_move: bool,
-        _facts: (),
-        list: &mut Candidates,
-        _nodes: &mut u64,
-    ) {
-        let (mine, theirs, mover) = if attacker_to_move {
-            (self.own, self.target, self.attacker)
+    fn candidates(&mut self, at: At<'_>, _facts: (), list: &mut Candidates, _nodes: &mut u64) {
+        let (mine, theirs) = if at.attacker_to_move {
+            (self.own, self.target)
         } else {
-            (self.target, self.own, self.attacker.opponent())
+            (self.target, self.own)
         };
-        race_candidates(board, mine, theirs, mover, list);
+        race_candidates(at.board, mine, theirs, at.mover(), list);
     }
 
     /// Each attacker move costs one unit, a defender's move or pass none.
-    fn child_depth(&self, _facts: (), attacker_to_move: bool, depth: i32, _next: &Board) -> i32 {
-        depth - i32::from(attacker_to_move)
+    fn child_depth(&self, at: At<'_>, _facts: (), _next: &Board) -> i32 {
+        at.depth - i32::from(at.attacker_to_move)
     }
 }
 
@@ -394,11 +365,10 @@ impl ReaderOf<Race> {
                 return (node, true);
             }
         }
-        self.begin(board);
+        self.begin(board, attacker, self.limits.nodes);
         let goal = &mut self.goal;
         goal.own = own;
         goal.target = target;
-        goal.attacker = attacker;
         goal.root_libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
         goal.own_root_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
         let depths = 0..=self.limits.max_depth;
@@ -468,14 +438,7 @@ fn race_candidates(board: &Board, mine: Point, theirs: Point, mover: Color, list
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(diagram: &str) -> Board {
-        Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"))
-    }
-
-    fn point(board: &Board, vertex: &str) -> Point {
-        board.geometry().parse_point(vertex).expect("vertex")
-    }
+    use crate::tactics::testing::{board, point};
 
     /// GNU Go's reply to `analyze_semeai A B` from a fresh reader; the result must be
     /// exact.

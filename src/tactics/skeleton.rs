@@ -340,6 +340,8 @@ pub struct Scratch {
     /// most it may visit.
     pub nodes: u64,
     budget: u64,
+    /// The attacker of the read in progress.
+    attacker: Color,
     /// Whether the read in progress ran out of nodes.
     aborted: bool,
     pub stats: ReadStats,
@@ -359,18 +361,20 @@ impl Scratch {
             history: vec![0; 2 * SLOTS],
             nodes: 0,
             budget: 0,
+            attacker: Color::Black,
             aborted: false,
             stats: ReadStats::default(),
         }
     }
 
-    /// Starts a read of `board` with a budget of `nodes`: a new age, `board` at ply 0, no
-    /// nodes counted yet.
-    pub fn begin(&mut self, board: &Board, nodes: u64) {
+    /// Starts a read of `board` by `attacker` with a budget of `nodes`: a new age, `board`
+    /// at ply 0, no nodes counted yet.
+    fn begin(&mut self, board: &Board, attacker: Color, nodes: u64) {
         self.age = self.age.wrapping_add(1);
         self.boards[0].copy_from(board);
         self.nodes = 0;
         self.budget = nodes;
+        self.attacker = attacker;
         self.aborted = false;
     }
 
@@ -379,6 +383,11 @@ impl Scratch {
         for h in &mut self.history {
             *h >>= 1;
         }
+    }
+
+    /// The attacker of the read begun last.
+    pub fn attacker(&self) -> Color {
+        self.attacker
     }
 
     /// Forgets every stored result.
@@ -391,19 +400,18 @@ impl Scratch {
         self.history.fill(0);
         self.killers.fill([NO_POINT; 2]);
     }
+}
 
-    /// Records `key` as the node at `ply` of the line; true when the same position with the
-    /// same side to move stands earlier on it (a sequence that goes round in a circle).
-    fn repeats(&mut self, ply: usize, key: u64) -> bool {
-        let path = &mut self.path;
-        path[ply] = key;
-        path[..ply]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&k| k == key)
-    }
+/// Records `key` as the node at `ply` of the line `path`; true when the same position with
+/// the same side to move stands earlier on it (a sequence that goes round in a circle).
+fn repeats(path: &mut [u64], ply: usize, key: u64) -> bool {
+    path[ply] = key;
+    path[..ply]
+        .iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .any(|&k| k == key)
 }
 
 /// A 64-bit mixer (splitmix64's finaliser) for the table keys' extra terms.
@@ -412,6 +420,33 @@ pub fn mix(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// Where a node stands: its board, its ply, the depth left to it, the attacker of the read
+/// and whether it is to move.
+#[derive(Clone, Copy)]
+pub struct At<'a> {
+    pub board: &'a Board,
+    pub ply: usize,
+    pub depth: i32,
+    pub attacker: Color,
+    pub attacker_to_move: bool,
+}
+
+impl At<'_> {
+    /// The side to move.
+    pub fn mover(&self) -> Color {
+        if self.attacker_to_move {
+            self.attacker
+        } else {
+            self.attacker.opponent()
+        }
+    }
+
+    /// The node decided for or against the attacker (see [`Node::for_attacker`]).
+    pub fn decided(&self, attacker_wins: bool, exact: bool) -> Node {
+        Node::for_attacker(attacker_wins, exact, self.attacker_to_move)
+    }
 }
 
 /// What a reader searches for, and with which moves: everything the skeleton leaves to it.
@@ -423,52 +458,33 @@ pub trait Goal: Sized {
     type Limits: Copy + Default;
     /// What [`Goal::before_table`] learns that the move generator and the depth rule use.
     type Facts: Copy;
-    /// Whether killer moves and the history table reorder the candidates.
-    const ORDERS_BY_HISTORY: bool;
-    /// Whether the defender may pass (last among its candidates).
-    const DEFENDER_PASSES: bool;
-    /// The key terms of the side to move being the attacker and of a spent ko threat.
-    const KEY_ATTACKER_TO_MOVE: u64;
-    const KEY_THREAT_SPENT: u64;
-
     /// The longest line read, in plies.
     const MAX_PLY: usize;
+    /// Whether killer moves and the history table reorder the candidates; by default the
+    /// goal's own order stands.
+    const ORDERS_BY_HISTORY: bool = false;
+    /// Whether the defender may pass, last among its candidates; by default it may (a seki
+    /// holds by passing).
+    const DEFENDER_PASSES: bool = true;
+    /// The key terms of the side to move being the attacker and of a spent ko threat.
+    const KEYS: [u64; 2];
 
     /// The goal of a reader made with `limits`, before its first read.
     fn new(limits: &Self::Limits) -> Self;
 
-    /// The nodes one read may visit.
-    fn node_budget(limits: &Self::Limits) -> u64;
-
     /// Forgets what the goal keeps across reads (an inner reader's table).
     fn clear(&mut self) {}
 
-    /// The attacker of the read in progress.
-    fn attacker(&self) -> Color;
-
     /// The checks before the table look-up: the node's value when it is decided or cut off
-    /// (see [`Node::for_attacker`] and [`Node::cut`]), else what they learnt. Nodes the goal
-    /// spends on inner reads are added to `nodes`.
-    fn before_table(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-        nodes: &mut u64,
-    ) -> Result<Self::Facts, Node>;
+    /// (see [`At::decided`] and [`Node::cut`]), else what they learnt. Nodes the goal spends
+    /// on inner reads are added to `nodes`.
+    fn before_table(&mut self, at: At<'_>, nodes: &mut u64) -> Result<Self::Facts, Node>;
 
     /// The goal's terms of the table key (its targets, its kind), XORed into the board's.
     fn key(&self, board: &Board) -> u64;
 
     /// The checks after a table miss: the node's value when they decide it.
-    fn after_table(
-        &mut self,
-        _board: &Board,
-        _ply: usize,
-        _attacker_to_move: bool,
-        _depth: i32,
-    ) -> Option<Node> {
+    fn after_table(&mut self, _at: At<'_>) -> Option<Node> {
         None
     }
 
@@ -476,9 +492,7 @@ pub trait Goal: Sized {
     /// nodes spent on inner reads are added to `nodes`.
     fn candidates(
         &mut self,
-        board: &Board,
-        ply: usize,
-        attacker_to_move: bool,
+        at: At<'_>,
         facts: Self::Facts,
         list: &mut Candidates,
         nodes: &mut u64,
@@ -489,14 +503,8 @@ pub trait Goal: Sized {
         usize::MAX
     }
 
-    /// The depth left to the child reached by a move (not a pass) or a pass, `next`.
-    fn child_depth(
-        &self,
-        facts: Self::Facts,
-        attacker_to_move: bool,
-        depth: i32,
-        next: &Board,
-    ) -> i32;
+    /// The depth left to the child `next` reached from `at` by a move or a pass.
+    fn child_depth(&self, at: At<'_>, facts: Self::Facts, next: &Board) -> i32;
 }
 
 /// The table key of a node: the board's Zobrist hash, the ko point and the colour it binds,
@@ -507,10 +515,10 @@ fn node_key<G: Goal>(goal: &G, board: &Board, attacker_to_move: bool, threat_spe
         key ^= mix(0x6b6f_0000_0000 | (p.index() as u64) << 1 | color.index() as u64);
     }
     if attacker_to_move {
-        key ^= G::KEY_ATTACKER_TO_MOVE;
+        key ^= G::KEYS[0];
     }
     if threat_spent {
-        key ^= G::KEY_THREAT_SPENT;
+        key ^= G::KEYS[1];
     }
     key
 }
@@ -556,35 +564,35 @@ fn search<G: Goal>(
         s.aborted = true;
         return cut;
     }
-    let board = &s.boards[ply];
-    let facts = match goal.before_table(board, ply, attacker_to_move, depth, &mut s.nodes) {
+    let at = At {
+        board: &s.boards[ply],
+        ply,
+        depth,
+        attacker: s.attacker,
+        attacker_to_move,
+    };
+    let facts = match goal.before_table(at, &mut s.nodes) {
         Ok(facts) => facts,
         Err(node) => return node,
     };
     let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
-    let key = node_key(goal, board, attacker_to_move, threat_spent);
-    if s.repeats(ply, key) {
-        return Node::for_attacker(false, true, attacker_to_move);
+    let key = node_key(goal, at.board, attacker_to_move, threat_spent);
+    if repeats(&mut s.path, ply, key) {
+        return at.decided(false, true);
     }
     s.stats.probes += 1;
     if let Some(node) = s.table.probe(key, stored_depth) {
         s.stats.hits += 1;
         return node;
     }
-    let board = &s.boards[ply];
-    if let Some(node) = goal.after_table(board, ply, attacker_to_move, depth) {
+    if let Some(node) = goal.after_table(at) {
         return node;
     }
 
-    let attacker = goal.attacker();
-    let mover = if attacker_to_move {
-        attacker
-    } else {
-        attacker.opponent()
-    };
+    let (attacker, mover) = (at.attacker, at.mover());
     let list = &mut s.candidates[ply];
     list.len = 0;
-    goal.candidates(board, ply, attacker_to_move, facts, list, &mut s.nodes);
+    goal.candidates(at, facts, list, &mut s.nodes);
     if G::ORDERS_BY_HISTORY {
         let killers = s.killers[ply];
         let history = &s.history[mover.index() * SLOTS..(mover.index() + 1) * SLOTS];
@@ -641,7 +649,14 @@ fn search<G: Goal>(
                 cap = cap.min(KO_FIRST);
             }
         }
-        let child_depth = goal.child_depth(facts, attacker_to_move, depth, next);
+        let at = At {
+            board: &done[ply],
+            ply,
+            depth,
+            attacker,
+            attacker_to_move,
+        };
+        let child_depth = goal.child_depth(at, facts, next);
         let child = search(
             s,
             goal,
@@ -725,9 +740,10 @@ impl<G: Goal> ReaderOf<G> {
         self.goal.clear();
     }
 
-    /// Starts a read of `board` under the limits' node budget (the goal set up apart).
-    pub(super) fn begin(&mut self, board: &Board) {
-        self.scratch.begin(board, G::node_budget(&self.limits));
+    /// Starts a read of `board` by `attacker` with a budget of `nodes` (the goal is set up
+    /// apart).
+    pub(super) fn begin(&mut self, board: &Board, attacker: Color, nodes: u64) {
+        self.scratch.begin(board, attacker, nodes);
     }
 
     /// Iterative deepening of the read begun over `depths` (see [`deepen`]).
