@@ -349,11 +349,12 @@ impl Goal for Capture {
     }
 
     fn candidates(&mut self, at: At<'_>, libs: usize, list: &mut Candidates, _nodes: &mut u64) {
-        let (board, target, attacker, ply) = (at.board, self.target, at.attacker, at.ply);
+        let mut buffer = [0u16; MAX_TARGET_LIBERTIES];
+        let n = liberties_into(at.board, self.target, &mut buffer);
         if at.attacker_to_move {
-            attack_candidates(board, target, attacker, libs, ply, list);
+            self.attack_moves(at, libs, &buffer[..n], list);
         } else {
-            defence_candidates(board, target, attacker, libs, ply, list);
+            self.defence_moves(at, libs, &buffer[..n], list);
         }
     }
 
@@ -461,81 +462,171 @@ impl ReaderOf<Capture> {
     }
 }
 
-/// The attacker's candidates against the chain through `target`, which has `libs`
-/// liberties (1 to 4), with their ordering scores.
-fn attack_candidates(
-    board: &Board,
-    target: Point,
-    attacker: Color,
-    libs: usize,
-    ply: usize,
-    list: &mut Candidates,
-) {
-    let defender = attacker.opponent();
-    let geometry = board.geometry();
-    let mut liberty_buffer = [0u16; MAX_TARGET_LIBERTIES];
-    let n = liberties_into(board, target, &mut liberty_buffer);
-    let liberties = &liberty_buffer[..n];
-    if libs == 1 {
-        list.add(liberties[0], 10_000);
-        return;
-    }
-    // The liberties the defender's extension on each liberty would have.
-    let mut extensions = [0usize; MAX_TARGET_LIBERTIES];
-    for (k, &x) in liberties.iter().enumerate() {
-        let xp = Point::from_index(x as usize);
-        // Fill first where the defender's extension would have the fewest liberties.
-        extensions[k] = liberties_after_move(board, xp, defender, 5);
-        let own = liberties_after(board, xp, attacker);
-        let mut score = 1000 - 150 * extensions[k] as i32 + 50 * own.liberties as i32;
-        if own.liberties <= 1 && !own.captures {
-            // A self-atari: still a candidate (throw-ins, snapbacks), and its liberty is the
-            // backfilling move.
-            score -= 400;
-            if let Some(y) = self_atari_liberty(board, xp, attacker) {
-                list.add(y.index() as u16, 600);
+impl Capture {
+    /// The attacker's candidates against the target, which has `libs` liberties (1 to 4),
+    /// `liberties`, with their ordering scores.
+    fn attack_moves(&self, at: At<'_>, libs: usize, liberties: &[u16], list: &mut Candidates) {
+        if libs == 1 {
+            list.add(liberties[0], 10_000);
+            return;
+        }
+        let (board, target, attacker) = (at.board, self.target, at.attacker);
+        let defender = attacker.opponent();
+        let geometry = board.geometry();
+        // The liberties the defender's extension on each liberty would have.
+        let mut extensions = [0usize; MAX_TARGET_LIBERTIES];
+        for (k, &x) in liberties.iter().enumerate() {
+            let xp = Point::from_index(x as usize);
+            // Fill first where the defender's extension would have the fewest liberties.
+            extensions[k] = liberties_after_move(board, xp, defender, 5);
+            let own = liberties_after(board, xp, attacker);
+            let mut score = 1000 - 150 * extensions[k] as i32 + 50 * own.liberties as i32;
+            if own.liberties <= 1 && !own.captures {
+                // A self-atari: still a candidate (throw-ins, snapbacks), and its liberty is the
+                // backfilling move.
+                score -= 400;
+                if let Some(y) = self_atari_liberty(board, xp, attacker) {
+                    list.add(y.index() as u16, 600);
+                }
+            }
+            list.add(x, score);
+        }
+        if libs == 2 {
+            // Nets: a liberty `y` of a liberty, when after it no extension of the defender would
+            // have more than two liberties (`y` takes one from the extensions next to it).
+            for &x in liberties {
+                for y in geometry.neighbors(Point::from_index(x as usize)) {
+                    if board.cell_at(y) != Cell::Empty || liberties.contains(&(y as u16)) {
+                        continue;
+                    }
+                    let yp = Point::from_index(y);
+                    let holds = liberties.iter().zip(&extensions).all(|(&z, &e)| {
+                        let next_to_y = geometry.neighbors(yp).contains(&(z as usize));
+                        e - usize::from(next_to_y) <= 2
+                    });
+                    if holds {
+                        let own = liberties_after(board, yp, attacker);
+                        list.add(y as u16, 300 + 50 * own.liberties as i32);
+                    }
+                }
+            }
+            if at.ply <= ROOM_PLIES {
+                escape_cuts(board, target, attacker, liberties, list);
             }
         }
-        list.add(x, score);
+        // The attacker's own chains next to the target in atari: extend, or capture a stone
+        // that ataris them.
+        let (chains, count) = neighbour_chains(board, target, attacker);
+        for &np in &chains[..count] {
+            let Some(l) = board.atari_liberty(np) else {
+                continue;
+            };
+            list.add(l.index() as u16, 700);
+            for t in board.chain_stones(np) {
+                for q in geometry.neighbors(t) {
+                    let qp = Point::from_index(q);
+                    if board.cell_at(q).is(defender)
+                        && let Some(c) = board.atari_liberty(qp)
+                    {
+                        list.add(c.index() as u16, 800);
+                    }
+                }
+            }
+        }
     }
-    if libs == 2 {
-        // Nets: a liberty `y` of a liberty, when after it no extension of the defender would
-        // have more than two liberties (`y` takes one from the extensions next to it).
+
+    /// The defender's candidates for the target, which has `libs` liberties, `liberties`, with
+    /// their ordering scores.
+    fn defence_moves(&self, at: At<'_>, libs: usize, liberties: &[u16], list: &mut Candidates) {
+        let (board, target, attacker) = (at.board, self.target, at.attacker);
+        let defender = attacker.opponent();
+        let geometry = board.geometry();
         for &x in liberties {
-            for y in geometry.neighbors(Point::from_index(x as usize)) {
-                if board.cell_at(y) != Cell::Empty || liberties.contains(&(y as u16)) {
-                    continue;
-                }
-                let yp = Point::from_index(y);
-                let holds = liberties.iter().zip(&extensions).all(|(&z, &e)| {
-                    let next_to_y = geometry.neighbors(yp).contains(&(z as usize));
-                    e - usize::from(next_to_y) <= 2
-                });
-                if holds {
-                    let own = liberties_after(board, yp, attacker);
-                    list.add(y as u16, 300 + 50 * own.liberties as i32);
+            let xp = Point::from_index(x as usize);
+            let gained = liberties_after_move(board, xp, defender, 5) as i32;
+            let mut score = 1000 + 200 * gained;
+            if gained <= 1 {
+                score -= 600;
+            }
+            list.add(x, score);
+        }
+        if libs == 2 || (libs == 3 && at.ply <= ROOM_PLIES) {
+            // Making room: the liberties of the liberties, and the liberties of the chains an
+            // extension would join.
+            let target_id = board.chain_id(target);
+            for &x in liberties {
+                for y in geometry.neighbors(Point::from_index(x as usize)) {
+                    let cell = board.cell_at(y);
+                    if cell == Cell::Empty && !liberties.contains(&(y as u16)) {
+                        let own = liberties_after(board, Point::from_index(y), defender);
+                        if own.liberties >= 2 {
+                            list.add(y as u16, 100 + 50 * own.liberties as i32);
+                        }
+                    } else if cell.is(defender) && board.chain_id(Point::from_index(y)) != target_id
+                    {
+                        let yp = Point::from_index(y);
+                        let mut more = [0u16; 4];
+                        let k = liberties_into(board, yp, &mut more);
+                        for &z in &more[..k] {
+                            if !liberties.contains(&z) {
+                                list.add(z, 150);
+                            }
+                        }
+                        // Capturing what ataris that chain gives the extension more liberties.
+                        for s in board.chain_stones(yp) {
+                            for q in geometry.neighbors(s) {
+                                if board.cell_at(q).is(attacker)
+                                    && let Some(c) = board.atari_liberty(Point::from_index(q))
+                                {
+                                    list.add(c.index() as u16, 900);
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
-        if ply <= ROOM_PLIES {
-            escape_cuts(board, target, attacker, liberties, list);
+        if libs >= 2 {
+            // Counter-attacks next to the liberties: capturing or ataring the attacker's chains
+            // that touch a liberty and are short of liberties themselves.
+            for &x in liberties {
+                for y in geometry.neighbors(Point::from_index(x as usize)) {
+                    if !board.cell_at(y).is(attacker) {
+                        continue;
+                    }
+                    let yp = Point::from_index(y);
+                    if let Some(c) = board.atari_liberty(yp) {
+                        list.add(c.index() as u16, 900);
+                        continue;
+                    }
+                    let mut two = [0u16; 3];
+                    if liberties_into(board, yp, &mut two) == 2 {
+                        for &z in &two[..2] {
+                            list.add(z, 250);
+                        }
+                    }
+                }
+            }
         }
-    }
-    // The attacker's own chains next to the target in atari: extend, or capture a stone
-    // that ataris them.
-    let (chains, count) = neighbour_chains(board, target, attacker);
-    for &np in &chains[..count] {
-        let Some(l) = board.atari_liberty(np) else {
-            continue;
-        };
-        list.add(l.index() as u16, 700);
-        for t in board.chain_stones(np) {
-            for q in geometry.neighbors(t) {
-                let qp = Point::from_index(q);
-                if board.cell_at(q).is(defender)
-                    && let Some(c) = board.atari_liberty(qp)
-                {
-                    list.add(c.index() as u16, 800);
+        // Capture the attacker's neighbouring chains in atari; atari those with two liberties.
+        let (chains, count) = neighbour_chains(board, target, attacker);
+        for &np in &chains[..count] {
+            if let Some(l) = board.atari_liberty(np) {
+                list.add(
+                    l.index() as u16,
+                    2000 + 100 * board.chain_len(np).min(10) as i32,
+                );
+            } else if libs >= 2 || board.chain_len(target) == 1 {
+                // In atari, a counter-atari can still turn the capture of a lone stone into
+                // a ko.
+                let mut two = [0u16; 3];
+                if liberties_into(board, np, &mut two) == 2 {
+                    for &x in &two[..2] {
+                        let gained =
+                            liberties_after_move(board, Point::from_index(x as usize), defender, 3);
+                        let base = if libs >= 2 { 400 } else { 0 };
+                        list.add(x, base + 100 * gained as i32);
+                    }
                 }
             }
         }
@@ -626,111 +717,6 @@ pub fn neighbour_chains(board: &Board, target: Point, color: Color) -> ([Point; 
         }
     }
     (chains, count)
-}
-
-/// The defender's candidates for the chain through `target`, which has `libs` liberties,
-/// with their ordering scores.
-fn defence_candidates(
-    board: &Board,
-    target: Point,
-    attacker: Color,
-    libs: usize,
-    ply: usize,
-    list: &mut Candidates,
-) {
-    let defender = attacker.opponent();
-    let geometry = board.geometry();
-    let mut liberty_buffer = [0u16; MAX_TARGET_LIBERTIES];
-    let n = liberties_into(board, target, &mut liberty_buffer);
-    let liberties = &liberty_buffer[..n];
-    for &x in liberties {
-        let xp = Point::from_index(x as usize);
-        let gained = liberties_after_move(board, xp, defender, 5) as i32;
-        let mut score = 1000 + 200 * gained;
-        if gained <= 1 {
-            score -= 600;
-        }
-        list.add(x, score);
-    }
-    if libs == 2 || (libs == 3 && ply <= ROOM_PLIES) {
-        // Making room: the liberties of the liberties, and the liberties of the chains an
-        // extension would join.
-        let target_id = board.chain_id(target);
-        for &x in liberties {
-            for y in geometry.neighbors(Point::from_index(x as usize)) {
-                let cell = board.cell_at(y);
-                if cell == Cell::Empty && !liberties.contains(&(y as u16)) {
-                    let own = liberties_after(board, Point::from_index(y), defender);
-                    if own.liberties >= 2 {
-                        list.add(y as u16, 100 + 50 * own.liberties as i32);
-                    }
-                } else if cell.is(defender) && board.chain_id(Point::from_index(y)) != target_id {
-                    let yp = Point::from_index(y);
-                    let mut more = [0u16; 4];
-                    let k = liberties_into(board, yp, &mut more);
-                    for &z in &more[..k] {
-                        if !liberties.contains(&z) {
-                            list.add(z, 150);
-                        }
-                    }
-                    // Capturing what ataris that chain gives the extension more liberties.
-                    for s in board.chain_stones(yp) {
-                        for q in geometry.neighbors(s) {
-                            if board.cell_at(q).is(attacker)
-                                && let Some(c) = board.atari_liberty(Point::from_index(q))
-                            {
-                                list.add(c.index() as u16, 900);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if libs >= 2 {
-        // Counter-attacks next to the liberties: capturing or ataring the attacker's chains
-        // that touch a liberty and are short of liberties themselves.
-        for &x in liberties {
-            for y in geometry.neighbors(Point::from_index(x as usize)) {
-                if !board.cell_at(y).is(attacker) {
-                    continue;
-                }
-                let yp = Point::from_index(y);
-                if let Some(c) = board.atari_liberty(yp) {
-                    list.add(c.index() as u16, 900);
-                    continue;
-                }
-                let mut two = [0u16; 3];
-                if liberties_into(board, yp, &mut two) == 2 {
-                    for &z in &two[..2] {
-                        list.add(z, 250);
-                    }
-                }
-            }
-        }
-    }
-    // Capture the attacker's neighbouring chains in atari; atari those with two liberties.
-    let (chains, count) = neighbour_chains(board, target, attacker);
-    for &np in &chains[..count] {
-        if let Some(l) = board.atari_liberty(np) {
-            list.add(
-                l.index() as u16,
-                2000 + 100 * board.chain_len(np).min(10) as i32,
-            );
-        } else if libs >= 2 || board.chain_len(target) == 1 {
-            // In atari, a counter-atari can still turn the capture of a lone stone into
-            // a ko.
-            let mut two = [0u16; 3];
-            if liberties_into(board, np, &mut two) == 2 {
-                for &x in &two[..2] {
-                    let gained =
-                        liberties_after_move(board, Point::from_index(x as usize), defender, 3);
-                    let base = if libs >= 2 { 400 } else { 0 };
-                    list.add(x, base + 100 * gained as i32);
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
