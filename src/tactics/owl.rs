@@ -900,23 +900,29 @@ mod tests {
         assert_eq!(answer(&b, reader.defend(&b, point(&b, "A2"))), "0");
     }
 
+    /// Groups whose life turns on one point, read both ways: the diagram, the group, and
+    /// for `attack` and then `defend` GNU Go's code and the moves that may achieve it.
     #[test]
-    fn the_vital_point_of_a_bent_three_in_the_corner_decides() {
-        expect(attack(BENT_THREE, "A3"), 1, &["A1"]);
-        expect(defend(BENT_THREE, "A3"), 1, &["A1"]);
-    }
-
-    #[test]
-    fn the_vital_point_of_a_bulky_five_decides() {
-        expect(attack(BULKY_FIVE, "A3"), 1, &["B1"]);
-        // GNU Go answers B1; black A1 lives too (GNU Go's `owl_attack` fails after it).
-        expect(defend(BULKY_FIVE, "A3"), 1, &["B1", "A1"]);
-    }
-
-    #[test]
-    fn the_centre_of_a_pyramid_four_decides() {
-        expect(attack(PYRAMID_FOUR, "A3"), 1, &["B1"]);
-        expect(defend(PYRAMID_FOUR, "A3"), 1, &["B1"]);
+    fn the_key_point_decides_both_ways() {
+        type Expected = (u8, &'static [&'static str]);
+        let cases: [(&str, &str, Expected, Expected); 5] = [
+            // The vital point of a bent three in the corner.
+            (BENT_THREE, "A3", (1, &["A1"]), (1, &["A1"])),
+            // The vital point of a bulky five: GNU Go answers B1 for the defence; black A1
+            // lives too (GNU Go's `owl_attack` fails after it).
+            (BULKY_FIVE, "A3", (1, &["B1"]), (1, &["B1", "A1"])),
+            // The centre of a pyramid four.
+            (PYRAMID_FOUR, "A3", (1, &["B1"]), (1, &["B1"])),
+            // White C1 saves its stone and leaves one eye; black C1 captures it, two eyes.
+            (CAPTURE, "A3", (1, &["C1"]), (1, &["C1"])),
+            // A ko for life: white's capture at A1 starts a ko (code 2); black connects at
+            // C2 and lives.
+            (KO, "A4", (2, &["A1"]), (1, &["C2"])),
+        ];
+        for (diagram, vertex, (code, moves), (defence_code, defence_moves)) in cases {
+            expect(attack(diagram, vertex), code, moves);
+            expect(defend(diagram, vertex), defence_code, defence_moves);
+        }
     }
 
     #[test]
@@ -926,20 +932,6 @@ mod tests {
         let b = board(DEAD);
         let r = OwlReader::new().defend(&b, point(&b, "A2"));
         assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
-    }
-
-    #[test]
-    fn a_group_that_lives_by_capturing_the_cutting_stone() {
-        // White C1 saves its stone and leaves one eye; black C1 captures it, two eyes.
-        expect(attack(CAPTURE, "A3"), 1, &["C1"]);
-        expect(defend(CAPTURE, "A3"), 1, &["C1"]);
-    }
-
-    #[test]
-    fn a_ko_for_life() {
-        // White's capture at A1 starts a ko (code 2); black connects at C2 and lives.
-        expect(attack(KO, "A4"), 2, &["A1"]);
-        expect(defend(KO, "A4"), 1, &["C2"]);
     }
 
     #[test]
