@@ -4,7 +4,9 @@
 //! a small eye space, and the tactical reader that decides whether a chain can be captured
 //! or saved (`attack` and `defend`), the capturing-race reader that decides races and
 //! seki between two chains short of liberties (`semeai`), and the owl reader that decides
-//! whether a group can be killed or made alive (`owl`). It depends on [`crate::board`]
+//! whether a group can be killed or made alive (`owl`); the three readers share one search
+//! skeleton (`skeleton`: table, budget, iterative deepening, alpha-beta over ko-aware
+//! values) and differ in their goals and move generators. It depends on [`crate::board`]
 //! only; the pattern features, the playout policy and the search's priors build on it.
 //! Nothing here allocates per call (the readers own their scratch space).
 
@@ -14,3 +16,6 @@ pub mod liberties;
 pub mod owl;
 pub mod reader;
 pub mod semeai;
+mod skeleton;
+#[cfg(test)]
+mod testing;

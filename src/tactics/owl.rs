@@ -2,9 +2,10 @@
 //! chains of its colour joined to it), with the attacker to move ([`OwlReader::attack`]:
 //! can the group be killed?) and with its owner to move ([`OwlReader::defend`]: can it
 //! live?), and the move that does it, in GNU Go's codes ([`Verdict`]). This module owns the
-//! group and eye-space analysis, the life-and-death search, its candidate moves and its
-//! transposition table; it borrows the table, the candidate lists, the child-value fold and
-//! the ko values of [`super::reader`], and asks a [`Reader`] about the group's weak chains.
+//! group and eye-space analysis and the life-and-death goal of the search: when a node is
+//! decided and which moves each side tries; the search itself (table, budget, iterative
+//! deepening, alpha-beta, ko values) is the shared skeleton's (`super::skeleton`). It asks
+//! a [`Reader`] about the group's weak chains.
 //!
 //! # The group
 //!
@@ -60,7 +61,7 @@
 //!
 //! # The search
 //!
-//! Alpha-beta over the reader's four values (a win, a win by taking a ko first, a win that
+//! Alpha-beta over the skeleton's four values (a win, a win by taking a ko first, a win that
 //! needs a ko threat, a loss; the same ko caps as [`super::reader`]) on scratch boards, one
 //! per ply, iteratively deepened one ply at a time up to [`OwlLimits::max_depth`] under a
 //! node budget ([`OwlLimits::nodes`]). The candidates, ordered by a score, at most
@@ -102,10 +103,8 @@
 use crate::board::{Board, Cell, Color, MAX_CELLS, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
-use super::reader::{
-    BestChild, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, Reading, Scratch,
-    Verdict, WIN, mix,
-};
+use super::reader::{Reader, Reading};
+use super::skeleton::{At, Candidates, Goal, NO_POINT, Node, ReaderOf, mix};
 
 /// The most points of a region that counts as an eye space (a bigger one is open).
 pub const EYE_MAX: usize = 7;
@@ -129,14 +128,8 @@ const SLOTS: usize = 1024;
 const _: () = assert!(SLOTS >= MAX_CELLS);
 /// Eye spaces kept per analysis.
 const MAX_REGIONS: usize = 64;
-/// No move (a padded index no point has).
-const NO_POINT: u16 = 0;
-/// The owner's pass in a candidate list and a table entry.
-const PASS: u16 = u16::MAX;
 
 const KEY_OWL: u64 = 0x2f8a_61c4_9be3_07d5;
-const KEY_ATTACKER_TO_MOVE: u64 = 0x6d3b_9e27_c41f_58a3;
-const KEY_THREAT_SPENT: u64 = 0x91c7_3a5e_0f28_b64d;
 
 /// How far one owl read may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,17 +149,9 @@ impl Default for OwlLimits {
     }
 }
 
-/// Counters over an owl reader's life.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OwlStats {
-    /// Reads answered (`attack` and `defend` calls; a `defend` counts once).
-    pub reads: u64,
-    /// Nodes visited (the inner tactical reads not included).
-    pub nodes: u64,
-    /// Transposition-table look-ups and the ones that answered.
-    pub probes: u64,
-    pub hits: u64,
-}
+/// Counters over an owl reader's life: `attack` and `defend` calls (a `defend` counts
+/// once), nodes (the inner tactical reads not included), table look-ups and hits.
+pub use super::skeleton::ReadStats as OwlStats;
 
 /// One eye space of the group: its points in `Analysis::region_points`, its eye counts
 /// with the opponent and with the owner moving first there, and its vital point.
@@ -650,280 +635,67 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
     region
 }
 
-/// The table key of an owl node: the stones' Zobrist hash, the board size, the ko point and
-/// the colour it binds, the target, the side to move and whether the ko threat is spent.
-fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: bool) -> u64 {
-    let mut key = board.hash() ^ KEY_OWL ^ mix((target.index() as u64) << 8 | board.size() as u64);
-    if let Some((p, color)) = board.ko() {
-        key ^= mix(0x6b6f_0000_0000 | (p.index() as u64) << 1 | color.index() as u64);
-    }
-    if attacker_to_move {
-        key ^= KEY_ATTACKER_TO_MOVE;
-    }
-    if threat_spent {
-        key ^= KEY_THREAT_SPENT;
-    }
-    key
-}
-
-/// The owl reader (see the module documentation): its scratch boards, candidate lists,
-/// group-analysis scratch, transposition table and inner tactical reader, all allocated
-/// once.
-pub struct OwlReader {
-    limits: OwlLimits,
-    scratch: Scratch,
-    analysis: Analysis,
-    reader: Reader,
-    stats: OwlStats,
-    // The read in progress.
+/// The owl reader's goal: kill the group through `target`, of the attacker's opponent.
+pub struct Kill {
     target: Point,
-    attacker: Color,
+    /// The group analysis of the node being read, which the move generator uses.
+    analysis: Analysis,
+    /// The tactical reader on the group's weak chains.
+    reader: Reader,
 }
 
-impl Default for OwlReader {
-    fn default() -> OwlReader {
-        OwlReader::new()
-    }
-}
+impl Goal for Kill {
+    type Limits = OwlLimits;
+    type Facts = ();
+    const MAX_PLY: usize = MAX_PLY;
+    const KEYS: [u64; 2] = [0x6d3b_9e27_c41f_58a3, 0x91c7_3a5e_0f28_b64d];
 
-impl OwlReader {
-    /// Default table size: 2^16 entries (1 MiB).
-    pub const DEFAULT_TABLE_BITS: u32 = 16;
-
-    /// An owl reader with the default limits and table size.
-    pub fn new() -> OwlReader {
-        OwlReader::with_limits(OwlLimits::default(), OwlReader::DEFAULT_TABLE_BITS)
-    }
-
-    /// An owl reader with `limits` and a table of `2^table_bits` entries.
-    pub fn with_limits(limits: OwlLimits, table_bits: u32) -> OwlReader {
-        OwlReader {
-            limits,
-            scratch: Scratch::new(table_bits, MAX_PLY),
+    fn new(_limits: &OwlLimits) -> Kill {
+        let target = Point::from_index(0);
+        let reader = Reader::nested(READER_NODES);
+        Kill {
+            target,
             analysis: Analysis::new(),
-            reader: Reader::nested(READER_NODES),
-            stats: OwlStats::default(),
-            target: Point::from_index(0),
-            attacker: Color::Black,
+            reader,
         }
     }
 
-    /// The limits each read runs under.
-    pub fn limits(&self) -> OwlLimits {
-        self.limits
-    }
-
-    /// Changes the limits of later reads.
-    pub fn set_limits(&mut self, limits: OwlLimits) {
-        self.limits = limits;
-    }
-
-    /// Counters since the reader was made.
-    pub fn stats(&self) -> OwlStats {
-        self.stats
-    }
-
-    /// Forgets every stored result.
-    pub fn clear(&mut self) {
-        self.scratch.table.clear();
+    fn clear(&mut self) {
         self.reader.clear();
     }
 
-    /// The group through the stone at `target` as the reads see it: one stone of each of
-    /// its chains, the target's first (empty when `target` is empty).
-    pub fn group(&mut self, board: &Board, target: Point) -> &[u16] {
-        match board.cell(target).color() {
-            Some(owner) => {
-                self.analysis.analyse(board, target, owner);
-                &self.analysis.chains
-            }
-            None => &[],
+    fn before_table(&mut self, at: At<'_>, _nodes: &mut u64) -> Result<(), Node> {
+        if !at.board.cell(self.target).is(at.attacker.opponent()) {
+            return Err(at.decided(true, true));
         }
+        Ok(())
     }
 
-    /// Whether the group through the stone at `target` can be killed with its opponent to
-    /// move, and the killing move (a dead group gets one too). An empty `target` fails.
-    pub fn attack(&mut self, board: &Board, target: Point) -> Reading {
-        self.stats.reads += 1;
-        self.read(board, target, true)
+    /// The owl's kind, the target and the board size.
+    fn key(&self, board: &Board) -> u64 {
+        KEY_OWL ^ mix((self.target.index() as u64) << 8 | board.size() as u64)
     }
 
-    /// Whether the group through the stone at `target` can live with its owner to move, and
-    /// the move: `Works` without a move (a pass) when the attack fails anyway, and with the
-    /// owner's move after which no kill is proved otherwise (see the module documentation:
-    /// `exact` says whether a cut-off decided it). An empty `target` fails.
-    pub fn defend(&mut self, board: &Board, target: Point) -> Reading {
-        self.stats.reads += 1;
-        let attack = self.read(board, target, true);
-        if board.cell(target).color().is_none() {
-            return attack;
+    /// The group analysis: alive, dead (below the root), or cut off by depth.
+    fn after_table(&mut self, at: At<'_>) -> Option<Node> {
+        let owner = at.attacker.opponent();
+        let summary = self.analysis.analyse(at.board, self.target, owner);
+        if summary.alive(at.attacker_to_move || at.ply == 0) {
+            return Some(at.decided(false, true));
         }
-        if !attack.verdict.succeeds() {
-            return Reading {
-                verdict: Verdict::Works,
-                point: None,
-                exact: attack.exact,
-            };
+        if at.ply > 0 && summary.dead() {
+            return Some(at.decided(true, true));
         }
-        self.read(board, target, false)
+        if at.depth <= 0 || at.ply + 1 >= MAX_PLY {
+            return Some(Node::cut(at.attacker_to_move));
+        }
+        None
     }
 
-    /// One read: the attack (`attacker_to_move`) or the defence, the side to move proving.
-    fn read(&mut self, board: &Board, target: Point, attacker_to_move: bool) -> Reading {
-        let failure = Reading {
-            verdict: Verdict::Fails,
-            point: None,
-            exact: true,
-        };
-        let Some(owner) = board.cell(target).color() else {
-            return failure;
-        };
-        self.scratch.begin(board);
-        self.target = target;
-        self.attacker = owner.opponent();
-        let mut result = Node {
-            value: if attacker_to_move { LOSS } else { WIN },
-            exact: false,
-            point: NO_POINT,
-        };
-        for depth in 1..=self.limits.max_depth {
-            let node = self.search(0, attacker_to_move, depth as i32, false);
-            if self.scratch.aborted {
-                break;
-            }
-            result = node;
-            if node.exact {
-                break;
-            }
-        }
-        let verdict = Verdict::from_value(result.value);
-        Reading {
-            verdict,
-            point: (verdict.succeeds() && result.point != NO_POINT && result.point != PASS)
-                .then(|| Point::from_index(result.point as usize)),
-            exact: result.exact,
-        }
-    }
-
-    /// The value of the node at `ply` for the side to move, read to `depth` more plies.
-    fn search(
-        &mut self,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-        threat_spent: bool,
-    ) -> Node {
-        self.scratch.nodes += 1;
-        self.stats.nodes += 1;
-        let for_attacker = |attacker_wins: bool, exact: bool| Node {
-            value: if attacker_wins == attacker_to_move {
-                WIN
-            } else {
-                LOSS
-            },
-            exact,
-            point: NO_POINT,
-        };
-        let cut = for_attacker(false, false);
-        if self.scratch.nodes > self.limits.nodes {
-            self.scratch.aborted = true;
-            return cut;
-        }
-        let (target, attacker) = (self.target, self.attacker);
-        let owner = attacker.opponent();
-        let board = &self.scratch.boards[ply];
-        if !board.cell(target).is(owner) {
-            return for_attacker(true, true);
-        }
-        let key = node_key(board, target, attacker_to_move, threat_spent);
-        if Scratch::repeats(&mut self.scratch.path, ply, key) {
-            return for_attacker(false, true);
-        }
-        let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
-        self.stats.probes += 1;
-        if let Some(e) = self.scratch.table.probe(key, stored_depth) {
-            self.stats.hits += 1;
-            return Node {
-                value: e.value,
-                exact: e.flags & ENTRY_EXACT != 0,
-                point: e.point,
-            };
-        }
-        let summary = self.analysis.analyse(board, target, owner);
-        if summary.alive(attacker_to_move || ply == 0) {
-            return for_attacker(false, true);
-        }
-        if ply > 0 && summary.dead() {
-            return for_attacker(true, true);
-        }
-        if depth <= 0 || ply + 1 >= MAX_PLY {
-            return cut;
-        }
-
-        let mover = if attacker_to_move { attacker } else { owner };
-        self.generate(ply, attacker_to_move);
-        let width = ROOT_WIDTH.saturating_sub(ply).max(MIN_WIDTH);
-        let mut best = BestChild::new(attacker_to_move);
-        let mut tried = 0;
-        for i in 0..self.scratch.candidates[ply].len {
-            let m = self.scratch.candidates[ply].items[i].point;
-            let board = &self.scratch.boards[ply];
-            let mut cap = WIN;
-            let mut child_threat = threat_spent;
-            if m != PASS {
-                if tried >= width {
-                    continue;
-                }
-                let p = Point::from_index(m as usize);
-                if board.cell(p) != Cell::Empty {
-                    continue;
-                }
-                if board.is_ko_retake(p, mover) {
-                    if threat_spent {
-                        continue;
-                    }
-                    cap = KO_WITH_THREAT;
-                    child_threat = true;
-                } else if board.is_suicide(p, mover) {
-                    continue;
-                }
-                tried += 1;
-            }
-            if best.cannot_improve(cap) {
-                continue;
-            }
-            let (done, rest) = self.scratch.boards.split_at_mut(ply + 1);
-            let next = &mut rest[0];
-            next.copy_from(&done[ply]);
-            if m == PASS {
-                next.pass();
-            } else {
-                next.play_unchecked(Point::from_index(m as usize), mover);
-                if next.ko().is_some() {
-                    cap = cap.min(KO_FIRST);
-                }
-            }
-            let child = self.search(ply + 1, !attacker_to_move, depth - 1, child_threat);
-            if self.scratch.aborted {
-                return cut;
-            }
-            if best.add(m, cap, child) {
-                break;
-            }
-        }
-        best.finish(&mut self.scratch.table, key, stored_depth, self.scratch.age)
-    }
-
-    /// Fills the candidate list of `ply` for the side to move from the group analysis of
-    /// its board (just made by `search`), ordered best first; the owner's pass comes last.
-    fn generate(&mut self, ply: usize, attacker_to_move: bool) {
-        let board = &self.scratch.boards[ply];
-        let list = &mut self.scratch.candidates[ply];
-        list.len = 0;
+    /// From the group analysis of `board` (just made by `after_table`).
+    fn candidates(&mut self, at: At<'_>, _facts: (), list: &mut Candidates, nodes: &mut u64) {
+        let (board, attacker_to_move, mover) = (at.board, at.attacker_to_move, at.mover());
         let a = &self.analysis;
-        let attacker = self.attacker;
-        let owner = attacker.opponent();
-        let mover = if attacker_to_move { attacker } else { owner };
         let geometry = board.geometry();
         // Captures first: the group's chains in atari (for the attacker), the opponent's
         // chains in atari next to the group (for the owner); and the attacker's own chains
@@ -966,7 +738,7 @@ impl OwlReader {
                 } else {
                     self.reader.defend(board, cp)
                 };
-                self.scratch.nodes += self.reader.stats().nodes - before;
+                *nodes += self.reader.stats().nodes - before;
                 if reading.verdict.succeeds()
                     && let Some(p) = reading.point
                 {
@@ -1017,29 +789,79 @@ impl OwlReader {
         for &x in &a.free_points {
             list.add(x, 200);
         }
-        list.sort();
-        if !attacker_to_move {
-            list.add(PASS, i32::MIN);
+    }
+
+    /// Fewer candidates deeper down: [`ROOT_WIDTH`] at the root, at least [`MIN_WIDTH`].
+    fn width(ply: usize) -> usize {
+        ROOT_WIDTH.saturating_sub(ply).max(MIN_WIDTH)
+    }
+
+    /// Each ply costs one unit, passes included.
+    fn child_depth(&self, at: At<'_>, _facts: (), _next: &Board) -> i32 {
+        at.depth - 1
+    }
+}
+
+/// The owl reader (see the module documentation): its scratch boards, candidate lists,
+/// group-analysis scratch, transposition table and inner tactical reader, all allocated
+/// once.
+pub type OwlReader = ReaderOf<Kill>;
+
+impl ReaderOf<Kill> {
+    /// The group through the stone at `target` as the reads see it: one stone of each of
+    /// its chains, the target's first (empty when `target` is empty).
+    pub fn group(&mut self, board: &Board, target: Point) -> &[u16] {
+        match board.cell(target).color() {
+            Some(owner) => {
+                let analysis = &mut self.goal.analysis;
+                analysis.analyse(board, target, owner);
+                &analysis.chains
+            }
+            None => &[],
         }
+    }
+
+    /// Whether the group through the stone at `target` can be killed with its opponent to
+    /// move, and the killing move (a dead group gets one too). An empty `target` fails.
+    pub fn attack(&mut self, board: &Board, target: Point) -> Reading {
+        self.scratch.stats.reads += 1;
+        self.read(board, target, true)
+    }
+
+    /// Whether the group through the stone at `target` can live with its owner to move, and
+    /// the move: `Works` without a move (a pass) when the attack fails anyway, and with the
+    /// owner's move after which no kill is proved otherwise (see the module documentation:
+    /// `exact` says whether a cut-off decided it). An empty `target` fails.
+    pub fn defend(&mut self, board: &Board, target: Point) -> Reading {
+        self.scratch.stats.reads += 1;
+        let attack = self.read(board, target, true);
+        if board.cell(target).color().is_none() {
+            return attack;
+        }
+        if !attack.verdict.succeeds() {
+            return Reading::no_move_needed(attack.exact);
+        }
+        self.read(board, target, false)
+    }
+
+    /// One read: the attack (`attacker_to_move`) or the defence, the side to move proving.
+    fn read(&mut self, board: &Board, target: Point, attacker_to_move: bool) -> Reading {
+        let Some(owner) = board.cell(target).color() else {
+            return Reading::FAILS;
+        };
+        self.begin(board, owner.opponent(), self.limits.nodes);
+        self.goal.target = target;
+        let depths = 1..=self.limits.max_depth;
+        let fallback = Node::cut(attacker_to_move);
+        Reading::from_node(self.deepen(attacker_to_move, depths, fallback))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(diagram: &str) -> Board {
-        Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"))
-    }
-
-    fn point(board: &Board, vertex: &str) -> Point {
-        board.geometry().parse_point(vertex).expect("vertex")
-    }
-
-    /// GNU Go's reply to `owl_attack` (or `owl_defend`): `0`, or the code and the move.
-    fn answer(board: &Board, reading: Reading) -> String {
-        reading.gtp_reply(board.geometry())
-    }
+    use crate::tactics::reader::Verdict;
+    use crate::tactics::testing::{answer, board, expect, point};
 
     fn attack(diagram: &str, vertex: &str) -> String {
         let b = board(diagram);
@@ -1049,17 +871,6 @@ mod tests {
     fn defend(diagram: &str, vertex: &str) -> String {
         let b = board(diagram);
         answer(&b, OwlReader::new().defend(&b, point(&b, vertex)))
-    }
-
-    /// What a test expects of a read: GNU Go's code, and the moves that may achieve it.
-    #[track_caller]
-    fn expect(answer: String, code: u8, moves: &[&str]) {
-        let mut words = answer.split(' ');
-        assert_eq!(words.next(), Some(code.to_string().as_str()), "{answer}");
-        if !moves.is_empty() {
-            let mv = words.next().unwrap_or("");
-            assert!(moves.contains(&mv), "{answer}, expected one of {moves:?}");
-        }
     }
 
     // Every expected answer below is GNU Go 3.8's too (`owl_attack`/`owl_defend` after the
@@ -1089,23 +900,29 @@ mod tests {
         assert_eq!(answer(&b, reader.defend(&b, point(&b, "A2"))), "0");
     }
 
+    /// Groups whose life turns on one point, read both ways: the diagram, the group, and
+    /// for `attack` and then `defend` GNU Go's code and the moves that may achieve it.
     #[test]
-    fn the_vital_point_of_a_bent_three_in_the_corner_decides() {
-        expect(attack(BENT_THREE, "A3"), 1, &["A1"]);
-        expect(defend(BENT_THREE, "A3"), 1, &["A1"]);
-    }
-
-    #[test]
-    fn the_vital_point_of_a_bulky_five_decides() {
-        expect(attack(BULKY_FIVE, "A3"), 1, &["B1"]);
-        // GNU Go answers B1; black A1 lives too (GNU Go's `owl_attack` fails after it).
-        expect(defend(BULKY_FIVE, "A3"), 1, &["B1", "A1"]);
-    }
-
-    #[test]
-    fn the_centre_of_a_pyramid_four_decides() {
-        expect(attack(PYRAMID_FOUR, "A3"), 1, &["B1"]);
-        expect(defend(PYRAMID_FOUR, "A3"), 1, &["B1"]);
+    fn the_key_point_decides_both_ways() {
+        type Expected = (u8, &'static [&'static str]);
+        let cases: [(&str, &str, Expected, Expected); 5] = [
+            // The vital point of a bent three in the corner.
+            (BENT_THREE, "A3", (1, &["A1"]), (1, &["A1"])),
+            // The vital point of a bulky five: GNU Go answers B1 for the defence; black A1
+            // lives too (GNU Go's `owl_attack` fails after it).
+            (BULKY_FIVE, "A3", (1, &["B1"]), (1, &["B1", "A1"])),
+            // The centre of a pyramid four.
+            (PYRAMID_FOUR, "A3", (1, &["B1"]), (1, &["B1"])),
+            // White C1 saves its stone and leaves one eye; black C1 captures it, two eyes.
+            (CAPTURE, "A3", (1, &["C1"]), (1, &["C1"])),
+            // A ko for life: white's capture at A1 starts a ko (code 2); black connects at
+            // C2 and lives.
+            (KO, "A4", (2, &["A1"]), (1, &["C2"])),
+        ];
+        for (diagram, vertex, (code, moves), (defence_code, defence_moves)) in cases {
+            expect(attack(diagram, vertex), code, moves);
+            expect(defend(diagram, vertex), defence_code, defence_moves);
+        }
     }
 
     #[test]
@@ -1115,20 +932,6 @@ mod tests {
         let b = board(DEAD);
         let r = OwlReader::new().defend(&b, point(&b, "A2"));
         assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
-    }
-
-    #[test]
-    fn a_group_that_lives_by_capturing_the_cutting_stone() {
-        // White C1 saves its stone and leaves one eye; black C1 captures it, two eyes.
-        expect(attack(CAPTURE, "A3"), 1, &["C1"]);
-        expect(defend(CAPTURE, "A3"), 1, &["C1"]);
-    }
-
-    #[test]
-    fn a_ko_for_life() {
-        // White's capture at A1 starts a ko (code 2); black connects at C2 and lives.
-        expect(attack(KO, "A4"), 2, &["A1"]);
-        expect(defend(KO, "A4"), 1, &["C2"]);
     }
 
     #[test]

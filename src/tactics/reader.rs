@@ -1,6 +1,9 @@
 //! The tactical reader: whether a chain can be captured with the attacker to move
 //! ([`Reader::attack`]) and saved with the defender to move ([`Reader::defend`]), and the move
-//! that does it, with GNU Go's ko codes ([`Verdict`]).
+//! that does it, with GNU Go's ko codes ([`Verdict`]). This module owns the capture goal
+//! (when a node is decided, what a ply costs) and its move generators, and the reading
+//! results the other readers share ([`Verdict`], [`Reading`]); the search itself is the
+//! shared skeleton's (`super::skeleton`), as described below.
 //!
 //! # The search
 //!
@@ -67,9 +70,12 @@
 //! one only a look-up with no more depth to go. History and killer tables, also kept across
 //! reads, order the moves. Nothing is allocated per node or per read.
 
-use crate::board::{Board, Cell, Color, Geometry, MAX_SIZE, OtherLiberties, Point};
+use crate::board::{Board, Cell, Color, Geometry, OtherLiberties, Point};
 
 use super::liberties::{is_self_atari, liberties_after, liberties_capped, liberties_into};
+use super::skeleton::{
+    At, Candidates, Goal, KO_FIRST, KO_WITH_THREAT, LOSS, NO_POINT, Node, ReaderOf, WIN, mix,
+};
 
 /// Liberties at which a chain is safe with the attacker to move.
 pub const SAFE_LIBERTIES: usize = 5;
@@ -84,20 +90,8 @@ pub const DEFENDED_LIBERTIES: usize = 4;
 pub const ROOM_PLIES: usize = 2;
 /// The longest line read, in plies (free ones included).
 pub const MAX_PLY: usize = 100;
-/// Candidate moves kept per node.
-const MAX_CANDIDATES: usize = 40;
-/// Slots of the per-point tables: at least every padded cell index of the largest board.
-const SLOTS: usize = 1024;
 /// Liberties of the target collected per node: more than any node reads.
 const MAX_TARGET_LIBERTIES: usize = 8;
-/// No move (a padded index no point has).
-const NO_POINT: u16 = 0;
-
-/// Node values, from the side to move's point of view.
-pub(super) const LOSS: u8 = 0;
-pub(super) const KO_WITH_THREAT: u8 = 1;
-pub(super) const KO_FIRST: u8 = 2;
-pub(super) const WIN: u8 = 3;
 
 /// The outcome of a read, in GNU Go's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,6 +143,34 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// A failure, exactly read.
+    pub(super) const FAILS: Reading = Reading {
+        verdict: Verdict::Fails,
+        point: None,
+        exact: true,
+    };
+
+    /// A success that needs no move (the opponent's read failed), exact when that failure
+    /// was.
+    pub(super) fn no_move_needed(exact: bool) -> Reading {
+        Reading {
+            verdict: Verdict::Works,
+            point: None,
+            exact,
+        }
+    }
+
+    /// The reading of a root node: its verdict, its move when it succeeds (no move for a
+    /// pass), its exactness.
+    pub(super) fn from_node(node: Node) -> Reading {
+        let verdict = Verdict::from_value(node.value);
+        Reading {
+            verdict,
+            point: node.move_point().filter(|_| verdict.succeeds()),
+            exact: node.exact,
+        }
+    }
+
     /// The read in GNU Go's reply format (`attack`, `defend`, `owl_attack`, `owl_defend`):
     /// `0` when it fails, else its code and the move (`PASS` when none is needed).
     pub fn gtp_reply(self, geometry: Geometry) -> String {
@@ -200,291 +222,9 @@ impl ReaderLimits {
     };
 }
 
-/// Counters over a reader's life.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReaderStats {
-    /// Reads answered: `attack` and `defend` calls (a `defend`, which reads the attack first,
-    /// counts once).
-    pub reads: u64,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// Transposition-table look-ups and the ones that answered.
-    pub probes: u64,
-    pub hits: u64,
-}
-
-/// One node's result: its value for the side to move, whether it is exact, and its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Node {
-    pub(super) value: u8,
-    pub(super) exact: bool,
-    pub(super) point: u16,
-}
-
-/// The best of a node's children so far, for the reader and the race reader alike.
-/// Cut-offs count against the attacker: its values are lower bounds, and `open` is the most
-/// an inexact child could really be worth. The defender's are upper bounds: its best is
-/// exact when an exact child reaches it.
-pub(super) struct BestChild {
-    pub(super) node: Node,
-    open: u8,
-    attacker_to_move: bool,
-}
-
-impl BestChild {
-    pub(super) fn new(attacker_to_move: bool) -> BestChild {
-        BestChild {
-            node: Node {
-                value: LOSS,
-                exact: true,
-                point: NO_POINT,
-            },
-            open: LOSS,
-            attacker_to_move,
-        }
-    }
-
-    /// Whether a move whose value is capped at `cap` cannot improve on the best (nor make
-    /// an inexact best of the defender exact: the caps only bind ko lines).
-    pub(super) fn cannot_improve(&self, cap: u8) -> bool {
-        cap < self.node.value || (cap == self.node.value && self.node.exact)
-    }
-
-    /// Takes in the child reached by move `m`, capped at `cap`; true when the node is won
-    /// and the other moves need no reading.
-    pub(super) fn add(&mut self, m: u16, cap: u8, child: Node) -> bool {
-        let value = cap.min(WIN - child.value);
-        let best = &mut self.node;
-        if self.attacker_to_move {
-            if !child.exact {
-                self.open = self.open.max(cap);
-            }
-            if value > best.value {
-                best.value = value;
-                best.point = m;
-            }
-        } else if value > best.value {
-            *best = Node {
-                value,
-                exact: child.exact,
-                point: m,
-            };
-        } else if value == best.value && child.exact && !best.exact {
-            best.exact = true;
-            best.point = m;
-        }
-        best.value == WIN
-    }
-
-    /// The node's result once its children are in, stored in `table` under `key` for
-    /// `depth` at `age`.
-    pub(super) fn finish(self, table: &mut Table, key: u64, depth: u8, age: u8) -> Node {
-        let mut best = self.node;
-        if self.attacker_to_move {
-            best.exact = best.value >= self.open;
-        }
-        table.store(
-            Entry {
-                key,
-                point: best.point,
-                value: best.value,
-                depth,
-                flags: ENTRY_USED | if best.exact { ENTRY_EXACT } else { 0 },
-                age,
-            },
-            age,
-        );
-        best
-    }
-}
-
-/// Flags of a table entry.
-pub(super) const ENTRY_EXACT: u8 = 1;
-pub(super) const ENTRY_USED: u8 = 2;
-
-/// One transposition-table entry.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Entry {
-    pub(super) key: u64,
-    pub(super) point: u16,
-    pub(super) value: u8,
-    pub(super) depth: u8,
-    pub(super) flags: u8,
-    pub(super) age: u8,
-}
-
-impl Entry {
-    /// How much the entry is worth keeping: exact results beat any depth.
-    fn weight(&self) -> u32 {
-        if self.flags & ENTRY_EXACT != 0 {
-            u32::from(u8::MAX) + 1
-        } else {
-            u32::from(self.depth)
-        }
-    }
-}
-
-/// The transposition table: buckets of two entries at `key & mask` and its neighbour.
-pub(super) struct Table {
-    entries: Vec<Entry>,
-    mask: usize,
-}
-
-impl Table {
-    pub(super) fn new(bits: u32) -> Table {
-        let len = 1usize << bits.clamp(1, 28);
-        Table {
-            entries: vec![Entry::default(); len],
-            mask: len - 1,
-        }
-    }
-
-    /// A stored result usable for a node read to `depth`: an exact one, or one read at
-    /// least as deep (a deeper read only tightens the bound its cut-offs leave).
-    pub(super) fn probe(&self, key: u64, depth: u8) -> Option<Entry> {
-        let i = key as usize & self.mask;
-        [i, i ^ 1].into_iter().map(|j| self.entries[j]).find(|e| {
-            e.flags & ENTRY_USED != 0
-                && e.key == key
-                && (e.flags & ENTRY_EXACT != 0 || e.depth >= depth)
-        })
-    }
-
-    /// Stores `entry` in its bucket: over the same key, else over an empty slot, else over
-    /// the entry of an older read, else over the shallower one.
-    pub(super) fn store(&mut self, entry: Entry, age: u8) {
-        let i = entry.key as usize & self.mask;
-        let (a, b) = (self.entries[i], self.entries[i ^ 1]);
-        let slot = if a.flags & ENTRY_USED == 0 || a.key == entry.key {
-            i
-        } else if b.flags & ENTRY_USED == 0 || b.key == entry.key {
-            i ^ 1
-        } else if (a.age == age) != (b.age == age) {
-            if a.age == age { i ^ 1 } else { i }
-        } else if a.weight() <= b.weight() {
-            i
-        } else {
-            i ^ 1
-        };
-        let old = self.entries[slot];
-        // Keep an exact result over an inexact one for the same node.
-        if old.flags & ENTRY_USED != 0
-            && old.key == entry.key
-            && old.flags & ENTRY_EXACT != 0
-            && entry.flags & ENTRY_EXACT == 0
-        {
-            return;
-        }
-        self.entries[slot] = entry;
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-    }
-}
-
-/// The working state every reader of this module searches with, allocated once: the
-/// transposition table and the age its entries get, one scratch board, candidate list and
-/// table key per ply, and the node count of the read in progress.
-pub(super) struct Scratch {
-    pub(super) table: Table,
-    /// Read counter modulo 256, the age of the table entries a read stores.
-    pub(super) age: u8,
-    /// One scratch board per ply.
-    pub(super) boards: Vec<Board>,
-    /// One candidate list per ply.
-    pub(super) candidates: Vec<Candidates>,
-    /// The table keys of the nodes on the current line, by ply.
-    pub(super) path: Vec<u64>,
-    /// Nodes of the read in progress.
-    pub(super) nodes: u64,
-    /// Whether the read in progress ran out of nodes.
-    pub(super) aborted: bool,
-}
-
-impl Scratch {
-    /// Scratch for lines of up to `max_ply` plies and a table of `2^table_bits` entries.
-    pub(super) fn new(table_bits: u32, max_ply: usize) -> Scratch {
-        let board = Board::new(MAX_SIZE).expect("the largest size is valid");
-        Scratch {
-            table: Table::new(table_bits),
-            age: 0,
-            boards: vec![board; max_ply + 1],
-            candidates: vec![Candidates::EMPTY; max_ply + 1],
-            path: vec![0; max_ply + 1],
-            nodes: 0,
-            aborted: false,
-        }
-    }
-
-    /// Starts a read of `board`: a new age, `board` at ply 0, no nodes counted yet.
-    pub(super) fn begin(&mut self, board: &Board) {
-        self.age = self.age.wrapping_add(1);
-        self.boards[0].copy_from(board);
-        self.nodes = 0;
-        self.aborted = false;
-    }
-
-    /// Records `key` as the node at `ply` of `path` (a [`Scratch`]'s, taken apart so that
-    /// its boards may stay borrowed); true when the same position with the same side to
-    /// move stands earlier on the line (a sequence that goes round in a circle).
-    pub(super) fn repeats(path: &mut [u64], ply: usize, key: u64) -> bool {
-        path[ply] = key;
-        path[..ply]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&k| k == key)
-    }
-}
-
-/// A candidate move and its ordering score.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Candidate {
-    pub(super) point: u16,
-    pub(super) score: i32,
-}
-
-/// The candidates of one node, at most [`MAX_CANDIDATES`], without duplicates.
-#[derive(Clone, Copy)]
-pub(super) struct Candidates {
-    pub(super) items: [Candidate; MAX_CANDIDATES],
-    pub(super) len: usize,
-}
-
-impl Candidates {
-    pub(super) const EMPTY: Candidates = Candidates {
-        items: [Candidate {
-            point: NO_POINT,
-            score: 0,
-        }; MAX_CANDIDATES],
-        len: 0,
-    };
-
-    /// Adds `point` with `score`, or raises the score of a point already there.
-    pub(super) fn add(&mut self, point: u16, score: i32) {
-        if let Some(c) = self.items[..self.len].iter_mut().find(|c| c.point == point) {
-            c.score = c.score.max(score);
-        } else if self.len < MAX_CANDIDATES {
-            self.items[self.len] = Candidate { point, score };
-            self.len += 1;
-        }
-    }
-
-    /// Sorts by score, best first (insertion sort: the lists are short).
-    pub(super) fn sort(&mut self) {
-        for i in 1..self.len {
-            let c = self.items[i];
-            let mut j = i;
-            while j > 0 && self.items[j - 1].score < c.score {
-                self.items[j] = self.items[j - 1];
-                j -= 1;
-            }
-            self.items[j] = c;
-        }
-    }
-}
+/// Counters over a reader's life: `attack` and `defend` calls (a `defend`, which reads the
+/// attack first, counts once), nodes, table look-ups and hits.
+pub use super::skeleton::ReadStats as ReaderStats;
 
 /// The liberties of the chain `color` would form by playing the empty point `p`, counted up
 /// to `cap` (at most [`MAX_TARGET_LIBERTIES`]): its empty neighbours, the neighbouring
@@ -553,76 +293,88 @@ pub(super) fn self_atari_liberty(board: &Board, p: Point, color: Color) -> Optio
     liberty
 }
 
-/// A 64-bit mixer (splitmix64's finaliser) for the table keys' extra terms.
-pub(super) fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// The reader's goal: capture the chain through `target`, of the attacker's opponent.
+pub struct Capture {
+    target: Point,
 }
 
-const KEY_ATTACKER_TO_MOVE: u64 = 0x5a1d_e70f_0a77_ac4b;
-const KEY_THREAT_SPENT: u64 = 0x7e2e_a75f_3d1c_9b06;
+impl Goal for Capture {
+    type Limits = ReaderLimits;
+    /// The target's liberties, counted up to [`SAFE_LIBERTIES`].
+    type Facts = usize;
+    const MAX_PLY: usize = MAX_PLY;
+    /// Killers and history: the same refutations recur across the lines of a capture.
+    const ORDERS_BY_HISTORY: bool = true;
+    /// Neither side passes.
+    const DEFENDER_PASSES: bool = false;
+    const KEYS: [u64; 2] = [0x5a1d_e70f_0a77_ac4b, 0x7e2e_a75f_3d1c_9b06];
 
-/// The table key of a node: the stones' Zobrist hash, the board size, the ko point and the
-/// colour it binds, the target, the side to move and whether the ko threat is spent.
-fn node_key(board: &Board, target: Point, attacker_to_move: bool, threat_spent: bool) -> u64 {
-    let mut key = board.hash() ^ mix((target.index() as u64) << 8 | board.size() as u64);
-    if let Some((p, color)) = board.ko() {
-        key ^= mix(0x6b6f_0000_0000 | (p.index() as u64) << 1 | color.index() as u64);
+    fn new(_limits: &ReaderLimits) -> Capture {
+        Capture {
+            target: Point::from_index(0),
+        }
     }
-    if attacker_to_move {
-        key ^= KEY_ATTACKER_TO_MOVE;
+
+    fn before_table(&mut self, at: At<'_>, _nodes: &mut u64) -> Result<usize, Node> {
+        let (board, target) = (at.board, self.target);
+        if !board.cell(target).is(at.attacker.opponent()) {
+            // Captured by the attacker's last move.
+            return Err(at.decided(true, true));
+        }
+        let libs = liberties_capped(board, target, SAFE_LIBERTIES);
+        let safe = if at.attacker_to_move {
+            libs >= SAFE_LIBERTIES || (libs == 4 && at.ply > FOUR_LIBERTY_PLIES)
+        } else {
+            libs >= DEFENDED_LIBERTIES && at.ply > 0
+        };
+        if safe {
+            return Err(at.decided(false, true));
+        }
+        // The least depth a capture can take from here: the attacker's non-atari fills of
+        // the liberties beyond the second and the defender's answers cost one each.
+        let need = match (at.attacker_to_move, libs) {
+            (true, l) => 2 * l.saturating_sub(2),
+            (false, 1) => 0,
+            (false, l) => 2 * l - 3,
+        } as i32;
+        if at.depth < need || at.ply + 1 >= MAX_PLY {
+            return Err(Node::cut(at.attacker_to_move));
+        }
+        Ok(libs)
     }
-    if threat_spent {
-        key ^= KEY_THREAT_SPENT;
+
+    /// The target and the board size.
+    fn key(&self, board: &Board) -> u64 {
+        mix((self.target.index() as u64) << 8 | board.size() as u64)
     }
-    key
+
+    fn candidates(&mut self, at: At<'_>, libs: usize, list: &mut Candidates, _nodes: &mut u64) {
+        let mut buffer = [0u16; MAX_TARGET_LIBERTIES];
+        let n = liberties_into(at.board, self.target, &mut buffer);
+        if at.attacker_to_move {
+            self.attack_moves(at, libs, &buffer[..n], list);
+        } else {
+            self.defence_moves(at, libs, &buffer[..n], list);
+        }
+    }
+
+    /// Forcing plies are free: an attacker move that leaves the target in atari, and the
+    /// defender's answer to an atari.
+    fn child_depth(&self, at: At<'_>, libs: usize, next: &Board) -> i32 {
+        let free = if at.attacker_to_move {
+            next.cell(self.target).is(at.attacker.opponent()) && next.in_atari(self.target)
+        } else {
+            libs == 1
+        };
+        at.depth - i32::from(!free)
+    }
 }
 
 /// The tactical reader (see the module documentation): its transposition table, its scratch
 /// boards and move lists, and its move-ordering tables, all allocated once.
-pub struct Reader {
-    limits: ReaderLimits,
-    scratch: Scratch,
-    /// Two killer moves per ply.
-    killers: Vec<[u16; 2]>,
-    /// History scores per colour and point.
-    history: Vec<u32>,
-    stats: ReaderStats,
-    // The read in progress.
-    target: Point,
-    attacker: Color,
-}
+pub type Reader = ReaderOf<Capture>;
 
-impl Default for Reader {
-    fn default() -> Reader {
-        Reader::new()
-    }
-}
-
-impl Reader {
-    /// Default table size: 2^16 entries (1 MiB).
-    pub const DEFAULT_TABLE_BITS: u32 = 16;
-
-    /// A reader with the default limits and table size.
-    pub fn new() -> Reader {
-        Reader::with_limits(ReaderLimits::default(), Reader::DEFAULT_TABLE_BITS)
-    }
-
-    /// A reader with `limits` and a table of `2^table_bits` entries.
-    pub fn with_limits(limits: ReaderLimits, table_bits: u32) -> Reader {
-        Reader {
-            limits,
-            scratch: Scratch::new(table_bits, MAX_PLY),
-            killers: vec![[NO_POINT; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * SLOTS],
-            stats: ReaderStats::default(),
-            target: Point::from_index(0),
-            attacker: Color::Black,
-        }
-    }
-
+impl ReaderOf<Capture> {
     /// Table size of a reader nested in another reader (the owl's and the race reader's
     /// questions about single chains): 2^12 entries.
     pub const NESTED_TABLE_BITS: u32 = 12;
@@ -639,78 +391,40 @@ impl Reader {
         )
     }
 
-    /// The limits each read runs under.
-    pub fn limits(&self) -> ReaderLimits {
-        self.limits
-    }
-
-    /// Changes the limits of later reads.
-    pub fn set_limits(&mut self, limits: ReaderLimits) {
-        self.limits = limits;
-    }
-
-    /// Counters since the reader was made.
-    pub fn stats(&self) -> ReaderStats {
-        self.stats
-    }
-
-    /// Forgets every stored result and the move-ordering tables.
-    pub fn clear(&mut self) {
-        self.scratch.table.clear();
-        self.history.fill(0);
-        self.killers.fill([NO_POINT; 2]);
-    }
-
     /// Whether the chain through the stone at `target` can be captured with its opponent to
     /// move, and the capturing move. An empty `target` fails.
     pub fn attack(&mut self, board: &Board, target: Point) -> Reading {
-        self.stats.reads += 1;
+        self.scratch.stats.reads += 1;
         self.read_attack(board, target)
     }
 
     /// [`Reader::attack`] without counting a read.
     fn read_attack(&mut self, board: &Board, target: Point) -> Reading {
         let Some(defender) = board.cell(target).color() else {
-            return Reading {
-                verdict: Verdict::Fails,
-                point: None,
-                exact: true,
-            };
+            return Reading::FAILS;
         };
-        self.begin(board, target, defender.opponent());
+        self.set_up(board, target, defender.opponent());
         if liberties_capped(board, target, SAFE_LIBERTIES) >= SAFE_LIBERTIES {
-            return Reading {
-                verdict: Verdict::Fails,
-                point: None,
-                exact: true,
-            };
+            return Reading::FAILS;
         }
-        self.deepen(true)
+        self.read(true)
     }
 
     /// Whether the chain through the stone at `target` can be saved with its owner to move,
     /// and the saving move: `Works` without a move (a pass) when the attack fails anyway.
     /// An empty `target` fails.
     pub fn defend(&mut self, board: &Board, target: Point) -> Reading {
-        self.stats.reads += 1;
+        self.scratch.stats.reads += 1;
         if board.cell(target).color().is_none() {
-            return Reading {
-                verdict: Verdict::Fails,
-                point: None,
-                exact: true,
-            };
+            return Reading::FAILS;
         }
         let attack = self.read_attack(board, target);
         if !attack.verdict.succeeds() {
-            return Reading {
-                verdict: Verdict::Works,
-                point: None,
-                exact: attack.exact,
-            };
+            return Reading::no_move_needed(attack.exact);
         }
-        let attacker = self.attacker;
-        self.begin(board, target, attacker);
-        self.deepen(false)
+        let attacker = self.scratch.attacker();
+        self.set_up(board, target, attacker);
+        self.read(false)
     }
 
     /// The chain through the stone at `target` read both ways: whether its opponent to move
@@ -729,281 +443,190 @@ impl Reader {
     }
 
     /// Sets up a read: the root board, the target, the counters.
-    fn begin(&mut self, board: &Board, target: Point, attacker: Color) {
-        self.scratch.begin(board);
-        self.target = target;
-        self.attacker = attacker;
-        // Old history fades, so that one read's ordering does not rule the next ones.
-        for h in &mut self.history {
-            *h >>= 1;
-        }
+    fn set_up(&mut self, board: &Board, target: Point, attacker: Color) {
+        self.begin(board, attacker, self.limits.nodes);
+        self.goal = Capture { target };
+        self.scratch.fade_history();
     }
 
     /// Iterative deepening from the root board until the result is exact, the depth limit
-    /// or the node budget.
-    fn deepen(&mut self, attacker_to_move: bool) -> Reading {
-        let mut result = Node {
+    /// or the node budget; a read that finishes no depth fails.
+    fn read(&mut self, attacker_to_move: bool) -> Reading {
+        let fallback = Node {
             value: LOSS,
             exact: false,
             point: NO_POINT,
         };
-        for depth in 0..=self.limits.max_depth {
-            let node = self.search(0, attacker_to_move, depth as i32, false);
-            if self.scratch.aborted {
-                break;
-            }
-            result = node;
-            if node.exact {
-                break;
-            }
-        }
-        let verdict = Verdict::from_value(result.value);
-        Reading {
-            verdict,
-            point: (verdict.succeeds() && result.point != NO_POINT)
-                .then(|| Point::from_index(result.point as usize)),
-            exact: result.exact,
-        }
-    }
-
-    /// The value of the node at `ply` for the side to move (see the module documentation),
-    /// read to `depth` more units.
-    fn search(
-        &mut self,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-        threat_spent: bool,
-    ) -> Node {
-        self.scratch.nodes += 1;
-        self.stats.nodes += 1;
-        let cut = Node {
-            value: if attacker_to_move { LOSS } else { WIN },
-            exact: false,
-            point: NO_POINT,
-        };
-        if self.scratch.nodes > self.limits.nodes {
-            self.scratch.aborted = true;
-            return cut;
-        }
-        let target = self.target;
-        let attacker = self.attacker;
-        let defender = attacker.opponent();
-        let board = &self.scratch.boards[ply];
-        if !board.cell(target).is(defender) {
-            // Captured by the attacker's last move.
-            return Node {
-                value: if attacker_to_move { WIN } else { LOSS },
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        let libs = liberties_capped(board, target, SAFE_LIBERTIES);
-        if attacker_to_move && (libs >= SAFE_LIBERTIES || (libs == 4 && ply > FOUR_LIBERTY_PLIES)) {
-            return Node {
-                value: LOSS,
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        if !attacker_to_move && libs >= DEFENDED_LIBERTIES && ply > 0 {
-            return Node {
-                value: WIN,
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        // The least depth a capture can take from here: the attacker's non-atari fills of
-        // the liberties beyond the second and the defender's answers cost one each.
-        let need = match (attacker_to_move, libs) {
-            (true, l) => 2 * l.saturating_sub(2),
-            (false, 1) => 0,
-            (false, l) => 2 * l - 3,
-        } as i32;
-        if depth < need || ply + 1 >= MAX_PLY {
-            return cut;
-        }
-        let stored_depth = depth.min(i32::from(u8::MAX)) as u8;
-        let key = node_key(board, target, attacker_to_move, threat_spent);
-        // A position repeated in this line (the side to move included): the attacker's
-        // sequence goes round in a circle and does not capture.
-        if Scratch::repeats(&mut self.scratch.path, ply, key) {
-            return Node {
-                value: if attacker_to_move { LOSS } else { WIN },
-                exact: true,
-                point: NO_POINT,
-            };
-        }
-        self.stats.probes += 1;
-        if let Some(e) = self.scratch.table.probe(key, stored_depth) {
-            self.stats.hits += 1;
-            return Node {
-                value: e.value,
-                exact: e.flags & ENTRY_EXACT != 0,
-                point: e.point,
-            };
-        }
-
-        let mover = if attacker_to_move { attacker } else { defender };
-        self.generate(ply, attacker_to_move, libs);
-        let mut best = BestChild::new(attacker_to_move);
-        for i in 0..self.scratch.candidates[ply].len {
-            let m = self.scratch.candidates[ply].items[i].point;
-            let p = Point::from_index(m as usize);
-            let board = &self.scratch.boards[ply];
-            let mut cap = WIN;
-            let mut child_threat = threat_spent;
-            if board.cell(p) != Cell::Empty {
-                continue;
-            }
-            if board.is_ko_retake(p, mover) {
-                if threat_spent {
-                    continue;
-                }
-                cap = KO_WITH_THREAT;
-                child_threat = true;
-            } else if board.is_suicide(p, mover) {
-                continue;
-            }
-            if best.cannot_improve(cap) {
-                continue;
-            }
-            let (done, rest) = self.scratch.boards.split_at_mut(ply + 1);
-            let next = &mut rest[0];
-            next.copy_from(&done[ply]);
-            next.play_unchecked(p, mover);
-            if next.ko().is_some() {
-                cap = cap.min(KO_FIRST);
-            }
-            let free = if attacker_to_move {
-                next.cell(target).is(defender) && next.in_atari(target)
-            } else {
-                libs == 1
-            };
-            let child_depth = depth - i32::from(!free);
-            let child = self.search(ply + 1, !attacker_to_move, child_depth, child_threat);
-            if self.scratch.aborted {
-                return cut;
-            }
-            if best.add(m, cap, child) {
-                break;
-            }
-        }
-        let best = best.finish(&mut self.scratch.table, key, stored_depth, self.scratch.age);
-        if best.value > LOSS && best.point != NO_POINT {
-            let h = &mut self.history[mover.index() * SLOTS + best.point as usize];
-            *h = h.saturating_add(((depth + 1) * (depth + 1)) as u32);
-            let k = &mut self.killers[ply];
-            if k[0] != best.point {
-                k[1] = k[0];
-                k[0] = best.point;
-            }
-        }
-        best
-    }
-
-    /// Fills the candidate list of `ply` for the side to move, ordered best first.
-    fn generate(&mut self, ply: usize, attacker_to_move: bool, libs: usize) {
-        let board = &self.scratch.boards[ply];
-        let list = &mut self.scratch.candidates[ply];
-        list.len = 0;
-        let mover = if attacker_to_move {
-            self.attacker
-        } else {
-            self.attacker.opponent()
-        };
-        if attacker_to_move {
-            attack_candidates(board, self.target, self.attacker, libs, ply, list);
-        } else {
-            defence_candidates(board, self.target, self.attacker, libs, ply, list);
-        }
-        let killers = self.killers[ply];
-        let history = &self.history[mover.index() * SLOTS..(mover.index() + 1) * SLOTS];
-        for c in &mut list.items[..list.len] {
-            if killers.contains(&c.point) {
-                c.score += 300;
-            }
-            c.score += (history[c.point as usize] >> 2).min(200) as i32;
-        }
-        list.sort();
+        let depths = 0..=self.limits.max_depth;
+        Reading::from_node(self.deepen(attacker_to_move, depths, fallback))
     }
 }
 
-/// The attacker's candidates against the chain through `target`, which has `libs`
-/// liberties (1 to 4), with their ordering scores.
-fn attack_candidates(
-    board: &Board,
-    target: Point,
-    attacker: Color,
-    libs: usize,
-    ply: usize,
-    list: &mut Candidates,
-) {
-    let defender = attacker.opponent();
-    let geometry = board.geometry();
-    let mut liberty_buffer = [0u16; MAX_TARGET_LIBERTIES];
-    let n = liberties_into(board, target, &mut liberty_buffer);
-    let liberties = &liberty_buffer[..n];
-    if libs == 1 {
-        list.add(liberties[0], 10_000);
-        return;
-    }
-    // The liberties the defender's extension on each liberty would have.
-    let mut extensions = [0usize; MAX_TARGET_LIBERTIES];
-    for (k, &x) in liberties.iter().enumerate() {
-        let xp = Point::from_index(x as usize);
-        // Fill first where the defender's extension would have the fewest liberties.
-        extensions[k] = liberties_after_move(board, xp, defender, 5);
-        let own = liberties_after(board, xp, attacker);
-        let mut score = 1000 - 150 * extensions[k] as i32 + 50 * own.liberties as i32;
-        if own.liberties <= 1 && !own.captures {
-            // A self-atari: still a candidate (throw-ins, snapbacks), and its liberty is the
-            // backfilling move.
-            score -= 400;
-            if let Some(y) = self_atari_liberty(board, xp, attacker) {
-                list.add(y.index() as u16, 600);
+impl Capture {
+    /// The attacker's candidates against the target, which has `libs` liberties (1 to 4),
+    /// `liberties`, with their ordering scores.
+    fn attack_moves(&self, at: At<'_>, libs: usize, liberties: &[u16], list: &mut Candidates) {
+        if libs == 1 {
+            list.add(liberties[0], 10_000);
+            return;
+        }
+        let (board, target, attacker) = (at.board, self.target, at.attacker);
+        let defender = attacker.opponent();
+        let geometry = board.geometry();
+        // The liberties the defender's extension on each liberty would have.
+        let mut extensions = [0usize; MAX_TARGET_LIBERTIES];
+        for (k, &x) in liberties.iter().enumerate() {
+            let xp = Point::from_index(x as usize);
+            // Fill first where the defender's extension would have the fewest liberties.
+            extensions[k] = liberties_after_move(board, xp, defender, 5);
+            let own = liberties_after(board, xp, attacker);
+            let mut score = 1000 - 150 * extensions[k] as i32 + 50 * own.liberties as i32;
+            if own.liberties <= 1 && !own.captures {
+                // A self-atari: still a candidate (throw-ins, snapbacks), and its liberty is the
+                // backfilling move.
+                score -= 400;
+                if let Some(y) = self_atari_liberty(board, xp, attacker) {
+                    list.add(y.index() as u16, 600);
+                }
+            }
+            list.add(x, score);
+        }
+        if libs == 2 {
+            // Nets: a liberty `y` of a liberty, when after it no extension of the defender would
+            // have more than two liberties (`y` takes one from the extensions next to it).
+            for &x in liberties {
+                for y in geometry.neighbors(Point::from_index(x as usize)) {
+                    if board.cell_at(y) != Cell::Empty || liberties.contains(&(y as u16)) {
+                        continue;
+                    }
+                    let yp = Point::from_index(y);
+                    let holds = liberties.iter().zip(&extensions).all(|(&z, &e)| {
+                        let next_to_y = geometry.neighbors(yp).contains(&(z as usize));
+                        e - usize::from(next_to_y) <= 2
+                    });
+                    if holds {
+                        let own = liberties_after(board, yp, attacker);
+                        list.add(y as u16, 300 + 50 * own.liberties as i32);
+                    }
+                }
+            }
+            if at.ply <= ROOM_PLIES {
+                escape_cuts(board, target, attacker, liberties, list);
             }
         }
-        list.add(x, score);
+        // The attacker's own chains next to the target in atari: extend, or capture a stone
+        // that ataris them.
+        let (chains, count) = neighbour_chains(board, target, attacker);
+        for &np in &chains[..count] {
+            let Some(l) = board.atari_liberty(np) else {
+                continue;
+            };
+            list.add(l.index() as u16, 700);
+            for t in board.chain_stones(np) {
+                for q in geometry.neighbors(t) {
+                    let qp = Point::from_index(q);
+                    if board.cell_at(q).is(defender)
+                        && let Some(c) = board.atari_liberty(qp)
+                    {
+                        list.add(c.index() as u16, 800);
+                    }
+                }
+            }
+        }
     }
-    if libs == 2 {
-        // Nets: a liberty `y` of a liberty, when after it no extension of the defender would
-        // have more than two liberties (`y` takes one from the extensions next to it).
+
+    /// The defender's candidates for the target, which has `libs` liberties, `liberties`, with
+    /// their ordering scores.
+    fn defence_moves(&self, at: At<'_>, libs: usize, liberties: &[u16], list: &mut Candidates) {
+        let (board, target, attacker) = (at.board, self.target, at.attacker);
+        let defender = attacker.opponent();
+        let geometry = board.geometry();
         for &x in liberties {
-            for y in geometry.neighbors(Point::from_index(x as usize)) {
-                if board.cell_at(y) != Cell::Empty || liberties.contains(&(y as u16)) {
-                    continue;
-                }
-                let yp = Point::from_index(y);
-                let holds = liberties.iter().zip(&extensions).all(|(&z, &e)| {
-                    let next_to_y = geometry.neighbors(yp).contains(&(z as usize));
-                    e - usize::from(next_to_y) <= 2
-                });
-                if holds {
-                    let own = liberties_after(board, yp, attacker);
-                    list.add(y as u16, 300 + 50 * own.liberties as i32);
+            let xp = Point::from_index(x as usize);
+            let gained = liberties_after_move(board, xp, defender, 5) as i32;
+            let mut score = 1000 + 200 * gained;
+            if gained <= 1 {
+                score -= 600;
+            }
+            list.add(x, score);
+        }
+        if libs == 2 || (libs == 3 && at.ply <= ROOM_PLIES) {
+            // Making room: the liberties of the liberties, and the liberties of the chains an
+            // extension would join.
+            let target_id = board.chain_id(target);
+            for &x in liberties {
+                for y in geometry.neighbors(Point::from_index(x as usize)) {
+                    let cell = board.cell_at(y);
+                    if cell == Cell::Empty && !liberties.contains(&(y as u16)) {
+                        let own = liberties_after(board, Point::from_index(y), defender);
+                        if own.liberties >= 2 {
+                            list.add(y as u16, 100 + 50 * own.liberties as i32);
+                        }
+                    } else if cell.is(defender) && board.chain_id(Point::from_index(y)) != target_id
+                    {
+                        let yp = Point::from_index(y);
+                        let mut more = [0u16; 4];
+                        let k = liberties_into(board, yp, &mut more);
+                        for &z in &more[..k] {
+                            if !liberties.contains(&z) {
+                                list.add(z, 150);
+                            }
+                        }
+                        // Capturing what ataris that chain gives the extension more liberties.
+                        for s in board.chain_stones(yp) {
+                            for q in geometry.neighbors(s) {
+                                if board.cell_at(q).is(attacker)
+                                    && let Some(c) = board.atari_liberty(Point::from_index(q))
+                                {
+                                    list.add(c.index() as u16, 900);
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
-        if ply <= ROOM_PLIES {
-            escape_cuts(board, target, attacker, liberties, list);
+        if libs >= 2 {
+            // Counter-attacks next to the liberties: capturing or ataring the attacker's chains
+            // that touch a liberty and are short of liberties themselves.
+            for &x in liberties {
+                for y in geometry.neighbors(Point::from_index(x as usize)) {
+                    if !board.cell_at(y).is(attacker) {
+                        continue;
+                    }
+                    let yp = Point::from_index(y);
+                    if let Some(c) = board.atari_liberty(yp) {
+                        list.add(c.index() as u16, 900);
+                        continue;
+                    }
+                    let mut two = [0u16; 3];
+                    if liberties_into(board, yp, &mut two) == 2 {
+                        for &z in &two[..2] {
+                            list.add(z, 250);
+                        }
+                    }
+                }
+            }
         }
-    }
-    // The attacker's own chains next to the target in atari: extend, or capture a stone
-    // that ataris them.
-    let (chains, count) = neighbour_chains(board, target, attacker);
-    for &np in &chains[..count] {
-        let Some(l) = board.atari_liberty(np) else {
-            continue;
-        };
-        list.add(l.index() as u16, 700);
-        for t in board.chain_stones(np) {
-            for q in geometry.neighbors(t) {
-                let qp = Point::from_index(q);
-                if board.cell_at(q).is(defender)
-                    && let Some(c) = board.atari_liberty(qp)
-                {
-                    list.add(c.index() as u16, 800);
+        // Capture the attacker's neighbouring chains in atari; atari those with two liberties.
+        let (chains, count) = neighbour_chains(board, target, attacker);
+        for &np in &chains[..count] {
+            if let Some(l) = board.atari_liberty(np) {
+                list.add(
+                    l.index() as u16,
+                    2000 + 100 * board.chain_len(np).min(10) as i32,
+                );
+            } else if libs >= 2 || board.chain_len(target) == 1 {
+                // In atari, a counter-atari can still turn the capture of a lone stone into
+                // a ko.
+                let mut two = [0u16; 3];
+                if liberties_into(board, np, &mut two) == 2 {
+                    for &x in &two[..2] {
+                        let gained =
+                            liberties_after_move(board, Point::from_index(x as usize), defender, 3);
+                        let base = if libs >= 2 { 400 } else { 0 };
+                        list.add(x, base + 100 * gained as i32);
+                    }
                 }
             }
         }
@@ -1096,127 +719,10 @@ pub fn neighbour_chains(board: &Board, target: Point, color: Color) -> ([Point; 
     (chains, count)
 }
 
-/// The defender's candidates for the chain through `target`, which has `libs` liberties,
-/// with their ordering scores.
-fn defence_candidates(
-    board: &Board,
-    target: Point,
-    attacker: Color,
-    libs: usize,
-    ply: usize,
-    list: &mut Candidates,
-) {
-    let defender = attacker.opponent();
-    let geometry = board.geometry();
-    let mut liberty_buffer = [0u16; MAX_TARGET_LIBERTIES];
-    let n = liberties_into(board, target, &mut liberty_buffer);
-    let liberties = &liberty_buffer[..n];
-    for &x in liberties {
-        let xp = Point::from_index(x as usize);
-        let gained = liberties_after_move(board, xp, defender, 5) as i32;
-        let mut score = 1000 + 200 * gained;
-        if gained <= 1 {
-            score -= 600;
-        }
-        list.add(x, score);
-    }
-    if libs == 2 || (libs == 3 && ply <= ROOM_PLIES) {
-        // Making room: the liberties of the liberties, and the liberties of the chains an
-        // extension would join.
-        let target_id = board.chain_id(target);
-        for &x in liberties {
-            for y in geometry.neighbors(Point::from_index(x as usize)) {
-                let cell = board.cell_at(y);
-                if cell == Cell::Empty && !liberties.contains(&(y as u16)) {
-                    let own = liberties_after(board, Point::from_index(y), defender);
-                    if own.liberties >= 2 {
-                        list.add(y as u16, 100 + 50 * own.liberties as i32);
-                    }
-                } else if cell.is(defender) && board.chain_id(Point::from_index(y)) != target_id {
-                    let yp = Point::from_index(y);
-                    let mut more = [0u16; 4];
-                    let k = liberties_into(board, yp, &mut more);
-                    for &z in &more[..k] {
-                        if !liberties.contains(&z) {
-                            list.add(z, 150);
-                        }
-                    }
-                    // Capturing what ataris that chain gives the extension more liberties.
-                    for s in board.chain_stones(yp) {
-                        for q in geometry.neighbors(s) {
-                            if board.cell_at(q).is(attacker)
-                                && let Some(c) = board.atari_liberty(Point::from_index(q))
-                            {
-                                list.add(c.index() as u16, 900);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if libs >= 2 {
-        // Counter-attacks next to the liberties: capturing or ataring the attacker's chains
-        // that touch a liberty and are short of liberties themselves.
-        for &x in liberties {
-            for y in geometry.neighbors(Point::from_index(x as usize)) {
-                if !board.cell_at(y).is(attacker) {
-                    continue;
-                }
-                let yp = Point::from_index(y);
-                if let Some(c) = board.atari_liberty(yp) {
-                    list.add(c.index() as u16, 900);
-                    continue;
-                }
-                let mut two = [0u16; 3];
-                if liberties_into(board, yp, &mut two) == 2 {
-                    for &z in &two[..2] {
-                        list.add(z, 250);
-                    }
-                }
-            }
-        }
-    }
-    // Capture the attacker's neighbouring chains in atari; atari those with two liberties.
-    let (chains, count) = neighbour_chains(board, target, attacker);
-    for &np in &chains[..count] {
-        if let Some(l) = board.atari_liberty(np) {
-            list.add(
-                l.index() as u16,
-                2000 + 100 * board.chain_len(np).min(10) as i32,
-            );
-        } else if libs >= 2 || board.chain_len(target) == 1 {
-            // In atari, a counter-atari can still turn the capture of a lone stone into
-            // a ko.
-            let mut two = [0u16; 3];
-            if liberties_into(board, np, &mut two) == 2 {
-                for &x in &two[..2] {
-                    let gained =
-                        liberties_after_move(board, Point::from_index(x as usize), defender, 3);
-                    let base = if libs >= 2 { 400 } else { 0 };
-                    list.add(x, base + 100 * gained as i32);
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(diagram: &str) -> Board {
-        Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"))
-    }
-
-    fn point(board: &Board, vertex: &str) -> Point {
-        board.geometry().parse_point(vertex).expect("vertex")
-    }
-
-    /// GNU Go's reply to `attack` (or `defend`): `0`, or the code and the move.
-    fn answer(board: &Board, reading: Reading) -> String {
-        reading.gtp_reply(board.geometry())
-    }
+    use crate::tactics::testing::{answer, board, expect, point};
 
     /// `attack` on a fresh reader; a capture must be proved (exact).
     fn attack(diagram: &str, vertex: &str) -> String {
@@ -1229,17 +735,6 @@ mod tests {
     fn defend(diagram: &str, vertex: &str) -> String {
         let b = board(diagram);
         answer(&b, Reader::new().defend(&b, point(&b, vertex)))
-    }
-
-    /// What a test expects of a read: GNU Go's code, and the moves that may achieve it.
-    #[track_caller]
-    fn expect(answer: String, code: u8, moves: &[&str]) {
-        let mut words = answer.split(' ');
-        assert_eq!(words.next(), Some(code.to_string().as_str()), "{answer}");
-        if !moves.is_empty() {
-            let mv = words.next().unwrap_or("");
-            assert!(moves.contains(&mv), "{answer}, expected one of {moves:?}");
-        }
     }
 
     // Every expected answer below is GNU Go 3.8's too (`attack`/`defend` after the stones

@@ -3,9 +3,10 @@
 //! ([`SemeaiReader::analyze`]): the side to move captures the other chain, or neither can
 //! capture the other without being captured first (seki), or the side to move loses its
 //! chain. It also tells a seki from two chains that merely live side by side
-//! ([`SemeaiReader::is_seki`]). This module owns the race search, its candidate moves and
-//! its transposition table; it borrows the table, the candidate lists and the ko values of
-//! [`super::reader`], and asks a [`Reader`] whether a chain can be captured outright.
+//! ([`SemeaiReader::is_seki`]). This module owns the race's goal: when a node is decided
+//! and which moves each side tries; the search itself (table, budget, iterative deepening,
+//! alpha-beta, ko values) is the shared skeleton's (`super::skeleton`). It asks a
+//! [`Reader`] whether a chain can be captured outright.
 //!
 //! # The model
 //!
@@ -29,7 +30,7 @@
 //!
 //! # The search
 //!
-//! Alpha-beta over the reader's four values (a win, a win by taking a ko first, a win that
+//! Alpha-beta over the skeleton's four values (a win, a win by taking a ko first, a win that
 //! needs a ko threat, a loss; the same ko caps as [`super::reader`]) on scratch boards, one
 //! per ply, over a small candidate set for the side to move: the liberties of the enemy
 //! chain, outside ones before shared ones; the *approach* move where filling a liberty would
@@ -57,13 +58,11 @@
 //! and the inner [`Reader`] are allocated once with the [`SemeaiReader`]. Nothing is
 //! allocated per node or per read.
 
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Color, Point};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
-use super::reader::{
-    BestChild, Candidates, ENTRY_EXACT, KO_FIRST, KO_WITH_THREAT, LOSS, Node, Reader, Scratch,
-    Verdict, WIN, liberties_after_move, mix, neighbour_chains, self_atari_liberty,
-};
+use super::reader::{Reader, Verdict, liberties_after_move, neighbour_chains, self_atari_liberty};
+use super::skeleton::{At, Candidates, Goal, Node, ReaderOf, WIN, mix};
 
 /// The most liberties a chain may have for a race that [`SemeaiReader::is_seki`] and the
 /// callers that look for races consider (the reader itself reads any pair).
@@ -83,15 +82,9 @@ pub const MAX_PLY: usize = 64;
 pub const OUTRIGHT_LIBERTIES: usize = 2;
 /// Nodes of one read of the inner tactical reader (they count against the race's budget).
 pub const READER_NODES: u64 = 1_000;
-/// No move (a padded index no point has).
-const NO_POINT: u16 = 0;
-/// The defender's pass in a candidate list and a table entry.
-const PASS: u16 = u16::MAX;
 /// Liberties of a chain collected per node: more than any race reads.
 const LIBERTY_BUFFER: usize = 8;
 
-const KEY_ATTACKER_TO_MOVE: u64 = 0x3c6e_f372_fe94_f82b;
-const KEY_THREAT_SPENT: u64 = 0xa54f_f53a_5f1d_36f1;
 const KEY_RACE: u64 = 0x510e_527f_ade6_82d1;
 
 /// How far one race read may go.
@@ -152,103 +145,113 @@ impl RaceResult {
     }
 }
 
-/// Counters over a race reader's life.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SemeaiStats {
-    /// Questions read (each [`SemeaiReader::analyze`] reads one or two).
-    pub reads: u64,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// Transposition-table look-ups and the ones that answered.
-    pub probes: u64,
-    pub hits: u64,
+/// Counters over a race reader's life: questions read (each [`SemeaiReader::analyze`]
+/// reads one or two), nodes, table look-ups and hits.
+pub use super::skeleton::ReadStats as SemeaiStats;
+
+/// The race reader's goal: the attacker's chain through `own` captures the chain through
+/// `target` before being captured.
+pub struct Race {
+    own: Point,
+    target: Point,
+    /// The target's and the attacker's chain's liberties at the root.
+    root_libs: usize,
+    own_root_libs: usize,
+    /// The tactical reader that decides once a chain is out of the race.
+    reader: Reader,
 }
 
-/// The table key of a race node: the stones' Zobrist hash, the board size, the ko point
-/// and the colour it binds, both chains, the target's liberties at the root (its escape
-/// depends on them), the side to move and whether the ko threat is spent.
-fn node_key(
-    board: &Board,
-    (own, target, root_libs, own_root_libs): (Point, Point, usize, usize),
-    attacker_to_move: bool,
-    threat_spent: bool,
-) -> u64 {
-    let mut key = board.hash()
-        ^ KEY_RACE
-        ^ mix((root_libs as u64) << 48
-            | (own_root_libs as u64) << 40
-            | (target.index() as u64) << 24
-            | (own.index() as u64) << 8
-            | board.size() as u64);
-    if let Some((p, color)) = board.ko() {
-        key ^= mix(0x6b6f_0000_0000 | (p.index() as u64) << 1 | color.index() as u64);
+impl Goal for Race {
+    type Limits = SemeaiLimits;
+    type Facts = ();
+    const MAX_PLY: usize = MAX_PLY;
+    const KEYS: [u64; 2] = [0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1];
+
+    /// The inner reader's budget is the race's when that is smaller.
+    fn new(limits: &SemeaiLimits) -> Race {
+        let reader = Reader::nested(READER_NODES.min(limits.nodes));
+        let (own, target) = (Point::from_index(0), Point::from_index(0));
+        Race {
+            own,
+            target,
+            root_libs: 0,
+            own_root_libs: 0,
+            reader,
+        }
     }
-    if attacker_to_move {
-        key ^= KEY_ATTACKER_TO_MOVE;
+
+    fn clear(&mut self) {
+        self.reader.clear();
     }
-    if threat_spent {
-        key ^= KEY_THREAT_SPENT;
+
+    fn before_table(&mut self, at: At<'_>, nodes: &mut u64) -> Result<(), Node> {
+        let (board, own, target, attacker) = (at.board, self.own, self.target, at.attacker);
+        if !board.cell(target).is(attacker.opponent()) {
+            return Err(at.decided(true, true));
+        }
+        if !board.cell(own).is(attacker) {
+            return Err(at.decided(false, true));
+        }
+        let libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
+        if libs >= ESCAPED_LIBERTIES {
+            return Err(at.decided(false, true));
+        }
+        let own_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
+        if (libs >= ESCAPE_FLOOR && libs >= self.root_libs + ESCAPE_GAIN)
+            || own_libs >= ESCAPED_LIBERTIES
+            || (own_libs >= ESCAPE_FLOOR && own_libs >= self.own_root_libs + ESCAPE_GAIN)
+        {
+            // One chain is out of the race: whether the target still falls (in a ladder,
+            // a net) is the tactical reader's question.
+            let before = self.reader.stats().nodes;
+            let (captured, exact) = if at.attacker_to_move {
+                let r = self.reader.attack(board, target);
+                (r.verdict == Verdict::Works, r.exact)
+            } else {
+                let r = self.reader.defend(board, target);
+                (!r.verdict.succeeds(), r.exact)
+            };
+            // The tactical reader's nodes count against this read's budget.
+            *nodes += self.reader.stats().nodes - before;
+            return Err(at.decided(captured, captured || exact));
+        }
+        if at.depth < libs as i32 || at.ply + 1 >= MAX_PLY {
+            return Err(Node::cut(at.attacker_to_move));
+        }
+        Ok(())
     }
-    key
+
+    /// The race's kind, both chains, the board size and the liberties at the root (the
+    /// escapes depend on them).
+    fn key(&self, board: &Board) -> u64 {
+        KEY_RACE
+            ^ mix((self.root_libs as u64) << 48
+                | (self.own_root_libs as u64) << 40
+                | (self.target.index() as u64) << 24
+                | (self.own.index() as u64) << 8
+                | board.size() as u64)
+    }
+
+    fn candidates(&mut self, at: At<'_>, _facts: (), list: &mut Candidates, _nodes: &mut u64) {
+        let (mine, theirs) = if at.attacker_to_move {
+            (self.own, self.target)
+        } else {
+            (self.target, self.own)
+        };
+        race_candidates(at.board, mine, theirs, at.mover(), list);
+    }
+
+    /// Each attacker move costs one unit, a defender's move or pass none.
+    fn child_depth(&self, at: At<'_>, _facts: (), _next: &Board) -> i32 {
+        at.depth - i32::from(at.attacker_to_move)
+    }
 }
 
 /// The capturing-race reader (see the module documentation): its scratch boards, candidate
 /// lists, transposition table and inner tactical reader, all allocated once.
-pub struct SemeaiReader {
-    limits: SemeaiLimits,
-    scratch: Scratch,
-    reader: Reader,
-    stats: SemeaiStats,
-    // The question in progress.
-    own: Point,
-    target: Point,
-    attacker: Color,
-    /// The target's and the attacker's chain's liberties at the root.
-    root_libs: usize,
-    own_root_libs: usize,
-}
+pub type SemeaiReader = ReaderOf<Race>;
 
-impl Default for SemeaiReader {
-    fn default() -> SemeaiReader {
-        SemeaiReader::new()
-    }
-}
-
-impl SemeaiReader {
-    /// Default table size: 2^16 entries (1 MiB).
-    pub const DEFAULT_TABLE_BITS: u32 = 16;
-
-    /// A race reader with the default limits and table size.
-    pub fn new() -> SemeaiReader {
-        SemeaiReader::with_limits(SemeaiLimits::default(), SemeaiReader::DEFAULT_TABLE_BITS)
-    }
-
-    /// A race reader with `limits` and a table of `2^table_bits` entries.
-    pub fn with_limits(limits: SemeaiLimits, table_bits: u32) -> SemeaiReader {
-        SemeaiReader {
-            limits,
-            scratch: Scratch::new(table_bits, MAX_PLY),
-            reader: Reader::nested(READER_NODES.min(limits.nodes)),
-            stats: SemeaiStats::default(),
-            own: Point::from_index(0),
-            target: Point::from_index(0),
-            attacker: Color::Black,
-            root_libs: 0,
-            own_root_libs: 0,
-        }
-    }
-
-    /// Counters since the reader was made.
-    pub fn stats(&self) -> SemeaiStats {
-        self.stats
-    }
-
-    /// Forgets every stored result.
-    pub fn clear(&mut self) {
-        self.scratch.table.clear();
-        self.reader.clear();
-    }
-
+impl ReaderOf<Race> {
     /// The race between the chains through the stones at `a` and `b`, with `a`'s owner to
     /// move; `None` unless both hold stones of opposite colours.
     pub fn analyze(&mut self, board: &Board, a: Point, b: Point) -> Option<RaceResult> {
@@ -259,12 +262,10 @@ impl SemeaiReader {
         }
         let (capture, capture_exact) = self.read(board, a, b, true);
         if capture.value == WIN {
-            let point = (capture.point != NO_POINT && capture.point != PASS)
-                .then(|| Point::from_index(capture.point as usize));
             return Some(RaceResult {
                 survives: Verdict::Works,
                 captures: Verdict::Works,
-                point,
+                point: capture.move_point(),
                 exact: capture_exact,
             });
         }
@@ -273,12 +274,11 @@ impl SemeaiReader {
         let survives = Verdict::from_value(survival.value.max(capture.value));
         let captures = Verdict::from_value(capture.value);
         let chosen = if capture.value >= survival.value {
-            capture.point
+            capture
         } else {
-            survival.point
+            survival
         };
-        let point = (survives.succeeds() && chosen != NO_POINT && chosen != PASS)
-            .then(|| Point::from_index(chosen as usize));
+        let point = chosen.move_point().filter(|_| survives.succeeds());
         Some(RaceResult {
             survives,
             captures,
@@ -346,13 +346,13 @@ impl SemeaiReader {
         target: Point,
         attacker_to_move: bool,
     ) -> (Node, bool) {
-        self.stats.reads += 1;
+        self.scratch.stats.reads += 1;
         let attacker = board.cell(own).color().expect("a stone");
         if attacker_to_move
             && liberties_capped(board, target, OUTRIGHT_LIBERTIES + 1) <= OUTRIGHT_LIBERTIES
         {
             // A capture outright (a ladder, a net) wins the race at once.
-            let outright = self.reader.attack(board, target);
+            let outright = self.goal.reader.attack(board, target);
             if outright.verdict == Verdict::Works
                 && outright.exact
                 && let Some(p) = outright.point
@@ -365,170 +365,16 @@ impl SemeaiReader {
                 return (node, true);
             }
         }
-        self.scratch.begin(board);
-        self.own = own;
-        self.target = target;
-        self.attacker = attacker;
-        self.root_libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
-        self.own_root_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
-        let mut result = Node {
-            value: if attacker_to_move { LOSS } else { WIN },
-            exact: false,
-            point: NO_POINT,
-        };
-        for depth in 0..=self.limits.max_depth {
-            let node = self.search(0, attacker_to_move, depth as i32, false);
-            if self.scratch.aborted {
-                break;
-            }
-            result = node;
-            if node.exact {
-                break;
-            }
-        }
+        self.begin(board, attacker, self.limits.nodes);
+        let goal = &mut self.goal;
+        goal.own = own;
+        goal.target = target;
+        goal.root_libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
+        goal.own_root_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
+        let depths = 0..=self.limits.max_depth;
+        let fallback = Node::cut(attacker_to_move);
+        let result = self.deepen(attacker_to_move, depths, fallback);
         (result, result.exact)
-    }
-
-    /// The value of the node at `ply` for the side to move, read to `depth` more attacker
-    /// moves.
-    fn search(
-        &mut self,
-        ply: usize,
-        attacker_to_move: bool,
-        depth: i32,
-        threat_spent: bool,
-    ) -> Node {
-        self.scratch.nodes += 1;
-        self.stats.nodes += 1;
-        let for_attacker = |attacker_wins: bool, exact: bool| Node {
-            value: if attacker_wins == attacker_to_move {
-                WIN
-            } else {
-                LOSS
-            },
-            exact,
-            point: NO_POINT,
-        };
-        let cut = for_attacker(false, false);
-        if self.scratch.nodes > self.limits.nodes {
-            self.scratch.aborted = true;
-            return cut;
-        }
-        let (own, target, attacker) = (self.own, self.target, self.attacker);
-        let defender = attacker.opponent();
-        let board = &self.scratch.boards[ply];
-        if !board.cell(target).is(defender) {
-            return for_attacker(true, true);
-        }
-        if !board.cell(own).is(attacker) {
-            return for_attacker(false, true);
-        }
-        let libs = liberties_capped(board, target, ESCAPED_LIBERTIES);
-        if libs >= ESCAPED_LIBERTIES {
-            return for_attacker(false, true);
-        }
-        let own_libs = liberties_capped(board, own, ESCAPED_LIBERTIES);
-        if (libs >= ESCAPE_FLOOR && libs >= self.root_libs + ESCAPE_GAIN)
-            || own_libs >= ESCAPED_LIBERTIES
-            || (own_libs >= ESCAPE_FLOOR && own_libs >= self.own_root_libs + ESCAPE_GAIN)
-        {
-            // One chain is out of the race: whether the target still falls (in a ladder,
-            // a net) is the tactical reader's question.
-            let before = self.reader.stats().nodes;
-            let (captured, exact) = if attacker_to_move {
-                let r = self.reader.attack(board, target);
-                (r.verdict == Verdict::Works, r.exact)
-            } else {
-                let r = self.reader.defend(board, target);
-                (!r.verdict.succeeds(), r.exact)
-            };
-            // The tactical reader's nodes count against this read's budget.
-            self.scratch.nodes += self.reader.stats().nodes - before;
-            return for_attacker(captured, captured || exact);
-        }
-        if depth < libs as i32 || ply + 1 >= MAX_PLY {
-            return cut;
-        }
-        let stored_depth = depth.min(i32::from(u8::MAX)) as u8;
-        let key = node_key(
-            board,
-            (own, target, self.root_libs, self.own_root_libs),
-            attacker_to_move,
-            threat_spent,
-        );
-        if Scratch::repeats(&mut self.scratch.path, ply, key) {
-            return for_attacker(false, true);
-        }
-        self.stats.probes += 1;
-        if let Some(e) = self.scratch.table.probe(key, stored_depth) {
-            self.stats.hits += 1;
-            return Node {
-                value: e.value,
-                exact: e.flags & ENTRY_EXACT != 0,
-                point: e.point,
-            };
-        }
-
-        let mover = if attacker_to_move { attacker } else { defender };
-        {
-            let list = &mut self.scratch.candidates[ply];
-            list.len = 0;
-            let (mine, theirs) = if attacker_to_move {
-                (own, target)
-            } else {
-                (target, own)
-            };
-            race_candidates(board, mine, theirs, mover, list);
-            list.sort();
-            if !attacker_to_move {
-                list.add(PASS, i32::MIN);
-            }
-        }
-        let mut best = BestChild::new(attacker_to_move);
-        for i in 0..self.scratch.candidates[ply].len {
-            let m = self.scratch.candidates[ply].items[i].point;
-            let board = &self.scratch.boards[ply];
-            let mut cap = WIN;
-            let mut child_threat = threat_spent;
-            if m != PASS {
-                let p = Point::from_index(m as usize);
-                if board.cell(p) != Cell::Empty {
-                    continue;
-                }
-                if board.is_ko_retake(p, mover) {
-                    if threat_spent {
-                        continue;
-                    }
-                    cap = KO_WITH_THREAT;
-                    child_threat = true;
-                } else if board.is_suicide(p, mover) {
-                    continue;
-                }
-            }
-            if best.cannot_improve(cap) {
-                continue;
-            }
-            let (done, rest) = self.scratch.boards.split_at_mut(ply + 1);
-            let next = &mut rest[0];
-            next.copy_from(&done[ply]);
-            if m == PASS {
-                next.pass();
-            } else {
-                next.play_unchecked(Point::from_index(m as usize), mover);
-                if next.ko().is_some() {
-                    cap = cap.min(KO_FIRST);
-                }
-            }
-            let child_depth = depth - i32::from(attacker_to_move);
-            let child = self.search(ply + 1, !attacker_to_move, child_depth, child_threat);
-            if self.scratch.aborted {
-                return cut;
-            }
-            if best.add(m, cap, child) {
-                break;
-            }
-        }
-        best.finish(&mut self.scratch.table, key, stored_depth, self.scratch.age)
     }
 }
 
@@ -592,14 +438,7 @@ fn race_candidates(board: &Board, mine: Point, theirs: Point, mover: Color, list
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(diagram: &str) -> Board {
-        Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"))
-    }
-
-    fn point(board: &Board, vertex: &str) -> Point {
-        board.geometry().parse_point(vertex).expect("vertex")
-    }
+    use crate::tactics::testing::{board, point};
 
     /// GNU Go's reply to `analyze_semeai A B` from a fresh reader; the result must be
     /// exact.
@@ -905,7 +744,7 @@ mod tests {
         let first = reader.analyze(&b, w, a);
         let nodes = reader.stats().nodes;
         assert_eq!(reader.analyze(&b, w, a), first);
-        assert!(reader.stats().nodes - nodes <= 2 * u64::from(reader.limits.max_depth) + 2);
+        assert!(reader.stats().nodes - nodes <= 2 * u64::from(reader.limits().max_depth) + 2);
         reader.clear();
         assert_eq!(reader.analyze(&b, w, a), first);
     }
