@@ -74,6 +74,36 @@ impl RefereeArgs {
     }
 }
 
+/// The board of the games, shared by `match`, `selfplay` and `tune`.
+#[derive(Args, Debug, Clone)]
+pub(super) struct BoardArgs {
+    /// Board size.
+    #[arg(long, default_value_t = 9)]
+    pub size: usize,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
+    pub komi: f32,
+    /// Rules: cgos (default: positional superko, no suicide, no handicap compensation),
+    /// simple-ko (cgos with simple ko only: what GNU Go plays; under superko it can lose games
+    /// by repeating a position),
+    /// chinese, tromp-taylor, aga, new-zealand.
+    #[arg(long, default_value = "cgos")]
+    pub rules: String,
+}
+
+impl BoardArgs {
+    /// Checks the size and the komi; the rules.
+    pub(super) fn check(&self) -> Result<Rules, String> {
+        if Geometry::new(self.size).is_none() {
+            return Err(format!("unsupported board size {}", self.size));
+        }
+        if !self.komi.is_finite() {
+            return Err("--komi must be a number".to_string());
+        }
+        self.rules.parse()
+    }
+}
+
 /// Options shared by `match` and `selfplay`.
 #[derive(Args, Debug, Clone)]
 pub struct GameOptions {
@@ -83,18 +113,8 @@ pub struct GameOptions {
     /// Number of games in the whole match.
     #[arg(short = 'n', long, default_value_t = 10)]
     games: usize,
-    /// Board size.
-    #[arg(long, default_value_t = 9)]
-    size: usize,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
-    komi: f32,
-    /// Rules: cgos (default: positional superko, no suicide, no handicap compensation),
-    /// simple-ko (cgos with simple ko only: what GNU Go plays; under superko it can lose games
-    /// by repeating a position),
-    /// chinese, tromp-taylor, aga, new-zealand.
-    #[arg(long, default_value = "cgos")]
-    rules: String,
+    #[command(flatten)]
+    board: BoardArgs,
     /// Fixed handicap stones for black (0 for none).
     #[arg(long, default_value_t = 0)]
     handicap: usize,
@@ -365,7 +385,7 @@ fn run(
     )?;
     let shard = options.shard.as_deref().map(parse_shard).transpose()?;
     let sprt = options.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let openings = load_openings(&options.openings, options.size, rules)?;
+    let openings = load_openings(&options.openings, options.board.size, rules)?;
     if !openings.is_empty() && options.handicap > 0 {
         return Err("--handicap and --openings cannot be combined".to_string());
     }
@@ -374,8 +394,8 @@ fn run(
     let settings = MatchSettings {
         engines: texts,
         names,
-        size: options.size,
-        komi: options.komi,
+        size: options.board.size,
+        komi: options.board.komi,
         rules: rules.name().to_string(),
         handicap: options.handicap,
         openings: options
@@ -386,7 +406,7 @@ fn run(
         opening_moves: options.opening_moves,
         time_control: time,
         margin_seconds: referee.margin,
-        move_cap: referee.move_cap(options.size),
+        move_cap: referee.move_cap(options.board.size),
         seed: options.seed,
         games: options.games,
         shard,
@@ -418,20 +438,14 @@ fn check_game_options(options: &GameOptions) -> Result<(PathBuf, Rules), String>
         .clone()
         .ok_or("give a result folder with --out DIR")?;
     check_out_dir(&out)?;
-    if Geometry::new(options.size).is_none() {
-        return Err(format!("unsupported board size {}", options.size));
-    }
-    if !options.komi.is_finite() {
-        return Err("--komi must be a number".to_string());
-    }
-    let rules: Rules = options.rules.parse()?;
-    if options.handicap == 1 || options.handicap > GameState::max_fixed_handicap(options.size) {
+    let rules = options.board.check()?;
+    if options.handicap == 1 || options.handicap > GameState::max_fixed_handicap(options.board.size) {
         return Err(format!(
             "--handicap {} is not a fixed handicap on {}x{} (0 or 2..={})",
             options.handicap,
-            options.size,
-            options.size,
-            GameState::max_fixed_handicap(options.size)
+            options.board.size,
+            options.board.size,
+            GameState::max_fixed_handicap(options.board.size)
         ));
     }
     if options.jobs == 0 {

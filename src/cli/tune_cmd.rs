@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::match_cmd::{INTERRUPTED, RefereeArgs, stop_on_signals};
+use super::match_cmd::{BoardArgs, INTERRUPTED, RefereeArgs, stop_on_signals};
 use crate::arena::player::TimeControl;
 use crate::arena::spsa::{Gains, parse_params, start_values, tunable};
 use crate::arena::stats::Sprt;
@@ -17,7 +17,7 @@ use crate::arena::tune::{
     slopes_text, tuned_text, values_text, verify_dir,
 };
 use crate::arena::{check_out_dir, parse_shard, time_control};
-use crate::board::{Geometry, Rules};
+use crate::board::Rules;
 use crate::search::SearchControl;
 
 /// `hane tune`.
@@ -50,15 +50,8 @@ pub struct TuneArgs {
     /// Games played at the same time (at most 2 x --pairs are useful).
     #[arg(short, long, default_value_t = 1)]
     jobs: usize,
-    /// Board size.
-    #[arg(long, default_value_t = 9)]
-    size: usize,
-    /// Komi.
-    #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
-    komi: f32,
-    /// Rules (as `hane match --rules`).
-    #[arg(long, default_value = "cgos")]
-    rules: String,
+    #[command(flatten)]
+    board: BoardArgs,
     #[command(flatten)]
     referee: RefereeArgs,
     /// Seed of the perturbations and of every game.
@@ -172,13 +165,7 @@ fn tune(
 /// the counts; returns the rules.
 fn check_tune_options(args: &TuneArgs) -> Result<Rules, String> {
     check_out_dir(&args.out)?;
-    if Geometry::new(args.size).is_none() {
-        return Err(format!("unsupported board size {}", args.size));
-    }
-    if !args.komi.is_finite() {
-        return Err("--komi must be a number".to_string());
-    }
-    let rules: Rules = args.rules.parse()?;
+    let rules = args.board.check()?;
     for (value, what) in [
         (args.iterations, "--iterations"),
         (args.pairs, "--pairs"),
@@ -204,7 +191,7 @@ fn tune_config(
     let start = start_values(
         &params,
         &template.base_settings(),
-        args.size,
+        args.board.size,
         args.start.as_deref(),
     )?;
     // A resumed run keeps its stability constant, which defaults from the iterations
@@ -220,12 +207,12 @@ fn tune_config(
         iterations: args.iterations,
         pairs: args.pairs,
         engine: args.engine.trim().to_string(),
-        size: args.size,
-        komi: args.komi,
+        size: args.board.size,
+        komi: args.board.komi,
         rules: rules.name().to_string(),
         time_control: time,
         margin_seconds: referee.margin,
-        move_cap: referee.move_cap(args.size),
+        move_cap: referee.move_cap(args.board.size),
     };
     Ok((config, template))
 }
