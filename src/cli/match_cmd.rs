@@ -439,7 +439,8 @@ fn check_game_options(options: &GameOptions) -> Result<(PathBuf, Rules), String>
         .ok_or("give a result folder with --out DIR")?;
     check_out_dir(&out)?;
     let rules = options.board.check()?;
-    if options.handicap == 1 || options.handicap > GameState::max_fixed_handicap(options.board.size) {
+    if options.handicap == 1 || options.handicap > GameState::max_fixed_handicap(options.board.size)
+    {
         return Err(format!(
             "--handicap {} is not a fixed handicap on {}x{} (0 or 2..={})",
             options.handicap,

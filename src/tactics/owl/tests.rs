@@ -1,0 +1,237 @@
+//! Tests of the module `owl`.
+
+use super::*;
+use crate::tactics::reader::Verdict;
+use crate::tactics::testing::{answer, board, expect, point};
+
+fn attack(diagram: &str, vertex: &str) -> String {
+    let b = board(diagram);
+    answer(&b, OwlReader::new().attack(&b, point(&b, vertex)))
+}
+
+fn defend(diagram: &str, vertex: &str) -> String {
+    let b = board(diagram);
+    answer(&b, OwlReader::new().defend(&b, point(&b, vertex)))
+}
+
+// Every expected answer below is GNU Go 3.8's too (`owl_attack`/`owl_defend` after the
+// stones were played in, `--chinese-rules`), unless a comment says otherwise.
+
+#[test]
+fn a_group_with_two_real_eyes_cannot_be_killed() {
+    let b = board(TWO_EYES);
+    let r = OwlReader::new().attack(&b, point(&b, "A3"));
+    assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
+    expect(defend(TWO_EYES, "A3"), 1, &["PASS"]);
+    // The surrounding white wall is alive too.
+    expect(attack(TWO_EYES, "F3"), 0, &[]);
+}
+
+#[test]
+fn the_vital_point_of_a_straight_three_decides() {
+    expect(attack(STRAIGHT_THREE, "A2"), 1, &["B1"]);
+    expect(defend(STRAIGHT_THREE, "A2"), 1, &["B1"]);
+    // After black B1 the two eyes are there; after white B1 the group is dead.
+    let mut b = board(STRAIGHT_THREE);
+    b.play(point(&b, "B1"), Color::Black).unwrap();
+    let mut reader = OwlReader::new();
+    assert_eq!(answer(&b, reader.attack(&b, point(&b, "A2"))), "0");
+    let mut b = board(STRAIGHT_THREE);
+    b.play(point(&b, "B1"), Color::White).unwrap();
+    assert_eq!(answer(&b, reader.defend(&b, point(&b, "A2"))), "0");
+}
+
+/// Groups whose life turns on one point, read both ways: the diagram, the group, and
+/// for `attack` and then `defend` GNU Go's code and the moves that may achieve it.
+#[test]
+fn the_key_point_decides_both_ways() {
+    type Expected = (u8, &'static [&'static str]);
+    let cases: [(&str, &str, Expected, Expected); 5] = [
+        // The vital point of a bent three in the corner.
+        (BENT_THREE, "A3", (1, &["A1"]), (1, &["A1"])),
+        // The vital point of a bulky five: GNU Go answers B1 for the defence; black A1
+        // lives too (GNU Go's `owl_attack` fails after it).
+        (BULKY_FIVE, "A3", (1, &["B1"]), (1, &["B1", "A1"])),
+        // The centre of a pyramid four.
+        (PYRAMID_FOUR, "A3", (1, &["B1"]), (1, &["B1"])),
+        // White C1 saves its stone and leaves one eye; black C1 captures it, two eyes.
+        (CAPTURE, "A3", (1, &["C1"]), (1, &["C1"])),
+        // A ko for life: white's capture at A1 starts a ko (code 2); black connects at
+        // C2 and lives.
+        (KO, "A4", (2, &["A1"]), (1, &["C2"])),
+    ];
+    for (diagram, vertex, (code, moves), (defence_code, defence_moves)) in cases {
+        expect(attack(diagram, vertex), code, moves);
+        expect(defend(diagram, vertex), defence_code, defence_moves);
+    }
+}
+
+#[test]
+fn a_dead_group_cannot_be_saved() {
+    // The eye space of two points gives one eye: GNU Go names A1 for the attack.
+    expect(attack(DEAD, "A2"), 1, &[]);
+    let b = board(DEAD);
+    let r = OwlReader::new().defend(&b, point(&b, "A2"));
+    assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
+}
+
+#[test]
+fn a_group_escapes_into_open_space_or_is_shut_in() {
+    // GNU Go: 1 G5 and 1 F3; after white F4 it says that black cannot live either.
+    expect(attack(ESCAPE, "D5"), 1, &["F4", "G5"]);
+    expect(defend(ESCAPE, "D5"), 1, &[]);
+    // On the edge with room to spare: GNU Go's attack fails too (its defence names B1).
+    expect(attack(EDGE, "A3"), 0, &[]);
+}
+
+#[test]
+fn a_cut_off_read_does_not_claim_success() {
+    // One node (the root) cannot prove the kill at the vital point.
+    let b = board(STRAIGHT_THREE);
+    let mut reader = OwlReader::with_limits(
+        OwlLimits {
+            nodes: 1,
+            max_depth: 12,
+        },
+        10,
+    );
+    let r = reader.attack(&b, point(&b, "A2"));
+    assert_eq!((r.verdict, r.point, r.exact), (Verdict::Fails, None, false));
+    // When neither side's claim is proved the group counts as defended, inexactly.
+    let r = reader.defend(&b, point(&b, "A2"));
+    assert_eq!((r.verdict, r.point, r.exact), (Verdict::Works, None, false));
+}
+
+#[test]
+fn empty_points_fail_and_the_table_answers_a_repeated_read() {
+    let b = board(STRAIGHT_THREE);
+    let mut reader = OwlReader::new();
+    let empty = point(&b, "A1");
+    assert_eq!(reader.attack(&b, empty).verdict, Verdict::Fails);
+    assert_eq!(reader.defend(&b, empty).verdict, Verdict::Fails);
+    let first = reader.attack(&b, point(&b, "A2"));
+    let before = reader.stats();
+    let second = reader.attack(&b, point(&b, "A2"));
+    assert_eq!(first, second);
+    assert_eq!(
+        reader.stats().nodes - before.nodes,
+        1,
+        "the root comes from the table"
+    );
+    reader.clear();
+    assert_eq!(reader.attack(&b, point(&b, "A2")), first);
+}
+
+const TWO_EYES: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O O . . .
+    X X X X X O . . .
+    . X . X X O . . .
+    X X X X X O . . .";
+
+const STRAIGHT_THREE: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O . . . .
+    X X X X O . . . .
+    . . . X O . . . .";
+
+const BENT_THREE: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O . . . . . .
+    X X O O . . . . .
+    . X X O . . . . .
+    . . X O . . . . .";
+
+const BULKY_FIVE: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O . . . .
+    X X X X O . . . .
+    . . X X O . . . .
+    . . . X O . . . .";
+
+const CAPTURE: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O . . . .
+    X X X X O . . . .
+    . X O X O . . . .
+    X X . O O . . . .";
+
+const DEAD: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O . . . . .
+    X X X O . . . . .
+    . . X O . . . . .";
+
+const KO: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O O . . .
+    X X X X X O . . .
+    . X O . X O . . .
+    X O . O X O . . .
+    . X O X X O . . .";
+
+const ESCAPE: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . O O O O . . . . . .
+    . . O X X X . . . . . . .
+    . . O X . . . . . . . . .
+    . . . O . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .";
+
+const PYRAMID_FOUR: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O . . . .
+    X X X X O . . . .
+    X . X X O . . . .
+    . . . X O . . . .";
+
+const EDGE: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O . . . .
+    X X X X O . . . .
+    . . . X . . . . .
+    . . . X . . . . .";
