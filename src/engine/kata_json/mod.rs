@@ -480,3 +480,77 @@ pub fn policy_values(config: &SearchConfig, state: &GameState, color: Color) -> 
     out.push(pass);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(line: &str) -> Arc<Query> {
+        match query::parse_line(line, &Settings::default()) {
+            Ok(Request::Analyze(q)) => Arc::from(q),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_queue_takes_the_highest_priority_then_the_earliest() {
+        let q = query(r#"{"id":"q","boardXSize":9,"boardYSize":9,"moves":[["B","E5"]]}"#);
+        let mut queue = Queue::default();
+        for (seq, (turn, priority)) in [(0, 0), (1, 5), (0, 5), (1, -2)].into_iter().enumerate() {
+            queue.pending.push(Task {
+                query: Arc::clone(&q),
+                turn,
+                priority,
+                seq: seq as u64,
+                control: SearchControl::new(),
+            });
+        }
+        let order: Vec<(usize, i64)> = std::iter::from_fn(|| queue.take_best())
+            .map(|t| (t.turn, t.priority))
+            .collect();
+        assert_eq!(order, [(1, 5), (0, 5), (0, 0), (1, -2)]);
+    }
+
+    #[test]
+    fn limits_come_from_the_query_then_the_settings() {
+        let q = query(r#"{"id":"q","boardXSize":9,"boardYSize":9,"moves":[],"maxVisits":50}"#);
+        let mut settings = Settings::default();
+        let l = turn_limits(&settings, &q);
+        assert_eq!(l.playouts, Some(50));
+        assert_eq!(
+            l.time,
+            Some(Duration::from_secs(600)),
+            "max-move-time caps it"
+        );
+        let q = query(r#"{"id":"q","boardXSize":9,"boardYSize":9,"moves":[]}"#);
+        let l = turn_limits(&settings, &q);
+        assert_eq!((l.playouts, l.time), (None, Some(DEFAULT_MOVE_TIME)));
+        settings.game.analysis_playouts = Some(70);
+        settings.game.playouts = Some(90);
+        assert_eq!(turn_limits(&settings, &q).playouts, Some(70));
+        settings.game.analysis_playouts = None;
+        assert_eq!(turn_limits(&settings, &q).playouts, Some(90));
+        let q = query(
+            r#"{"id":"q","boardXSize":9,"boardYSize":9,"moves":[],"overrideSettings":{"maxTime":2}}"#,
+        );
+        assert_eq!(
+            turn_limits(&settings, &q).time,
+            Some(Duration::from_secs(2))
+        );
+    }
+
+    #[test]
+    fn the_policy_covers_the_legal_moves() {
+        let q =
+            query(r#"{"id":"q","boardXSize":5,"boardYSize":5,"moves":[["B","C3"],["W","A5"]]}"#);
+        let (state, color) = q.position(2);
+        let config = search_config(&Settings::default(), crate::pattern::default_table_arc(), 1);
+        let policy = policy_values(&config, &state, color);
+        assert_eq!(policy.len(), 26);
+        // A5 is the top-left corner (index 0), C3 the centre (index 12).
+        assert_eq!((policy[0], policy[12]), (-1.0, -1.0));
+        assert!(policy.iter().filter(|&&p| p != -1.0).all(|&p| p >= 0.0));
+        let sum: f32 = policy.iter().filter(|&&p| p >= 0.0).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+    }
+}
