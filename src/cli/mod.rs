@@ -1,5 +1,6 @@
 //! The command line: `clap` subcommands and their dispatch. `gtp` is the default.
 
+mod analysis_cmd;
 mod bench;
 mod book_cmd;
 mod gtp_options;
@@ -30,6 +31,9 @@ pub struct Cli {
 enum Command {
     /// Speak GTP version 2 on stdin/stdout (the default).
     Gtp(gtp_options::GtpArgs),
+    /// Serve KataGo's JSON analysis protocol on stdin/stdout (for KaTrain and other
+    /// review tools), taking every engine option of `gtp`.
+    Analysis(analysis_cmd::AnalysisArgs),
     /// Measure playout (and search) speed; prints one `key=value` line per case.
     Bench(bench::BenchArgs),
     /// Fit the move-pattern table on SGF game records.
@@ -57,6 +61,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Gtp(args)) => gtp_options::run(&args),
+        Some(Command::Analysis(args)) => analysis_cmd::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Match(args)) => match_cmd::run_match_command(&args),
         Some(Command::Selfplay(args)) => match_cmd::run_selfplay_command(&args),

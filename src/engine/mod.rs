@@ -3,13 +3,15 @@
 //! It owns input preprocessing and parsing ([`parse`]), the one command table that drives
 //! dispatch, `known_command` and `list_commands` ([`commands`]), response framing, the stdin
 //! reader thread (which handles GoGui's `# interrupt` line itself and stops analysis streams
-//! and pondering when input arrives) and the analysis output formats ([`analysis`]). Moves,
+//! and pondering when input arrives) and the analysis output formats ([`analysis`]). Its
+//! sibling [`kata_json`] serves KataGo's JSON analysis protocol instead of GTP. Moves,
 //! clocks and the end-of-game judgement are the play layer's ([`crate::play::Player`]);
 //! nothing here prints anything but GTP responses on stdout (logs go to [`crate::log`]).
 
 pub mod analysis;
 pub mod commands;
 pub mod input;
+pub mod kata_json;
 pub mod parse;
 
 use std::io::{self, Write};
