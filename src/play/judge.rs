@@ -131,7 +131,7 @@ fn rescue_connected_chains(
 /// The living chains of `judgement` that are in seki: each one that has at most
 /// [`MAX_RACE_LIBERTIES`] liberties and a living neighbour of the other colour, also short
 /// of liberties, with which the capturing-race reader finds a seki
-/// ([`SemeaiReader::is_seki`]: neither side captures the other whoever moves first, and
+/// (`SemeaiReader::is_seki`: neither side captures the other whoever moves first, and
 /// a shared liberty is poison to both). Chains that live on their own next to each other
 /// are not seki: filling the liberty they share costs neither of them anything. In
 /// `judgement.alive`'s order.

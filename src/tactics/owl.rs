@@ -1,7 +1,7 @@
 //! The owl reader: life and death of a *group* (a dragon: the chain through a stone and the
-//! chains of its colour joined to it), with the attacker to move ([`OwlReader::attack`]:
-//! can the group be killed?) and with its owner to move ([`OwlReader::defend`]: can it
-//! live?), and the move that does it, in GNU Go's codes ([`Verdict`]). This module owns the
+//! chains of its colour joined to it), with the attacker to move (`OwlReader::attack`:
+//! can the group be killed?) and with its owner to move (`OwlReader::defend`: can it
+//! live?), and the move that does it, in GNU Go's codes ([`Verdict`](super::reader::Verdict)). This module owns the
 //! group and eye-space analysis and the life-and-death goal of the search: when a node is
 //! decided and which moves each side tries; the search itself (table, budget, iterative
 //! deepening, alpha-beta, ko values) is the shared skeleton's (`super::skeleton`). It asks

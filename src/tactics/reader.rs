@@ -1,5 +1,5 @@
 //! The tactical reader: whether a chain can be captured with the attacker to move
-//! ([`Reader::attack`]) and saved with the defender to move ([`Reader::defend`]), and the move
+//! (`Reader::attack`) and saved with the defender to move (`Reader::defend`), and the move
 //! that does it, with GNU Go's ko codes ([`Verdict`]). This module owns the capture goal
 //! (when a node is decided, what a ply costs) and its move generators, and the reading
 //! results the other readers share ([`Verdict`], [`Reading`]); the search itself is the
@@ -182,7 +182,7 @@ impl Reading {
     }
 }
 
-/// A chain's tactical status ([`Reader::status`]).
+/// A chain's tactical status (`Reader::status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChainStatus {
     /// Its opponent cannot capture it, even moving first (or the reader could not prove it).
@@ -380,7 +380,7 @@ impl ReaderOf<Capture> {
     pub const NESTED_TABLE_BITS: u32 = 12;
 
     /// A tactical reader nested in another reader: `nodes` per read, the default depth,
-    /// a table of [`Reader::NESTED_TABLE_BITS`].
+    /// a table of `Reader::NESTED_TABLE_BITS`.
     pub fn nested(nodes: u64) -> Reader {
         Reader::with_limits(
             ReaderLimits {
@@ -398,7 +398,7 @@ impl ReaderOf<Capture> {
         self.read_attack(board, target)
     }
 
-    /// [`Reader::attack`] without counting a read.
+    /// `Reader::attack` without counting a read.
     fn read_attack(&mut self, board: &Board, target: Point) -> Reading {
         let Some(defender) = board.cell(target).color() else {
             return Reading::FAILS;

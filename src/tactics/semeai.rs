@@ -1,9 +1,9 @@
 //! The capturing-race (semeai) reader: two chains of opposite colours, each short of
 //! liberties, and who wins the race between them with a given side to move
-//! ([`SemeaiReader::analyze`]): the side to move captures the other chain, or neither can
+//! (`SemeaiReader::analyze`): the side to move captures the other chain, or neither can
 //! capture the other without being captured first (seki), or the side to move loses its
 //! chain. It also tells a seki from two chains that merely live side by side
-//! ([`SemeaiReader::is_seki`]). This module owns the race's goal: when a node is decided
+//! (`SemeaiReader::is_seki`). This module owns the race's goal: when a node is decided
 //! and which moves each side tries; the search itself (table, budget, iterative deepening,
 //! alpha-beta, ko values) is the shared skeleton's (`super::skeleton`). It asks a
 //! [`Reader`] whether a chain can be captured outright.
@@ -64,7 +64,7 @@ use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{Reader, Verdict, liberties_after_move, neighbour_chains, self_atari_liberty};
 use super::skeleton::{At, Candidates, Goal, Node, ReaderOf, WIN, mix};
 
-/// The most liberties a chain may have for a race that [`SemeaiReader::is_seki`] and the
+/// The most liberties a chain may have for a race that `SemeaiReader::is_seki` and the
 /// callers that look for races consider (the reader itself reads any pair).
 pub const MAX_RACE_LIBERTIES: usize = 6;
 /// Liberties at which the target of a capture question counts as escaped (and the attacker's
@@ -117,7 +117,7 @@ pub enum RaceOutcome {
     Loses,
 }
 
-/// The answer to [`SemeaiReader::analyze`] for chains A and B with A's owner to move, in
+/// The answer to `SemeaiReader::analyze` for chains A and B with A's owner to move, in
 /// GNU Go's codes: whether A survives, whether B is captured, and the move for A's owner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceResult {
@@ -145,7 +145,7 @@ impl RaceResult {
     }
 }
 
-/// Counters over a race reader's life: questions read (each [`SemeaiReader::analyze`]
+/// Counters over a race reader's life: questions read (each `SemeaiReader::analyze`
 /// reads one or two), nodes, table look-ups and hits.
 pub use super::skeleton::ReadStats as SemeaiStats;
 

@@ -31,7 +31,7 @@ use crate::search::priors::Prior;
 use crate::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
 use crate::settings::Settings;
 
-use super::input::{LineRead, read_bounded_line};
+use crate::files::{LineRead, read_bounded_line};
 use query::{Perspective, Query, QueryError, Request};
 use response::Include;
 
