@@ -24,6 +24,8 @@
 //! position's number, so that with playouts and one thread per job a review repeats
 //! exactly, whatever the number of jobs.
 
+pub mod sgf_out;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::Mutex;
