@@ -24,7 +24,9 @@
 //! position's number, so that with playouts and one thread per job a review repeats
 //! exactly, whatever the number of jobs.
 
+pub mod chart;
 pub mod sgf_out;
+pub mod summary;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
