@@ -5,6 +5,7 @@ mod book_cmd;
 mod gtp_options;
 mod match_cmd;
 mod patterns_cmd;
+mod review_cmd;
 mod settings_args;
 mod tune_cmd;
 
@@ -46,6 +47,10 @@ enum Command {
     /// Opening books: `book build19` (professional records), `book build9` (hane's own
     /// searches), `book merge`, `book eval`.
     Book(book_cmd::BookArgs),
+    /// Review a game record: every position analysed, written as an annotated SGF (win
+    /// rates for Sabaki's graph, comments, variations, marks), an SVG chart and a summary
+    /// of each player's mistakes.
+    Review(review_cmd::ReviewArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -60,6 +65,7 @@ pub fn main() -> ExitCode {
         Some(Command::TrainPatterns(args)) => patterns_cmd::train(&args),
         Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
         Some(Command::Book(args)) => book_cmd::run(&args),
+        Some(Command::Review(args)) => review_cmd::run(&args),
         None => gtp_options::run(&cli.gtp),
     }
 }
