@@ -62,7 +62,7 @@ fn review(args: &ReviewArgs) -> Result<String, String> {
         from: args.from,
         to: args.to,
         jobs: args.jobs,
-        thresholds: Thresholds::default(),
+        thresholds: Thresholds::for_board(game.size),
     };
     let plan = plan(game, &options).map_err(|e| format!("{record}: {e}"))?;
     let paths = OutputPaths::new(&args.game, args.out.as_deref());

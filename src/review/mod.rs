@@ -111,7 +111,8 @@ impl PositionReview {
     }
 }
 
-/// When a move gets a mark: `BM` (bad move), `DO` (doubtful) or `TE` (tesuji).
+/// When a move gets a mark: `BM` (bad move), `DO` (doubtful) or `TE` (tesuji). The default
+/// is 9x9's; see [`Thresholds::for_board`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Thresholds {
     /// A bad move loses at least this much win rate (in [0, 1]) ...
@@ -138,6 +139,21 @@ impl Default for Thresholds {
             doubtful_points: 5.0,
             close: 0.10,
             tesuji_margin: 0.05,
+        }
+    }
+}
+
+impl Thresholds {
+    /// The thresholds of a board of `size`: the default ones (9x9's) with the points scaled
+    /// by `size / 9` (rounded to half points), as the searches' score leads spread wider on
+    /// larger boards: 21 and 10.5 points on 19x19.
+    pub fn for_board(size: usize) -> Thresholds {
+        let scale = |points: f32| (points * size as f32 / 9.0 * 2.0).round() / 2.0;
+        let nine = Thresholds::default();
+        Thresholds {
+            bad_points: scale(nine.bad_points),
+            doubtful_points: scale(nine.doubtful_points),
+            ..nine
         }
     }
 }
@@ -697,6 +713,16 @@ mod tests {
             &t,
         );
         assert_eq!(r.mark, None);
+    }
+
+    #[test]
+    fn point_thresholds_grow_with_the_board() {
+        let nine = Thresholds::for_board(9);
+        assert_eq!(nine, Thresholds::default());
+        let big = Thresholds::for_board(19);
+        assert_eq!((big.bad_points, big.doubtful_points), (21.0, 10.5));
+        assert_eq!(big.bad_winrate, nine.bad_winrate);
+        assert_eq!(Thresholds::for_board(13).bad_points, 14.5);
     }
 
     #[test]
