@@ -18,6 +18,7 @@
 //! | [`sgf`] | reading and writing game records |
 //! | [`engine`] | the GTP server: one command table, handlers, framing, the input reader |
 //! | [`arena`] | the match runner: referee, players, results, Elo, SPRT; the SPSA tuner |
+//! | [`review`] | game review: every position of a record analysed, the loss of each move, the annotated SGF, chart and summary |
 //! | [`cli`] | the `hane` subcommands, their flags derived from [`settings`] |
 //!
 //! # Example
@@ -62,6 +63,7 @@ pub mod log;
 pub mod pattern;
 pub mod play;
 pub mod playout;
+pub mod review;
 pub mod search;
 pub mod settings;
 pub mod sgf;

@@ -7,6 +7,7 @@ mod gtp_options;
 mod match_cmd;
 mod opening_cmd;
 mod patterns_cmd;
+mod review_cmd;
 mod settings_args;
 mod tune_cmd;
 
@@ -54,6 +55,10 @@ enum Command {
     /// The opening statistic of game records: on which line their first moves were played,
     /// beside reference games.
     OpeningLines(opening_cmd::OpeningLinesArgs),
+    /// Review a game record: every position analysed, written as an annotated SGF (win
+    /// rates for Sabaki's graph, comments, variations, marks), an SVG chart and a summary
+    /// of each player's mistakes.
+    Review(review_cmd::ReviewArgs),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -70,6 +75,7 @@ pub fn main() -> ExitCode {
         Some(Command::Patterns(args)) => patterns_cmd::patterns(&args),
         Some(Command::Book(args)) => book_cmd::run(&args),
         Some(Command::OpeningLines(args)) => opening_cmd::run(&args),
+        Some(Command::Review(args)) => review_cmd::run(&args),
         None => gtp_options::run(&cli.gtp),
     }
 }

@@ -422,8 +422,8 @@ pub struct GameInfo {
     pub move_comments: Vec<Option<String>>,
 }
 
-/// Escapes SGF text: backslash and closing bracket.
-fn escape(text: &str) -> String {
+/// Escapes SGF text (a property value): backslash and closing bracket.
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c == ']' || c == '\\' {

@@ -1,0 +1,372 @@
+//! The chart of a review as SVG: black's win rate (0 to 100%, left axis) and score lead
+//! (points, right axis, 0 level with 50%) over the move numbers, two lines, with the moves
+//! that lost the most circled and labelled with their numbers.
+
+use std::fmt::Write as _;
+
+use super::sgf_out::percent;
+use super::{Mark, Review};
+
+const WIDTH: f64 = 900.0;
+const HEIGHT: f64 = 440.0;
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 64.0;
+const TOP: f64 = 64.0;
+const BOTTOM: f64 = 48.0;
+
+/// Colours of the two lines.
+const WINRATE_COLOR: &str = "#1f4e9c";
+const LEAD_COLOR: &str = "#e6550d";
+/// Colours of the circled moves: marked bad, and the others.
+const BAD_COLOR: &str = "#c00";
+const OTHER_LOSS_COLOR: &str = "#7b3294";
+
+/// Moves labelled as the biggest swings, at most.
+pub const LABELLED_SWINGS: usize = 6;
+
+/// A swing smaller than this loss of win rate is not labelled.
+pub const MIN_SWING: f32 = 0.03;
+
+/// Escapes text for XML.
+pub fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A player's name for the title: `?` when unknown, cut to 32 characters.
+fn short_name(name: Option<&str>) -> String {
+    let name = name.unwrap_or("?");
+    if name.chars().count() > 32 {
+        let cut: String = name.chars().take(31).collect();
+        format!("{cut}\u{2026}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// The span of the lead axis: the smallest of 5, 10, 20, 30, 50, 100, ... points that
+/// holds every lead.
+fn lead_span(max: f32) -> f64 {
+    let mut span = 5.0;
+    for s in [5.0, 10.0, 20.0, 30.0, 50.0] {
+        span = s;
+        if f64::from(max) <= s {
+            return s;
+        }
+    }
+    while f64::from(max) > span {
+        span *= 2.0;
+    }
+    span
+}
+
+/// The step between labelled move numbers for `moves` moves.
+fn move_step(moves: usize) -> usize {
+    match moves {
+        0..=20 => 2,
+        21..=60 => 5,
+        61..=150 => 10,
+        151..=300 => 25,
+        _ => 50,
+    }
+}
+
+/// The moves that lost the most win rate (at least [`MIN_SWING`]), at most
+/// [`LABELLED_SWINGS`], by number; not hane's own choices, whose losses are the searches'
+/// noise.
+pub fn biggest_swings(review: &Review) -> Vec<usize> {
+    let mut moves: Vec<_> = review
+        .moves
+        .iter()
+        .filter(|m| !m.matched() && m.winrate_loss >= MIN_SWING)
+        .collect();
+    moves.sort_by(|a, b| b.winrate_loss.total_cmp(&a.winrate_loss));
+    let mut numbers: Vec<usize> = moves
+        .iter()
+        .take(LABELLED_SWINGS)
+        .map(|m| m.number)
+        .collect();
+    numbers.sort_unstable();
+    numbers
+}
+
+/// The chart of `review` as an SVG document.
+pub fn review_svg(review: &Review) -> String {
+    let first = review.from - 1;
+    let span_moves = (review.to - first).max(1) as f64;
+    let plot_w = WIDTH - LEFT - RIGHT;
+    let plot_h = HEIGHT - TOP - BOTTOM;
+    let x = |index: usize| LEFT + plot_w * (index - first) as f64 / span_moves;
+    let y_rate = |rate: f32| TOP + plot_h * (1.0 - f64::from(rate.clamp(0.0, 1.0)));
+    let max_lead = review
+        .positions
+        .iter()
+        .filter_map(|p| p.value.lead)
+        .fold(0.0f32, |m, l| m.max(l.abs()));
+    let span = lead_span(max_lead);
+    let y_lead = |lead: f32| TOP + plot_h * (0.5 - f64::from(lead) / (2.0 * span));
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(
+        svg,
+        r#"<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>"#
+    );
+    let game = &review.game;
+    let names = format!(
+        "{} (B) vs {} (W)",
+        short_name(game.black_player.as_deref()),
+        short_name(game.white_player.as_deref())
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{LEFT}" y="20" font-size="15">Review: {}, {}x{}, komi {}</text>"#,
+        escape_xml(&names),
+        game.size,
+        game.size,
+        review.rules.komi
+    );
+    // The legend.
+    let legend_y = 40.0;
+    let _ = writeln!(
+        svg,
+        r#"<line x1="{LEFT}" y1="{legend_y}" x2="{:.1}" y2="{legend_y}" stroke="{WINRATE_COLOR}" stroke-width="2.5"/>"#,
+        LEFT + 24.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}">black's win rate (left axis)</text>"#,
+        LEFT + 30.0,
+        legend_y + 4.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<line x1="{0:.1}" y1="{legend_y}" x2="{1:.1}" y2="{legend_y}" stroke="{LEAD_COLOR}" stroke-width="2" stroke-dasharray="6 3"/>"#,
+        LEFT + 230.0,
+        LEFT + 254.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}">score lead, black's view (right axis)</text>"#,
+        LEFT + 260.0,
+        legend_y + 4.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<circle cx="{:.1}" cy="{legend_y}" r="4" fill="none" stroke="{BAD_COLOR}" stroke-width="2"/>"#,
+        LEFT + 500.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}">biggest losses (move numbers; red: bad moves)</text>"#,
+        LEFT + 508.0,
+        legend_y + 4.0
+    );
+    // The frame, the grid and the axes' labels.
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#888"/>"##
+    );
+    for tick in [0.0f32, 0.25, 0.5, 0.75, 1.0] {
+        let ty = y_rate(tick);
+        let dash = if tick == 0.5 {
+            r#" stroke-dasharray="4 3""#
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#ccc"{dash}/>"##,
+            WIDTH - RIGHT
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="{WINRATE_COLOR}">{:.0}%</text>"#,
+            LEFT - 6.0,
+            ty + 4.0,
+            tick * 100.0
+        );
+        let lead = span * (f64::from(tick) * 2.0 - 1.0);
+        let lead_label = if lead.abs() < 1e-9 {
+            "0".to_string()
+        } else if lead > 0.0 {
+            format!("B+{lead}")
+        } else {
+            format!("W+{}", -lead)
+        };
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="start" fill="{LEAD_COLOR}">{lead_label}</text>"#,
+            WIDTH - RIGHT + 6.0,
+            ty + 4.0
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"<text x="{:.1}" y="{:.1}" fill="#888">black ahead</text>"##,
+        LEFT + 6.0,
+        TOP + 14.0
+    );
+    let _ = writeln!(
+        svg,
+        r##"<text x="{:.1}" y="{:.1}" fill="#888">white ahead</text>"##,
+        LEFT + 6.0,
+        TOP + plot_h - 6.0
+    );
+    let step = move_step(review.to - first);
+    for number in (first..=review.to).filter(|n| n % step == 0) {
+        let tx = x(number);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{tx:.1}" y1="{0:.1}" x2="{tx:.1}" y2="{1:.1}" stroke="#888"/>"##,
+            TOP + plot_h,
+            TOP + plot_h + 4.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{tx:.1}" y="{:.1}" text-anchor="middle">{number}</text>"#,
+            TOP + plot_h + 17.0
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">move</text>"#,
+        LEFT + plot_w / 2.0,
+        HEIGHT - 10.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="16" y="{0:.1}" text-anchor="middle" fill="{WINRATE_COLOR}" transform="rotate(-90 16 {0:.1})">black's win rate</text>"#,
+        TOP + plot_h / 2.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{0:.1}" y="{1:.1}" text-anchor="middle" fill="{LEAD_COLOR}" transform="rotate(90 {0:.1} {1:.1})">score lead (points)</text>"#,
+        WIDTH - 14.0,
+        TOP + plot_h / 2.0
+    );
+    // The two lines: the lead first, so that the win rate is drawn over it.
+    let lead_points: Vec<String> = review
+        .positions
+        .iter()
+        .filter_map(|p| {
+            p.value
+                .lead
+                .map(|l| format!("{:.1},{:.1}", x(p.index), y_lead(l)))
+        })
+        .collect();
+    let _ = writeln!(
+        svg,
+        r#"<polyline class="score-lead" points="{}" fill="none" stroke="{LEAD_COLOR}" stroke-width="2" stroke-dasharray="6 3"/>"#,
+        lead_points.join(" ")
+    );
+    let rate_points: Vec<String> = review
+        .positions
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", x(p.index), y_rate(p.value.winrate)))
+        .collect();
+    let _ = writeln!(
+        svg,
+        r#"<polyline class="winrate" points="{}" fill="none" stroke="{WINRATE_COLOR}" stroke-width="2.5"/>"#,
+        rate_points.join(" ")
+    );
+    // The biggest swings: a circle on the win rate after the move, its number beside it.
+    for number in biggest_swings(review) {
+        let (Some(m), Some(after)) = (review.move_review(number), review.position(number)) else {
+            continue;
+        };
+        let (cx, cy) = (x(number), y_rate(after.value.winrate));
+        let color = match m.mark {
+            Some(Mark::Bad) => BAD_COLOR,
+            _ => OTHER_LOSS_COLOR,
+        };
+        // The label away from the line: below a dip (black lost), above a peak (white
+        // lost); beside the circle where that leaves the frame.
+        let want = match m.color {
+            crate::board::Color::Black => cy + 20.0,
+            crate::board::Color::White => cy - 10.0,
+        };
+        let (lx, ly, anchor) = if (TOP + 14.0..=TOP + plot_h - 4.0).contains(&want) {
+            (cx, want, "middle")
+        } else {
+            (cx - 9.0, cy + 4.0, "end")
+        };
+        let _ = writeln!(
+            svg,
+            r#"<circle cx="{cx:.1}" cy="{cy:.1}" r="5" fill="none" stroke="{color}" stroke-width="2"><title>move {number}: loses {} for {}</title></circle>"#,
+            percent(m.winrate_loss),
+            super::sgf_out::color_name(m.color)
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{lx:.1}" y="{ly:.1}" text-anchor="{anchor}" font-weight="bold" fill="{color}" stroke="white" stroke-width="3" paint-order="stroke">{number}</text>"#
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lead_spans_hold_every_lead() {
+        assert_eq!(lead_span(0.0), 5.0);
+        assert_eq!(lead_span(7.0), 10.0);
+        assert_eq!(lead_span(30.0), 30.0);
+        assert_eq!(lead_span(51.0), 100.0);
+        assert_eq!(lead_span(150.0), 200.0);
+    }
+
+    #[test]
+    fn the_chart_draws_both_lines_over_the_reviewed_moves() {
+        use crate::review::{ReviewOptions, Thresholds, plan};
+        let game = crate::sgf::parse_game(
+            "(;SZ[7]KM[7.5]PB[<Ann & Co>];B[dd];W[cc];B[ee];W[ce];B[ec];W[cd])",
+        )
+        .unwrap();
+        let mut settings = crate::settings::Settings::default();
+        settings.game.playouts = Some(40);
+        let options = ReviewOptions {
+            settings,
+            from: Some(2),
+            to: Some(5),
+            jobs: 1,
+            thresholds: Thresholds::default(),
+        };
+        let review = plan(game, &options).unwrap().run(&|| {}).unwrap();
+        let svg = review_svg(&review);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(
+            svg.contains("&lt;Ann &amp; Co&gt; (B) vs ? (W), 7x7"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        let winrate = svg
+            .lines()
+            .find(|l| l.contains(r#"class="winrate""#))
+            .unwrap();
+        // Positions 1 to 5, the first at the left edge.
+        assert_eq!(winrate.matches(',').count(), 5, "{winrate}");
+        assert!(
+            winrate.contains(&format!(r#"points="{LEFT:.1},"#)),
+            "{winrate}"
+        );
+        for number in biggest_swings(&review) {
+            assert!((2..=5).contains(&number));
+            assert!(svg.contains(&format!(">{number}</text>")), "{svg}");
+        }
+    }
+
+    #[test]
+    fn move_steps_grow_with_the_game() {
+        assert_eq!(move_step(10), 2);
+        assert_eq!(move_step(60), 5);
+        assert_eq!(move_step(250), 25);
+    }
+}

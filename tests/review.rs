@@ -1,0 +1,319 @@
+//! `hane review GAME.sgf`: the annotated SGF (read back by hane's parser, by `sgf-parse`
+//! node by node, and by sgfmill when it is installed), the SVG chart and the summary of a
+//! short 9x9 game; part of a professional 19x19 game; a broken record.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use hane::sgf::parse_game;
+
+/// A 9x9 game of hane against itself (`hane selfplay`, 300 playouts a move, komi 7.5): 51
+/// moves, black wins by resignation.
+const GAME_9X9: &str = "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[7.5]RU[Chinese]PB[hane]PW[hane]RE[B+R]
+;B[fe];W[de];B[ed];W[dd];B[eg];W[ef];B[ff];W[dg];B[eh];W[ec];B[fc];W[eb];B[dc];W[cc]
+;B[fb];W[db];B[dh];W[cg];B[ch];W[bh];B[bi];W[bg];B[fa];W[gd];B[fd];W[hf];B[ge];W[he]
+;B[hd];W[gg];B[gh];W[hh];B[fg];W[gi];B[fh];W[hc];B[gc];W[id];B[hb];W[gd];B[hi];W[ii]
+;B[ig];W[hd];B[hg];W[gf];B[if];W[ib];B[ha];W[gb];B[ga])";
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hane-review-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn hane(args: &[&str], record: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+        .arg("review")
+        .arg(record)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn succeeded(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// Checks that `text` is well-formed XML as far as an SVG needs: every tag closed in
+/// order, attribute values quoted, `&` only in entities; returns the element names.
+fn check_xml(text: &str) -> Vec<String> {
+    let mut open: Vec<String> = Vec::new();
+    let mut names = Vec::new();
+    let mut rest = text.trim();
+    while let Some(start) = rest.find('<') {
+        let between = &rest[..start];
+        for (k, _) in between.match_indices('&') {
+            let entity = &between[k..];
+            assert!(
+                ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"]
+                    .iter()
+                    .any(|e| entity.starts_with(e)),
+                "a bare & in {between:?}"
+            );
+        }
+        let end = start + rest[start..].find('>').expect("a tag ends");
+        let tag = &rest[start + 1..end];
+        assert_eq!(
+            tag.matches('"').count() % 2,
+            0,
+            "unbalanced quotes in <{tag}>"
+        );
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(
+                open.pop().as_deref(),
+                Some(name.trim()),
+                "</{name}> out of order"
+            );
+        } else if !tag.starts_with('?') && !tag.starts_with('!') {
+            let name = tag
+                .split(|c: char| c.is_whitespace() || c == '/')
+                .next()
+                .unwrap()
+                .to_string();
+            names.push(name.clone());
+            if !tag.ends_with('/') {
+                open.push(name);
+            }
+        }
+        rest = &rest[end + 1..];
+        if open.is_empty() {
+            assert!(
+                rest.trim().is_empty(),
+                "text after the root element: {rest:?}"
+            );
+        }
+    }
+    assert!(open.is_empty(), "unclosed elements {open:?}");
+    names
+}
+
+/// The main line's nodes of the annotated record: (properties with SBKV, whether it has
+/// a sibling variation after it, its comment).
+struct MainLine {
+    nodes: usize,
+    sbkv: usize,
+    comments: usize,
+    variations: usize,
+    marks: usize,
+}
+
+fn main_line(text: &str) -> MainLine {
+    use sgf_parse::go::Prop;
+    let trees = sgf_parse::go::parse(text).expect("sgf-parse reads the annotated record");
+    let mut line = MainLine {
+        nodes: 0,
+        sbkv: 0,
+        comments: 0,
+        variations: 0,
+        marks: 0,
+    };
+    for node in trees[0].main_variation() {
+        line.nodes += 1;
+        line.variations += node.children().count().saturating_sub(1);
+        for prop in node.properties() {
+            match prop {
+                Prop::C(_) => line.comments += 1,
+                Prop::BM(_) | Prop::DO | Prop::TE(_) => line.marks += 1,
+                Prop::Unknown(id, values) if id == "SBKV" => {
+                    let value: f64 = values[0].parse().expect("SBKV is a number");
+                    assert!((0.0..=100.0).contains(&value), "SBKV[{value}]");
+                    line.sbkv += 1;
+                }
+                Prop::Invalid(..) => panic!("invalid property {prop:?}"),
+                _ => {}
+            }
+        }
+    }
+    line
+}
+
+#[test]
+fn reviews_a_short_9x9_game() {
+    let dir = fresh_dir("9x9");
+    let record = dir.join("game.sgf");
+    std::fs::write(&record, GAME_9X9).unwrap();
+    let stdout = succeeded(&hane(
+        &["--playouts", "40", "--jobs", "2", "--seed", "5"],
+        &record,
+    ));
+    let out = dir.join("game-review");
+    let (sgf, svg, txt) = (
+        out.join("game-review.sgf"),
+        out.join("game-review.svg"),
+        out.join("game-review.txt"),
+    );
+    for file in [&sgf, &svg, &txt] {
+        assert!(file.is_file(), "{} is missing", file.display());
+    }
+    // The SGF: the game's moves, one SBKV per move (and one at the root), a comment on
+    // every move, variations.
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    let original = parse_game(GAME_9X9).unwrap();
+    let annotated = parse_game(&text).unwrap();
+    assert_eq!(annotated.moves, original.moves);
+    assert_eq!(annotated.komi, Some(7.5));
+    let moves = original.moves.len();
+    let line = main_line(&text);
+    assert_eq!(line.nodes, moves + 1);
+    assert_eq!(line.sbkv, moves + 1, "{text}");
+    assert_eq!(line.comments, moves, "{text}");
+    assert!(line.variations > 0, "{text}");
+    assert!(text.contains("Black's win rate: "), "{text}");
+    assert!(text.contains("GC[Reviewed by hane"), "{text}");
+    // The chart: well-formed, with the win-rate and score-lead lines.
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    let elements = check_xml(&chart);
+    assert_eq!(elements[0], "svg");
+    assert_eq!(elements.iter().filter(|e| *e == "polyline").count(), 2);
+    let winrate = chart
+        .lines()
+        .find(|l| l.contains(r#"class="winrate""#))
+        .unwrap();
+    assert_eq!(winrate.matches(',').count(), moves + 1);
+    // The summary: both players, on stdout and in the file.
+    let summary = std::fs::read_to_string(&txt).unwrap();
+    assert!(stdout.starts_with(&summary), "{stdout}");
+    for player in ["Black (hane): 26 moves", "White (hane): 25 moves"] {
+        assert!(summary.contains(player), "{summary}");
+    }
+    assert!(summary.contains("matched hane's first choice"), "{summary}");
+    // With the seed, one job reviews the same as two.
+    let again = dir.join("again");
+    succeeded(&hane(
+        &[
+            "--playouts",
+            "40",
+            "--seed",
+            "5",
+            "--out",
+            again.to_str().unwrap(),
+        ],
+        &record,
+    ));
+    assert_eq!(
+        std::fs::read_to_string(again.join("game-review.sgf")).unwrap(),
+        text
+    );
+    check_with_sgfmill(&sgf, moves);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Reads the record with sgfmill (Python), when installed: the main line's moves and SBKV.
+fn check_with_sgfmill(sgf: &Path, moves: usize) {
+    let available = Command::new("python3")
+        .args(["-c", "import sgfmill"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        common::skip_unless_ci("sgfmill", "python3 -m pip install sgfmill");
+        return;
+    }
+    let script = r#"
+import sys
+from sgfmill import sgf
+game = sgf.Sgf_game.from_bytes(open(sys.argv[1], "rb").read())
+moves = sbkv = 0
+for node in game.get_main_sequence():
+    colour, move = node.get_move()
+    if colour is not None:
+        moves += 1
+    if node.has_property("SBKV"):
+        sbkv += 1
+        assert 0.0 <= float(node.get_raw("SBKV")) <= 100.0
+print(moves, sbkv, game.get_size())
+"#;
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .arg(sgf)
+        .output()
+        .unwrap();
+    let stdout = succeeded(&output);
+    assert_eq!(stdout.trim(), format!("{moves} {} 9", moves + 1));
+}
+
+#[test]
+fn reviews_part_of_a_professional_game() {
+    let pro = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pro-games/pro-000.sgf");
+    if !pro.is_file() {
+        common::skip_unless_ci(
+            "../shared/data/pro-games/pro-000.sgf",
+            "the shared professional records",
+        );
+        return;
+    }
+    let dir = fresh_dir("pro");
+    let stdout = succeeded(&hane(
+        &[
+            "--from",
+            "20",
+            "--to",
+            "23",
+            "--playouts",
+            "30",
+            "--jobs",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        &pro,
+    ));
+    assert!(stdout.contains("Moves 20 to 23"), "{stdout}");
+    assert!(stdout.contains("19x19"), "{stdout}");
+    for player in ["Black (", "White ("] {
+        assert!(stdout.contains(player), "{stdout}");
+    }
+    let text = std::fs::read_to_string(dir.join("pro-000-review.sgf")).unwrap();
+    let game = parse_game(&text).unwrap();
+    assert_eq!(game.size, 19);
+    let original = hane::sgf::read_first_game(&pro, 1 << 22).unwrap();
+    assert_eq!(game.moves, original.moves);
+    // Positions 19 to 23, comments on moves 20 to 23 only.
+    let line = main_line(&text);
+    assert_eq!((line.sbkv, line.comments), (5, 4), "{text}");
+    assert!(text.contains("C[Move 20: "), "{text}");
+    assert!(!text.contains("C[Move 19: "), "{text}");
+    assert!(text.contains("C[Move 23: "), "{text}");
+    let svg = std::fs::read_to_string(dir.join("pro-000-review.svg")).unwrap();
+    check_xml(&svg);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_broken_record_is_an_error_and_writes_nothing() {
+    let dir = fresh_dir("broken");
+    // Move 4 plays on a stone.
+    let record = dir.join("broken.sgf");
+    std::fs::write(&record, "(;SZ[9]KM[7.5];B[ee];W[cc];B[gg];W[ee];B[dd])").unwrap();
+    let output = hane(&["--playouts", "10"], &record);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("move 4 (W E5"), "{stderr}");
+    assert!(stderr.contains("broken.sgf"), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(!dir.join("broken-review").exists());
+    // Not SGF at all, and a range outside the game.
+    let junk = dir.join("junk.sgf");
+    std::fs::write(&junk, "no game here").unwrap();
+    let output = hane(&["--playouts", "10"], &junk);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("junk.sgf"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let short = dir.join("short.sgf");
+    std::fs::write(&short, "(;SZ[9];B[ee];W[cc])").unwrap();
+    let output = hane(&["--playouts", "10", "--from", "3"], &short);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--from 3"));
+    assert!(!dir.join("junk-review").exists() && !dir.join("short-review").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
