@@ -228,8 +228,10 @@ pub fn info_line(
     line
 }
 
-/// Values given in `Geometry::points()` order (bottom row first) rearranged top row first.
-fn top_down_values(values: &[f32], geometry: Geometry) -> Vec<f32> {
+/// Values given in `Geometry::points()` order (bottom row first) rearranged top row first,
+/// row-major from the top-left corner (A19 on 19x19): the order of the analysis commands'
+/// ownership and of KataGo's JSON protocol.
+pub fn top_down_values(values: &[f32], geometry: Geometry) -> Vec<f32> {
     let size = geometry.size();
     let mut out = Vec::with_capacity(size * size);
     for row in (0..size).rev() {

@@ -26,6 +26,9 @@ use super::query::{Perspective, QueryError, Warning};
 use crate::board::{Color, Geometry, Move};
 use crate::search::Analysis;
 
+/// Values in `Geometry::points()` order, top row first (KataGo's order).
+pub use crate::engine::analysis::top_down_values as top_down;
+
 /// A float rounded to 6 decimals (f32 values printed through f64 would show noise digits).
 fn num(x: f32) -> Value {
     let x = f64::from(x);
@@ -149,19 +152,6 @@ pub fn analysis_response(
 /// The response for a turn terminated before any result.
 pub fn no_results(id: &str, turn: usize) -> Value {
     json!({"id": id, "turnNumber": turn, "isDuringSearch": false, "noResults": true})
-}
-
-/// Values given in `Geometry::points()` order (bottom row first) rearranged as KataGo
-/// orders a board: row-major from the top-left corner (A19 on 19x19) to the bottom right.
-pub fn top_down(values: &[f32], geometry: Geometry) -> Vec<f32> {
-    let size = geometry.size();
-    let mut out = Vec::with_capacity(size * size);
-    for row in (0..size).rev() {
-        for col in 0..size {
-            out.push(values.get(row * size + col).copied().unwrap_or(0.0));
-        }
-    }
-    out
 }
 
 /// KataGo's error object.
