@@ -1,5 +1,5 @@
 //! `hane review GAME.sgf`: the annotated SGF (read back by hane's parser, by `sgf-parse`
-//! node by node, and by sgfmill when it is installed), the SVG chart and the summary of a
+//! node by node, by sgfmill and by Sabaki's `@sabaki/sgf` when they are installed), the SVG chart and the summary of a
 //! short 9x9 game; a 9x9 game with a planted blunder, found and marked; part of a
 //! professional 19x19 game; a broken record.
 
@@ -238,6 +238,56 @@ print(moves, sbkv, game.get_size())
         .unwrap();
     let stdout = succeeded(&output);
     assert_eq!(stdout.trim(), format!("{moves} {} 9", moves + 1));
+}
+
+/// Sabaki's SGF parser (`@sabaki/sgf`, driven from Node by
+/// `tests/clients/sabaki_sgf_check.js`) reads the review of the short 9x9 game: its main
+/// line holds every move, an SBKV value (0 to 100) at every node and a comment on every
+/// move, and as many variations as `sgf-parse` finds, each a line of moves. Skips, except
+/// under CI, where Node or the library is missing.
+#[test]
+fn sabaki_reads_the_review() {
+    let clients = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients");
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node || !clients.join("node_modules/@sabaki/sgf").is_dir() {
+        common::skip_unless_ci(
+            "node with @sabaki/sgf",
+            "apt-get install nodejs npm; (cd tests/clients && npm ci)",
+        );
+        return;
+    }
+    let dir = fresh_dir("sabaki");
+    let record = dir.join("game.sgf");
+    std::fs::write(&record, GAME_9X9).unwrap();
+    succeeded(&hane(
+        &["--playouts", "40", "--jobs", "2", "--seed", "5"],
+        &record,
+    ));
+    let sgf = dir.join("game-review/game-review.sgf");
+    let output = Command::new("node")
+        .arg(clients.join("sabaki_sgf_check.js"))
+        .arg(&sgf)
+        .output()
+        .unwrap();
+    let stdout = succeeded(&output);
+    let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    let moves = parse_game(GAME_9X9).unwrap().moves.len();
+    let line = main_line(&text);
+    assert_eq!(summary["size"], 9, "{summary}");
+    assert_eq!(summary["nodes"], moves + 1, "{summary}");
+    assert_eq!(summary["moves"], moves, "{summary}");
+    assert_eq!(summary["sbkv"], moves + 1, "{summary}");
+    assert_eq!(summary["comments"], moves, "{summary}");
+    assert_eq!(summary["variations"], line.variations, "{summary}");
+    assert!(
+        summary["variationMoves"].as_u64().unwrap() >= line.variations as u64,
+        "{summary}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A 9x9 record with a planted blunder. After move 33 (black B6) the position is
