@@ -1,8 +1,8 @@
 //! `hane analysis` as a subprocess speaking KataGo's JSON analysis protocol: the fields of
 //! the responses, several queries in flight, actions, errors, long lines, a golden
-//! transcript (`tests/golden/kata_json.in` and `.out`); and KaTrain's own
-//! engine code driving it (`tests/clients/katrain_check.py`, skipped with a line saying so
-//! where KaTrain is not installed, except under CI).
+//! transcript (`tests/golden/kata_json.in` and `.out`); and KaTrain's own engine code
+//! driving it (`tests/clients/katrain_check.py`, skipped with a line saying so where
+//! KaTrain is not installed, except under CI).
 
 mod common;
 
