@@ -1,7 +1,8 @@
 //! `hane analysis` as a subprocess speaking KataGo's JSON analysis protocol: the fields of
-//! the responses, several queries in flight, actions, errors, long lines; and KaTrain's own
-//! engine code driving it (`tests/clients/katrain_check.py`, skipped with a line saying so
-//! where KaTrain is not installed, except under CI).
+//! the responses, several queries in flight, actions, errors, long lines, a golden
+//! transcript (`tests/golden/kata_json.in` and `.out`); and KaTrain's own engine code
+//! driving it (`tests/clients/katrain_check.py`, skipped with a line saying so where
+//! KaTrain is not installed, except under CI).
 
 mod common;
 
@@ -450,5 +451,131 @@ fn katrain_analyses_a_game_through_hane() {
         output.status.success() && stdout.contains("KATRAIN OK"),
         "KaTrain check failed ({}):\n{stdout}\n{stderr}",
         output.status
+    );
+}
+
+/// A JSON value's shape: its type, and for an object its field names (sorted) with their
+/// shapes, for an array the shapes its elements have (each once, in order of appearance).
+fn shape(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(_) => "bool".to_string(),
+        Value::Number(_) => "number".to_string(),
+        Value::String(_) => "string".to_string(),
+        Value::Array(items) => {
+            let mut shapes: Vec<String> = Vec::new();
+            for item in items {
+                let s = shape(item);
+                if !shapes.contains(&s) {
+                    shapes.push(s);
+                }
+            }
+            format!("[{}]", shapes.join(" | "))
+        }
+        Value::Object(fields) => {
+            let mut names: Vec<&String> = fields.keys().collect();
+            names.sort();
+            let fields: Vec<String> = names
+                .iter()
+                .map(|name| format!("{name}: {}", shape(&fields[name.as_str()])))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+    }
+}
+
+/// One response of the transcript as the golden file holds it: its id and turn, its shape,
+/// then the text of an error or warning and the field it names.
+fn golden_entry(response: &Value) -> String {
+    let id = response
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("(no id)");
+    let mut entry = match response.get("turnNumber").and_then(Value::as_u64) {
+        Some(turn) => format!("{id} turn {turn}: {}\n", shape(response)),
+        None => format!("{id}: {}\n", shape(response)),
+    };
+    for key in ["error", "warning", "field"] {
+        if let Some(text) = response.get(key).and_then(Value::as_str) {
+            entry += &format!("  {key}: {text}\n");
+        }
+    }
+    entry
+}
+
+/// `tests/golden/kata_json.in`, queries as KaTrain and KataGo's docs send them (turns,
+/// ownership and policy, initial stones, rules by name and as an object, actions, a
+/// terminate) and bad ones (malformed JSON, an illegal move, a bad location, sizes, wrong
+/// types, a missing field, unknown rules and action), all sent at once to one server,
+/// whose input then ends. Its responses, sorted by id and turn, are compared with
+/// `kata_json.out` by shape (field names and JSON types, not numbers), errors and warnings
+/// word for word: the server answers every query, the last included, and exits cleanly.
+/// `HANE_BLESS=1` rewrites `kata_json.out` instead when it differs.
+#[test]
+fn golden_transcript_of_queries() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let input = std::fs::read_to_string(golden.join("kata_json.in")).unwrap();
+    let queries: Vec<&str> = input
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let mut s = Server::start(&[]);
+    for query in &queries {
+        s.send(query);
+    }
+    s.close();
+    let mut responses = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match s.lines.recv_timeout(left) {
+            Ok(line) => {
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+                assert!(value.is_object(), "{line}");
+                responses.push(value);
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => panic!("no end within 120 s: {responses:?}"),
+        }
+    }
+    let status = s.child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    // Sorted by id (none first), then turn (none first), then text: the order in which
+    // the server answers depends on timing and priorities.
+    let mut entries: Vec<((String, i64), String)> = responses
+        .iter()
+        .map(|r| {
+            let id = r
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            let turn = r.get("turnNumber").and_then(Value::as_i64).unwrap_or(-1);
+            ((id, turn), golden_entry(r))
+        })
+        .collect();
+    entries.sort();
+    let actual: String = entries.into_iter().map(|(_, entry)| entry).collect();
+    let last = queries
+        .last()
+        .and_then(|q| serde_json::from_str::<Value>(q).ok())
+        .expect("the last query is JSON");
+    assert!(
+        responses
+            .iter()
+            .any(|r| r["id"] == last["id"] && r.get("moveInfos").is_some()),
+        "the last query was not answered: {actual}"
+    );
+    let out = golden.join("kata_json.out");
+    let expected = std::fs::read_to_string(&out).unwrap_or_default();
+    if std::env::var_os("HANE_BLESS").is_some() && expected != actual {
+        std::fs::write(&out, &actual).unwrap();
+        return;
+    }
+    assert!(
+        expected == actual,
+        "{} differs (HANE_BLESS=1 rewrites it)\n--- expected\n{expected}\n--- actual\n{actual}",
+        out.display()
     );
 }

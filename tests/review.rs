@@ -1,6 +1,7 @@
 //! `hane review GAME.sgf`: the annotated SGF (read back by hane's parser, by `sgf-parse`
-//! node by node, and by sgfmill when it is installed), the SVG chart and the summary of a
-//! short 9x9 game; part of a professional 19x19 game; a broken record.
+//! node by node, by sgfmill and by Sabaki's `@sabaki/sgf` when they are installed), the SVG chart and the summary of a
+//! short 9x9 game; a 9x9 game with a planted blunder, found and marked; part of a
+//! professional 19x19 game; a broken record.
 
 mod common;
 
@@ -237,6 +238,171 @@ print(moves, sbkv, game.get_size())
         .unwrap();
     let stdout = succeeded(&output);
     assert_eq!(stdout.trim(), format!("{moves} {} 9", moves + 1));
+}
+
+/// Sabaki's SGF parser (`@sabaki/sgf`, driven from Node by
+/// `tests/clients/sabaki_sgf_check.js`) reads the review of the short 9x9 game: its main
+/// line holds every move, an SBKV value (0 to 100) at every node and a comment on every
+/// move, and as many variations as `sgf-parse` finds, each a line of moves. Skips, except
+/// under CI, where Node or the library is missing.
+#[test]
+fn sabaki_reads_the_review() {
+    let clients = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients");
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node || !clients.join("node_modules/@sabaki/sgf").is_dir() {
+        common::skip_unless_ci(
+            "node with @sabaki/sgf",
+            "apt-get install nodejs npm; (cd tests/clients && npm ci)",
+        );
+        return;
+    }
+    let dir = fresh_dir("sabaki");
+    let record = dir.join("game.sgf");
+    std::fs::write(&record, GAME_9X9).unwrap();
+    succeeded(&hane(
+        &["--playouts", "40", "--jobs", "2", "--seed", "5"],
+        &record,
+    ));
+    let sgf = dir.join("game-review/game-review.sgf");
+    let output = Command::new("node")
+        .arg(clients.join("sabaki_sgf_check.js"))
+        .arg(&sgf)
+        .output()
+        .unwrap();
+    let stdout = succeeded(&output);
+    let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    let moves = parse_game(GAME_9X9).unwrap().moves.len();
+    let line = main_line(&text);
+    assert_eq!(summary["size"], 9, "{summary}");
+    assert_eq!(summary["nodes"], moves + 1, "{summary}");
+    assert_eq!(summary["moves"], moves, "{summary}");
+    assert_eq!(summary["sbkv"], moves + 1, "{summary}");
+    assert_eq!(summary["comments"], moves, "{summary}");
+    assert_eq!(summary["variations"], line.variations, "{summary}");
+    assert!(
+        summary["variationMoves"].as_u64().unwrap() >= line.variations as u64,
+        "{summary}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A 9x9 record with a planted blunder. After move 33 (black B6) the position is
+///
+/// ```text
+///    A B C D E F G H J
+///  9 . . . . . X O . .
+///  8 . . . . . X O . .
+///  7 . . X . X X O . .
+///  6 . X . . X O O . .
+///  5 . . X . X O . . .
+///  4 . . . . X O . . .
+///  3 X X X X X O . . .
+///  2 O O O O X O . . .
+///  1 . O . O X O . . .
+/// ```
+///
+/// and every border is closed: white's six corner stones have two eyes (A1, C1), and white
+/// leads by 8.5 points (41 points of area and 7.5 komi against 40). Move 34, white C1,
+/// fills an eye: the corner is left with one liberty, and move 35, black A1, captures
+/// seven stones, which turns the game into a black win by 7.5. Checked with GNU Go 3.8
+/// (`--chinese-rules`): before move 34 `owl_attack A2` answers 0 (the corner lives),
+/// `estimate_score` W+8.5 and white's `reg_genmove` a pass; after it `owl_attack A2`
+/// answers 1 A1 and `estimate_score` B+7.5.
+const PLANTED_BLUNDER: &str =
+    "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[7.5]RU[Chinese]PB[Black]PW[White]RE[B+R]
+;B[ee];W[fe];B[ef];W[ff];B[ed];W[fd];B[eg];W[fg];B[ec];W[gd];B[fc];W[gc];B[fb];W[gb]
+;B[fa];W[ga];B[dg];W[dh];B[cg];W[ch];B[bg];W[bh];B[ag];W[ah];B[eh];W[fh];B[ei];W[fi]
+;B[ce];W[di];B[cc];W[bi];B[bd];W[ci];B[ai])";
+
+/// The rows of one player's table of biggest mistakes in a summary, split into words: the
+/// section after `heading`, from the line after the table's header to the first blank line.
+fn mistakes_of(summary: &str, heading: &str) -> Vec<Vec<String>> {
+    let section = summary
+        .split(heading)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {heading:?} in {summary}"));
+    section
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("move"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The planted blunder (see [`PLANTED_BLUNDER`]) is white's biggest mistake in the
+/// summary, with the loss of a won game, and marked `BM` in the record; the seeded review
+/// (one thread a job) repeats exactly.
+#[test]
+fn finds_a_planted_blunder() {
+    let game = parse_game(PLANTED_BLUNDER).unwrap();
+    let before = game
+        .replay(hane::board::Rules::chinese(7.5), Some(34))
+        .unwrap();
+    common::assert_diagram(
+        before.board(),
+        ". . . . . X O . .
+         . . . . . X O . .
+         . . X . X X O . .
+         . X . . X O O . .
+         . . X . X O . . .
+         . . . . X O . . .
+         X X X X X O . . .
+         O O O O X O . . .
+         . O . O X O . . .",
+        "before move 34",
+    );
+    let after = game.replay(hane::board::Rules::chinese(7.5), None).unwrap();
+    assert_eq!(after.board().captures(hane::board::Color::Black), 7);
+
+    let dir = fresh_dir("blunder");
+    let record = dir.join("planted.sgf");
+    std::fs::write(&record, PLANTED_BLUNDER).unwrap();
+    let args = ["--playouts", "2000", "--jobs", "2", "--seed", "1"];
+    let stdout = succeeded(&hane(&args, &record));
+    // White's table of mistakes: the first row, the worst, is move 34.
+    let rows = mistakes_of(&stdout, "White (White): ");
+    assert!(!rows.is_empty(), "{stdout}");
+    assert_eq!(&rows[0][..2], ["34", "C1"], "{stdout}");
+    assert_eq!(rows[0].last().map(String::as_str), Some("bad"), "{stdout}");
+    let points: f32 = rows[0][3].parse().unwrap();
+    let winrate: f32 = rows[0][4].trim_end_matches('%').parse().unwrap();
+    assert!(points >= 10.0, "{stdout}");
+    assert!(winrate >= 50.0, "{stdout}");
+    // The record: move 34's node carries BM.
+    let text = std::fs::read_to_string(dir.join("planted-review/planted-review.sgf")).unwrap();
+    let trees = sgf_parse::go::parse(&text).unwrap();
+    let node = trees[0].main_variation().nth(34).unwrap();
+    let props: Vec<_> = node.properties().collect();
+    assert!(
+        props
+            .iter()
+            .any(|p| matches!(p, sgf_parse::go::Prop::W(sgf_parse::go::Move::Move(_)))),
+        "{props:?}"
+    );
+    assert!(
+        props
+            .iter()
+            .any(|p| matches!(p, sgf_parse::go::Prop::BM(_))),
+        "move 34 is not marked BM: {props:?}"
+    );
+    assert!(text.contains("C[Move 34: White C1"), "{text}");
+    // Seeded, one thread a job: the same review again, with one job.
+    let again = dir.join("again");
+    let args = ["--playouts", "2000", "--jobs", "1", "--seed", "1", "--out"];
+    let mut args = args.to_vec();
+    args.push(again.to_str().unwrap());
+    let stdout_again = succeeded(&hane(&args, &record));
+    assert_eq!(
+        std::fs::read_to_string(again.join("planted-review.sgf")).unwrap(),
+        text
+    );
+    assert_eq!(mistakes_of(&stdout_again, "White (White): "), rows);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
