@@ -1,6 +1,6 @@
 //! `hane analysis` as a subprocess speaking KataGo's JSON analysis protocol: the fields of
 //! the responses, several queries in flight, actions, errors, long lines, a golden
-//! transcript (`tests/golden/kata_json.in` and `.out`); and KaTrain's own engine code
+//! transcript (`tests/golden/kata-json.queries` and `kata-json.expected`); and KaTrain's own engine code
 //! driving it (`tests/clients/katrain_check.py`, skipped with a line saying so where
 //! KaTrain is not installed, except under CI).
 
@@ -503,18 +503,18 @@ fn golden_entry(response: &Value) -> String {
     entry
 }
 
-/// `tests/golden/kata_json.in`, queries as KaTrain and KataGo's docs send them (turns,
+/// `tests/golden/kata-json.queries`, queries as KaTrain and KataGo's docs send them (turns,
 /// ownership and policy, initial stones, rules by name and as an object, actions, a
 /// terminate) and bad ones (malformed JSON, an illegal move, a bad location, sizes, wrong
 /// types, a missing field, unknown rules and action), all sent at once to one server,
 /// whose input then ends. Its responses, sorted by id and turn, are compared with
-/// `kata_json.out` by shape (field names and JSON types, not numbers), errors and warnings
+/// `kata-json.expected` by shape (field names and JSON types, not numbers), errors and warnings
 /// word for word: the server answers every query, the last included, and exits cleanly.
-/// `HANE_BLESS=1` rewrites `kata_json.out` instead when it differs.
+/// `HANE_BLESS=1` rewrites `kata-json.expected` instead when it differs.
 #[test]
 fn golden_transcript_of_queries() {
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let input = std::fs::read_to_string(golden.join("kata_json.in")).unwrap();
+    let input = std::fs::read_to_string(golden.join("kata-json.queries")).unwrap();
     let queries: Vec<&str> = input
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -567,7 +567,7 @@ fn golden_transcript_of_queries() {
             .any(|r| r["id"] == last["id"] && r.get("moveInfos").is_some()),
         "the last query was not answered: {actual}"
     );
-    let out = golden.join("kata_json.out");
+    let out = golden.join("kata-json.expected");
     let expected = std::fs::read_to_string(&out).unwrap_or_default();
     if std::env::var_os("HANE_BLESS").is_some() && expected != actual {
         std::fs::write(&out, &actual).unwrap();
