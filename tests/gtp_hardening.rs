@@ -45,6 +45,17 @@ impl Drop for TempDir {
     }
 }
 
+/// `hane ARGS` with piped stdin and stdout, stderr dropped.
+fn spawn_hane<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> std::process::Child {
+    Command::new(HANE)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hane")
+}
+
 const CHEAP: &[&str] = &[
     "--threads",
     "1",
@@ -280,13 +291,7 @@ fn records_with_absurd_komi_are_refused() {
 
 #[test]
 fn end_of_input_stops_a_running_genmove() {
-    let mut child = Command::new(HANE)
-        .args(["--threads", "1", "--time", "10", "--seed", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hane");
+    let mut child = spawn_hane(["--threads", "1", "--time", "10", "--seed", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"boardsize 9\ngenmove b\n").unwrap();
     std::thread::sleep(Duration::from_millis(300));
@@ -325,13 +330,7 @@ fn commands_queued_before_the_end_of_input_still_run_in_full() {
     let mut args = vec!["--threads", "1", "--playouts", "200", "--seed", "4"];
     args.extend_from_slice(&["--playout", "light", "--priors", "heuristic"]);
     let output = |close_at_once: bool| {
-        let mut child = Command::new(HANE)
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start hane");
+        let mut child = spawn_hane(&args);
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(script.as_bytes()).unwrap();
         let keep = if close_at_once {
@@ -577,13 +576,7 @@ fn write_in_background(
 fn an_overlong_line_is_refused_without_being_stored() {
     let mut args = vec!["--max-line-bytes", "64K"];
     args.extend_from_slice(CHEAP);
-    let mut child = Command::new(HANE)
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hane");
+    let mut child = spawn_hane(&args);
     // 300 MB on one line, its command id kept; then a short line of exactly the bound.
     let writer = write_in_background(
         child.stdin.take().unwrap(),
@@ -629,30 +622,24 @@ fn an_overlong_line_is_refused_without_being_stored() {
 #[test]
 fn a_client_that_does_not_read_cannot_grow_the_read_ahead() {
     // A long search, and behind it many long lines: hane must stop reading them.
-    let mut child = Command::new(HANE)
-        .args([
-            "--threads",
-            "1",
-            "--playouts",
-            "100000000",
-            "--time",
-            "30",
-            "--playout",
-            "light",
-            "--priors",
-            "heuristic",
-            "--max-line-bytes",
-            "2M",
-            "--book",
-            "off",
-            "--early-stop",
-            "off",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hane");
+    let mut child = spawn_hane([
+        "--threads",
+        "1",
+        "--playouts",
+        "100000000",
+        "--time",
+        "30",
+        "--playout",
+        "light",
+        "--priors",
+        "heuristic",
+        "--max-line-bytes",
+        "2M",
+        "--book",
+        "off",
+        "--early-stop",
+        "off",
+    ]);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"boardsize 9\ngenmove b\n").unwrap();
     // 100 lines of 1.5 MB: 150 MB that the reader must not take in.
@@ -711,13 +698,7 @@ fn book_and_pattern_files_must_be_regular_and_bounded() {
 /// open: the time until the `genmove`'s response (the first one with text), and that
 /// response (empty if none came within `limit`).
 fn time_to_move(args: &[&str], commands: &str, limit: Duration) -> (Duration, String) {
-    let mut child = Command::new(HANE)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hane");
+    let mut child = spawn_hane(args);
     let mut stdin = child.stdin.take().unwrap();
     let start = Instant::now();
     stdin.write_all(commands.as_bytes()).unwrap();
