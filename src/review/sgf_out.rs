@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use super::{MoveReview, PositionReview, Review, Thresholds};
 use crate::board::{Color, Geometry, Move};
-use crate::sgf::escape;
+use crate::sgf::{escape, write_setup, write_text_properties};
 
 /// A win rate in [0, 1] as a percentage with one decimal: `54.2%`.
 pub fn percent(winrate: f32) -> String {
@@ -183,26 +183,15 @@ pub fn annotated_sgf(review: &Review) -> String {
     if let Some(h) = game.handicap {
         let _ = write!(out, "HA[{h}]");
     }
-    for (id, value) in [
-        ("PB", &game.black_player),
-        ("PW", &game.white_player),
-        ("RE", &game.result),
-    ] {
-        if let Some(v) = value {
-            let _ = write!(out, "{id}[{}]", escape(v));
-        }
-    }
-    for color in Color::ALL {
-        let stones: Vec<String> = game
-            .setup
-            .iter()
-            .filter(|&&(c, _)| c == color)
-            .map(|&(_, p)| geometry.sgf_point(p))
-            .collect();
-        if !stones.is_empty() {
-            let _ = write!(out, "A{}[{}]", color.letter(), stones.join("]["));
-        }
-    }
+    write_text_properties(
+        &mut out,
+        &[
+            ("PB", &game.black_player),
+            ("PW", &game.white_player),
+            ("RE", &game.result),
+        ],
+    );
+    write_setup(&mut out, geometry, &game.setup);
     if let Some(color) = game.player_to_move {
         let _ = write!(out, "PL[{}]", color.letter());
     } else if game.moves.first().is_some_and(|&(c, _)| c == Color::White) {

@@ -434,6 +434,29 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// Appends `ID[text]` (escaped) for each property that has a value.
+pub fn write_text_properties(out: &mut String, properties: &[(&str, &Option<String>)]) {
+    for &(id, value) in properties {
+        if let Some(v) = value {
+            let _ = write!(out, "{id}[{}]", escape(v));
+        }
+    }
+}
+
+/// Appends the setup stones as `AB[..]` and `AW[..]`.
+pub fn write_setup(out: &mut String, geometry: Geometry, setup: &[(Color, Point)]) {
+    for color in Color::ALL {
+        let stones: Vec<String> = setup
+            .iter()
+            .filter(|&&(c, _)| c == color)
+            .map(|&(_, p)| geometry.sgf_point(p))
+            .collect();
+        if !stones.is_empty() {
+            let _ = write!(out, "A{}[{}]", color.letter(), stones.join("]["));
+        }
+    }
+}
+
 /// Writes the game as one SGF `FF[4]` game tree: root properties, setup stones and every move.
 pub fn write_game(state: &GameState, info: &GameInfo) -> String {
     let geometry = state.geometry();
@@ -449,28 +472,17 @@ pub fn write_game(state: &GameState, info: &GameInfo) -> String {
     if state.handicap() > 0 {
         let _ = write!(out, "HA[{}]", state.handicap());
     }
-    for (id, value) in [
-        ("PB", &info.black_player),
-        ("PW", &info.white_player),
-        ("RE", &info.result),
-        ("DT", &info.date),
-        ("GC", &info.game_comment),
-    ] {
-        if let Some(v) = value {
-            let _ = write!(out, "{id}[{}]", escape(v));
-        }
-    }
-    for color in Color::ALL {
-        let stones: Vec<String> = state
-            .setup_stones()
-            .iter()
-            .filter(|&&(c, _)| c == color)
-            .map(|&(_, p)| geometry.sgf_point(p))
-            .collect();
-        if !stones.is_empty() {
-            let _ = write!(out, "A{}[{}]", color.letter(), stones.join("]["));
-        }
-    }
+    write_text_properties(
+        &mut out,
+        &[
+            ("PB", &info.black_player),
+            ("PW", &info.white_player),
+            ("RE", &info.result),
+            ("DT", &info.date),
+            ("GC", &info.game_comment),
+        ],
+    );
+    write_setup(&mut out, geometry, state.setup_stones());
     // The side to move at the start: after setup stones, and whenever it is white (a
     // reader assumes black).
     if !state.setup_stones().is_empty() || first_player(state) == Color::White {
