@@ -33,6 +33,7 @@
 
 pub mod avoid;
 pub mod hand_shapes;
+pub mod opening_prior;
 pub mod prior_mix;
 pub mod priors;
 pub mod reading;
@@ -53,6 +54,7 @@ use crate::settings::{PlayoutKind, SearchParams};
 use avoid::AvoidMoves;
 use parking_lot::Mutex;
 pub use prior_mix::RootPrior;
+use opening_prior::OpeningLines;
 use prior_mix::{ExtraPriors, PriorQuery, PriorSources};
 use priors::MovePriors;
 use reading::{ExpansionReader, ReadingShare, RootOwl};
@@ -486,6 +488,7 @@ impl Searcher {
             recent,
             PriorSources {
                 moves: &*self.config.priors,
+                opening: OpeningLines::configured(&self.config.params),
                 reader: root_reader.as_deref_mut(),
                 owl: self.owl.as_mut(),
                 extra: ExtraPriors(&extra),
@@ -514,6 +517,7 @@ impl Searcher {
             real_komi,
             config: &self.config,
             priors: &*self.config.priors,
+            opening: OpeningLines::configured(&self.config.params),
             expand_visits: self.config.params.expand_visits(state.size()),
             selection: self.config.params.selection(),
             memory: MemoryBudget::new(used, self.config.params.max_memory.0, self.memory_warned),

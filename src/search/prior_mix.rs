@@ -7,6 +7,7 @@
 //! | provider | nodes | settings |
 //! |---|---|---|
 //! | [`MovePriors`]: the learned pattern priors, or the heuristic ones | all | `priors`, `prior-weight` |
+//! | [`OpeningLines`]: lonely moves off the third and fourth lines in a large board's opening | all | `opening-prior` |
 //! | [`ExpansionReader`]: tactical reads of chains short of liberties, race reads | all | `reading*`, `race*` |
 //! | [`RootOwl`]: group life and death | root | `owl`, `owl-nodes` |
 //! | [`ExtraPriors`]: the play layer's root priors (the opening book) | root | `book` |
@@ -17,6 +18,7 @@
 
 use crate::board::{Board, Color, Move, Recent};
 
+use super::opening_prior::OpeningLines;
 use super::priors::{MovePriors, Prior};
 use super::reading::{ExpansionReader, RootOwl};
 
@@ -92,6 +94,8 @@ impl PriorProvider for ExtraPriors<'_> {
 pub struct PriorSources<'a> {
     /// The move priors (patterns or heuristic).
     pub moves: &'a dyn MovePriors,
+    /// The opening prior, when it is on.
+    pub opening: Option<OpeningLines>,
     /// The calling thread's reader, when the tree reads.
     pub reader: Option<&'a mut ExpansionReader>,
     /// At the root: the owl, when it is on.
@@ -104,10 +108,12 @@ impl<'a> PriorSources<'a> {
     /// The providers of a node below the root.
     pub fn expansion(
         moves: &'a dyn MovePriors,
+        opening: Option<OpeningLines>,
         reader: Option<&'a mut ExpansionReader>,
     ) -> PriorSources<'a> {
         PriorSources {
             moves,
+            opening,
             reader,
             owl: None,
             extra: ExtraPriors(&[]),
@@ -126,6 +132,9 @@ impl<'a> PriorSources<'a> {
         out.clear();
         out.resize(query.moves.len(), Prior::NONE);
         PriorProvider::add_priors(&mut self.moves, query, out);
+        if let Some(opening) = self.opening.as_mut() {
+            opening.add_priors(query, out);
+        }
         if let Some(reader) = self.reader.as_deref_mut() {
             PriorProvider::add_priors(reader, query, out);
         }

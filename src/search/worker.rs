@@ -37,6 +37,7 @@ use crate::playout::{
 
 use super::SearchConfig;
 use super::avoid::AvoidMoves;
+use super::opening_prior::OpeningLines;
 use super::prior_mix::{PriorQuery, PriorSources};
 use super::priors::MovePriors;
 use super::reading::{ExpansionReader, ReadingShare};
@@ -86,6 +87,8 @@ pub struct SharedSearch<'a> {
     pub real_komi: f32,
     pub config: &'a SearchConfig,
     pub priors: &'a dyn MovePriors,
+    /// The opening prior of the expansions, when it is on.
+    pub opening: Option<OpeningLines>,
     pub expand_visits: u32,
     /// The selection constants, resolved once per search.
     pub selection: Selection,
@@ -613,7 +616,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             recent,
             moves: &self.candidates,
         };
-        PriorSources::expansion(shared.priors, self.reader.as_deref_mut())
+        PriorSources::expansion(shared.priors, shared.opening, self.reader.as_deref_mut())
             .mix(&query, &mut self.prior_buf);
         let edges: Box<[Edge]> = self
             .candidates

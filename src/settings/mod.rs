@@ -347,6 +347,13 @@ settings! {
     /// (auto: 18.26), or with the heuristic priors their
     /// hand-written 3x3 shapes and ladder reading (auto or 0: neither).
     search.prior_weight: Auto<f32> = Auto::Auto, Meta::new("prior-weight", Scope::Search).range(0.0, 1e6).tune(0.0, 100.0, 5.0);
+    /// Virtual lost playouts of a lonely move (no stone within 3 points) off the third
+    /// and fourth lines, on boards from 13x13 up, while at most a twelfth of the board holds
+    /// stones, fading to none at a sixth (0: off).
+    search.opening_prior: f32 = 300.0, Meta::new("opening-prior", Scope::Search).range(0.0, 1e6).tune(0.0, 2000.0, 100.0);
+    /// The share of `opening-prior` a move within 3 points of a stone gets off the third
+    /// and fourth lines.
+    search.opening_prior_near: f32 = 0.03, Meta::new("opening-prior-near", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.05);
     /// Pattern table file (the `patterns/` text format) instead of the compiled-in one
     /// (builtin), for pattern playouts and pattern priors.
     game.patterns: Option<PathBuf> = None, Meta::new("patterns", Scope::Search);
