@@ -117,6 +117,7 @@ impl HanePlayer {
                 })
             }
             TimeControl::Clock { .. } | TimeControl::Fischer { .. } => move_time(
+                settings.game.time_plan,
                 request.time_control.system(),
                 request.time_left,
                 state.moves().len(),

@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use crate::settings::TimePlan;
+
 /// A time system.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeSystem {
@@ -183,18 +185,69 @@ impl Clock {
     /// The time for the next move with this clock (see [`move_time`]).
     pub fn move_time(
         &self,
+        plan: TimePlan,
         moves_played: usize,
         board_size: usize,
         margin: f64,
     ) -> Option<MoveTime> {
-        move_time(self.system, self.left, moves_played, board_size, margin)
+        move_time(
+            plan,
+            self.system,
+            self.left,
+            moves_played,
+            board_size,
+            margin,
+        )
     }
 }
 
-/// Time to spend on the next move, given the system, what the controller last said is left
-/// (if anything), the number of moves played and the board size, keeping `margin` seconds
-/// for network lag. `None` means no limit.
+/// The weight of game move `k` (0-based, both players' moves counted) under a phased plan
+/// on a board of `area` points: 0.5 in the opening (the first 5% of the points; on 19x19 the
+/// first 18 moves), rising to 1.5 by 20% (72), held to 45% (162), falling to 0.7 by 70%
+/// (253) and 0.7 after.
+pub fn phase_weight(k: usize, area: usize) -> f64 {
+    const CURVE: [(f64, f64); 5] = [(0.0, 0.5), (0.05, 0.5), (0.2, 1.5), (0.45, 1.5), (0.7, 0.7)];
+    let x = k as f64 / area.max(1) as f64;
+    let mut before = CURVE[0];
+    for point in CURVE {
+        if x <= point.0 {
+            let span = point.0 - before.0;
+            if span <= 0.0 {
+                return point.1;
+            }
+            return before.1 + (point.1 - before.1) * (x - before.0) / span;
+        }
+        before = point;
+    }
+    before.1
+}
+
+/// The share of the main time left that the next move gets, with `moves_to_go` of the
+/// player's moves expected: `1 / moves_to_go` under a flat plan or on a board below 13x13;
+/// under a phased one the next move's [`phase_weight`] over the sum of the weights of the
+/// expected moves (every other game move from now, the last one in part).
+pub fn main_time_share(
+    plan: TimePlan,
+    moves_played: usize,
+    board_size: usize,
+    moves_to_go: f64,
+) -> f64 {
+    if plan == TimePlan::Flat || board_size < 13 {
+        return 1.0 / moves_to_go;
+    }
+    let area = board_size * board_size;
+    let whole = moves_to_go.floor() as usize;
+    let part = moves_to_go - whole as f64;
+    let weight = |i: usize| phase_weight(moves_played + 2 * i, area);
+    let total = (0..whole).map(weight).sum::<f64>() + part * weight(whole);
+    weight(0) / total
+}
+
+/// Time to spend on the next move, given the plan, the system, what the controller last
+/// said is left (if anything), the number of moves played and the board size, keeping
+/// `margin` seconds for network lag. `None` means no limit.
 pub fn move_budget(
+    plan: TimePlan,
     system: TimeSystem,
     left: Option<TimeLeft>,
     moves_played: usize,
@@ -206,11 +259,12 @@ pub fn move_budget(
     let moves_to_go = ((area * 0.9 - moves_played as f64) / 2.0)
         .max(area / 8.0)
         .max(4.0);
+    let share = main_time_share(plan, moves_played, board_size, moves_to_go);
     let seconds = match system {
         TimeSystem::None => return None,
         TimeSystem::Absolute { main } => {
             let remaining = left.map_or(main, |l| l.seconds);
-            remaining / moves_to_go
+            remaining * share
         }
         TimeSystem::Fischer {
             main,
@@ -221,7 +275,7 @@ pub fn move_budget(
             // A share of the bank plus most of the increment, never more than most of the
             // bank itself (the increment comes only after the move).
             let remaining = left.map_or(main, |l| l.seconds);
-            let seconds = (remaining / moves_to_go + increment * 0.9).min(remaining * 0.8);
+            let seconds = (remaining * share + increment * 0.9).min(remaining * 0.8);
             move_limit.map_or(seconds, |limit| seconds.min(limit))
         }
         TimeSystem::Byoyomi {
@@ -230,8 +284,8 @@ pub fn move_budget(
             periods,
         } => match left {
             Some(l) if l.stones_or_periods > 0 => l.seconds.min(period),
-            Some(l) => l.seconds / moves_to_go + period * 0.9,
-            None if main > 0.0 => main / moves_to_go + period * 0.9,
+            Some(l) => l.seconds * share + period * 0.9,
+            None if main > 0.0 => main * share + period * 0.9,
             None if periods > 0 => period,
             None => 0.0,
         },
@@ -241,8 +295,8 @@ pub fn move_budget(
             stones,
         } => match left {
             Some(l) if l.stones_or_periods > 0 => l.seconds / l.stones_or_periods as f64,
-            Some(l) => l.seconds / moves_to_go + period / stones.max(1) as f64 * 0.9,
-            None if main > 0.0 => main / moves_to_go,
+            Some(l) => l.seconds * share + period / stones.max(1) as f64 * 0.9,
+            None if main > 0.0 => main * share,
             None => period / stones.max(1) as f64,
         },
     };
@@ -302,13 +356,14 @@ pub struct MoveTime {
 /// a Canadian period with stones to spare, and nothing extra in a byo-yomi period
 /// (overrunning one loses it). `None` means no limit.
 pub fn move_time(
+    plan: TimePlan,
     system: TimeSystem,
     left: Option<TimeLeft>,
     moves_played: usize,
     board_size: usize,
     margin: f64,
 ) -> Option<MoveTime> {
-    let budget = move_budget(system, left, moves_played, board_size, margin)?;
+    let budget = move_budget(plan, system, left, moves_played, board_size, margin)?;
     let b = budget.as_secs_f64();
     let max = match system {
         TimeSystem::None => return None,
@@ -367,21 +422,23 @@ mod tests {
         // the bank never runs out, and once main time is spent each move still gets most of
         // the increment.
         let system = fischer(60.0, 5.0, None);
-        let mut clock = Clock::new(system);
-        for moves in 0..300 {
-            let t = clock.move_time(2 * moves, 19, 0.5).unwrap();
-            let left = clock.left.unwrap().seconds;
-            assert!(t.budget <= t.max, "move {moves}");
-            assert!(
-                t.max.as_secs_f64() <= left * 0.8 + 1e-9,
-                "move {moves}: {t:?} of {left}"
-            );
-            assert!(
-                t.budget.as_secs_f64() >= 2.0,
-                "move {moves}: {t:?} of {left}"
-            );
-            clock.charge(t.budget.as_secs_f64() + 0.5);
-            assert!(clock.left.unwrap().seconds > 5.0, "move {moves}");
+        for plan in [TimePlan::Flat, TimePlan::Phased] {
+            let mut clock = Clock::new(system);
+            for moves in 0..300 {
+                let t = clock.move_time(plan, 2 * moves, 19, 0.5).unwrap();
+                let left = clock.left.unwrap().seconds;
+                assert!(t.budget <= t.max, "move {moves}");
+                assert!(
+                    t.max.as_secs_f64() <= left * 0.8 + 1e-9,
+                    "move {moves}: {t:?} of {left}"
+                );
+                assert!(
+                    t.budget.as_secs_f64() >= 2.0,
+                    "move {moves}: {t:?} of {left}"
+                );
+                clock.charge(t.budget.as_secs_f64() + 0.5);
+                assert!(clock.left.unwrap().seconds > 5.0, "move {moves}");
+            }
         }
         // The limit per move binds the budget, the extension and the allowance.
         let capped = Clock {
@@ -391,7 +448,7 @@ mod tests {
                 stones_or_periods: 0,
             }),
         };
-        let t = capped.move_time(0, 9, 0.5).unwrap();
+        let t = capped.move_time(TimePlan::Phased, 0, 9, 0.5).unwrap();
         assert!(
             t.budget.as_secs_f64() <= 10.0 && t.max.as_secs_f64() <= 9.5 + 1e-9,
             "{t:?}"
@@ -422,7 +479,7 @@ mod tests {
             seconds: 10.0,
             stones_or_periods: 3,
         };
-        let t = move_time(system, Some(left), 40, 9, 1.0).unwrap();
+        let t = move_time(TimePlan::Phased, system, Some(left), 40, 9, 1.0).unwrap();
         assert_eq!(t.budget, t.max);
         assert!(t.max.as_secs_f64() <= 9.0 + 1e-9);
     }
@@ -434,7 +491,7 @@ mod tests {
             seconds: 5.0,
             stones_or_periods: 0,
         };
-        let t = move_time(system, Some(left), 10, 9, 0.5).unwrap();
+        let t = move_time(TimePlan::Phased, system, Some(left), 10, 9, 0.5).unwrap();
         assert!(t.max >= t.budget);
         assert!(t.max.as_secs_f64() <= 5.0 * 0.2 + 1e-9 || t.max == t.budget);
         assert!(t.max.as_secs_f64() < 5.0);
@@ -462,12 +519,71 @@ mod tests {
                         seconds,
                         stones_or_periods: stones,
                     };
-                    let t = move_time(system, Some(left), 10, 19, 0.5).unwrap();
+                    let t = move_time(TimePlan::Phased, system, Some(left), 10, 19, 0.5).unwrap();
                     assert!(t.budget <= t.max, "{system:?} {seconds} {stones}: {t:?}");
                     assert!(t.max.as_secs_f64() <= MAX_MOVE_SECONDS);
                 }
             }
         }
+    }
+
+    /// The phased plan spends less than the flat one in the opening and more in the middle
+    /// game, and over a whole 19x19 game under absolute time (every move using its whole
+    /// budget) keeps a reserve as the flat plan does; below 13x13 it is the flat plan.
+    #[test]
+    fn phased_plan_moves_time_from_the_opening_to_the_middle_game() {
+        assert_eq!(phase_weight(0, 361), 0.5);
+        assert_eq!(phase_weight(18, 361), 0.5);
+        assert!((phase_weight(72, 361) - 1.49).abs() < 0.02);
+        assert_eq!(phase_weight(100, 361), 1.5);
+        assert_eq!(phase_weight(300, 361), 0.7);
+        let system = TimeSystem::Absolute { main: 600.0 };
+        let budget = |plan, moves, left: f64| {
+            let left = TimeLeft {
+                seconds: left,
+                stones_or_periods: 0,
+            };
+            move_budget(plan, system, Some(left), moves, 19, 0.0)
+                .unwrap()
+                .as_secs_f64()
+        };
+        let ratio =
+            |moves| budget(TimePlan::Phased, moves, 300.0) / budget(TimePlan::Flat, moves, 300.0);
+        assert!(ratio(0) < 0.5, "{}", ratio(0));
+        assert!(ratio(100) > 1.3, "{}", ratio(100));
+        assert!((ratio(290) - 1.0).abs() < 0.01, "{}", ratio(290));
+        for size in [9, 11] {
+            let left = Some(TimeLeft {
+                seconds: 100.0,
+                stones_or_periods: 0,
+            });
+            assert_eq!(
+                move_budget(TimePlan::Phased, system, left, 10, size, 0.0),
+                move_budget(TimePlan::Flat, system, left, 10, size, 0.0)
+            );
+        }
+        // A whole game of 320 moves under both plans, every move using its budget: the
+        // phased plan spends about half as much on the first 9 own moves and keeps a reserve.
+        let game = |plan| {
+            let mut clock = Clock::new(system);
+            let mut opening = 0.0;
+            for own in 0..160 {
+                let used = clock
+                    .move_time(plan, 2 * own, 19, 0.0)
+                    .unwrap()
+                    .budget
+                    .as_secs_f64();
+                if own < 9 {
+                    opening += used;
+                }
+                clock.charge(used);
+            }
+            (opening, clock.left.unwrap().seconds)
+        };
+        let (flat_opening, flat_left) = game(TimePlan::Flat);
+        let (phased_opening, phased_left) = game(TimePlan::Phased);
+        assert!(phased_opening < 0.6 * flat_opening);
+        assert!(flat_left > 30.0 && phased_left > 30.0);
     }
 
     #[test]
@@ -486,7 +602,7 @@ mod tests {
             seconds: 0.2,
             stones_or_periods: 0,
         };
-        let t = move_time(system, Some(left), 60, 9, 0.5).unwrap();
+        let t = move_time(TimePlan::Phased, system, Some(left), 60, 9, 0.5).unwrap();
         assert!(t.budget.as_secs_f64() <= 0.02 + 1e-12, "{t:?}");
         assert!(t.max.as_secs_f64() <= 0.02 + 1e-12, "{t:?}");
         // With time to spare the floor is the usual one.
@@ -494,7 +610,7 @@ mod tests {
             seconds: 30.0,
             stones_or_periods: 0,
         };
-        let t = move_time(system, Some(plenty), 60, 9, 5.0).unwrap();
+        let t = move_time(TimePlan::Phased, system, Some(plenty), 60, 9, 5.0).unwrap();
         assert!(
             (t.budget.as_secs_f64() - MIN_MOVE_SECONDS).abs() < 1e-12,
             "{t:?}"
@@ -512,10 +628,10 @@ mod tests {
             seconds: 4.0,
             stones_or_periods: 1,
         };
-        let t = move_time(system, Some(left), 100, 19, 0.5).unwrap();
+        let t = move_time(TimePlan::Phased, system, Some(left), 100, 19, 0.5).unwrap();
         assert_eq!(t.budget, t.max);
         assert!((t.budget.as_secs_f64() - 3.5).abs() < 1e-9);
-        assert!(move_time(TimeSystem::None, None, 0, 19, 0.5).is_none());
+        assert!(move_time(TimePlan::Phased, TimeSystem::None, None, 0, 19, 0.5).is_none());
     }
 
     #[test]

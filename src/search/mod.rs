@@ -52,9 +52,9 @@ use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
 use crate::settings::{PlayoutKind, SearchParams};
 
 use avoid::AvoidMoves;
+use opening_prior::OpeningLines;
 use parking_lot::Mutex;
 pub use prior_mix::RootPrior;
-use opening_prior::OpeningLines;
 use prior_mix::{ExtraPriors, PriorQuery, PriorSources};
 use priors::MovePriors;
 use reading::{ExpansionReader, ReadingShare, RootOwl};

@@ -136,7 +136,11 @@ mod tests {
     #[test]
     fn lonely_moves_lose_off_the_third_and_fourth_lines() {
         let board = Board::new(19).unwrap();
-        let out = priors_of(&board, &["A1", "B2", "C3", "D4", "E5", "K10", "Q16", "R3"], 50.0);
+        let out = priors_of(
+            &board,
+            &["A1", "B2", "C3", "D4", "E5", "K10", "Q16", "R3"],
+            50.0,
+        );
         let lost: Vec<bool> = out.iter().map(|p| p.visits > 0.0).collect();
         assert_eq!(
             lost,
@@ -175,7 +179,11 @@ mod tests {
                 recent: Recent::default(),
                 moves: &moves,
             };
-            OpeningLines { weight: 100.0, near }.add_priors(&query, &mut out);
+            OpeningLines {
+                weight: 100.0,
+                near,
+            }
+            .add_priors(&query, &mut out);
             assert!(out.iter().all(|p| p.wins == 0.0));
             out.iter().map(|p| p.visits).collect()
         };
@@ -194,7 +202,11 @@ mod tests {
         // Stones on the first line, far from the tested middle of the board.
         for p in g.points() {
             if g.edge_distance(p) == 0 && placed < 45 {
-                let color = if placed % 2 == 0 { Color::Black } else { Color::White };
+                let color = if placed % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 if board.play(p, color).is_ok() {
                     placed += 1;
                 }

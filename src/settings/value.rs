@@ -324,6 +324,23 @@ keyword_value!(PriorsKind, "KIND", "priors", {
     Pattern => "pattern",
 });
 
+/// How a game clock's main time is spread over the expected moves (see
+/// `play::clock::move_budget`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimePlan {
+    /// The same share for every expected move.
+    Flat,
+    /// On boards from 13x13 up, a smaller share in the opening and a larger one in the
+    /// middle game; flat on smaller boards.
+    #[default]
+    Phased,
+}
+
+keyword_value!(TimePlan, "PLAN", "time plan", {
+    Flat => "flat",
+    Phased => "phased",
+});
+
 /// How the search shifts the komi of its playouts in lopsided games (see
 /// `play::dynkomi`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

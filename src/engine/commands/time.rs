@@ -23,6 +23,7 @@ impl Engine {
     /// The clock's time for `color`'s next move (`None`: no clock).
     pub(super) fn clock_time(&self, color: Color) -> Option<crate::play::clock::MoveTime> {
         self.clocks[color.index()].move_time(
+            self.settings.game.time_plan,
             self.state.moves().len(),
             self.state.size(),
             self.settings.game.lag_margin,
