@@ -114,7 +114,7 @@ mod tests {
     use super::*;
     use crate::board::{Color, Recent};
 
-    fn priors_of(board: &Board, points: &[&str], weight: f32) -> Vec<Prior> {
+    fn priors_of(board: &Board, points: &[&str], prior: OpeningLines) -> Vec<Prior> {
         let g = board.geometry();
         let moves: Vec<Move> = points
             .iter()
@@ -127,7 +127,7 @@ mod tests {
             recent: Recent::default(),
             moves: &moves,
         };
-        OpeningLines { weight, near: 0.0 }.add_priors(&query, &mut out);
+        { prior }.add_priors(&query, &mut out);
         out
     }
 
@@ -139,7 +139,10 @@ mod tests {
         let out = priors_of(
             &board,
             &["A1", "B2", "C3", "D4", "E5", "K10", "Q16", "R3"],
-            50.0,
+            OpeningLines {
+                weight: 50.0,
+                near: 0.0,
+            },
         );
         let lost: Vec<bool> = out.iter().map(|p| p.visits > 0.0).collect();
         assert_eq!(
@@ -168,22 +171,8 @@ mod tests {
         // B16 near on the 2nd line, D16 near on the 4th.
         let points = ["K13", "L12", "K14", "B10", "B16", "D16"];
         let visits = |near: f32| -> Vec<f32> {
-            let moves: Vec<Move> = points
-                .iter()
-                .map(|s| Move::Play(g.parse_point(s).unwrap()))
-                .collect();
-            let mut out = vec![Prior::NONE; moves.len()];
-            let query = PriorQuery {
-                board: &board,
-                color: Color::Black,
-                recent: Recent::default(),
-                moves: &moves,
-            };
-            OpeningLines {
-                weight: 100.0,
-                near,
-            }
-            .add_priors(&query, &mut out);
+            let weight = 100.0;
+            let out = priors_of(&board, &points, OpeningLines { weight, near });
             assert!(out.iter().all(|p| p.wins == 0.0));
             out.iter().map(|p| p.visits).collect()
         };
@@ -216,7 +205,14 @@ mod tests {
         let expected = ((361.0 / 6.0 - stones as f32) / (361.0 / 12.0)).clamp(0.0, 1.0);
         assert!(expected > 0.0 && expected < 1.0, "{stones} stones");
         assert!((OpeningLines::strength(&board) - expected).abs() < 1e-6);
-        let out = priors_of(&board, &["K10"], 50.0);
+        let out = priors_of(
+            &board,
+            &["K10"],
+            OpeningLines {
+                weight: 50.0,
+                near: 0.0,
+            },
+        );
         assert!((out[0].visits - 50.0 * expected).abs() < 1e-3);
         assert_eq!(OpeningLines::strength(&Board::new(9).unwrap()), 0.0);
         assert_eq!(OpeningLines::strength(&Board::new(13).unwrap()), 1.0);

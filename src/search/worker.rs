@@ -4,7 +4,8 @@
 //! workers of one search share ([`SharedSearch`]).
 //!
 //! Selection value of an edge for the player to move, with `n`/`w` the child's visits and
-//! wins plus its virtual losses (as lost visits) plus the prior's virtual visits and wins,
+//! wins plus its virtual losses (`virtual-loss` lost visits for each descent in flight
+//! through it) plus the prior's virtual visits and wins,
 //! `q = w / n`, and AMAF visits/wins `an`/`aw`:
 //!
 //! ```text
@@ -757,12 +758,13 @@ fn select(node: &Node, edges: &[Edge], config: &Selection) -> usize {
         None
     };
     let first_play_urgency = config.fpu;
+    let virtual_loss = config.virtual_loss;
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
     for (k, edge) in edges.iter().enumerate() {
         let prior = edge.prior();
         let stats = edge.stats();
-        let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
+        let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32 * virtual_loss;
         let w = prior.wins + stats.wins;
         let (mut an, mut aw) = if rave_on {
             let amaf = edge.amaf();

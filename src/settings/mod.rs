@@ -424,6 +424,9 @@ settings! {
     /// setting, of its AMAF playouts as extra AMAF wins, once the node has sampled 32
     /// playouts (0: off).
     search.criticality: f32 = 0.0, Meta::new("criticality", Scope::Search).range(0.0, 1e6).tune(0.0, 4.0, 0.25);
+    /// Lost playouts a tree move counts for each search thread whose descent is passing
+    /// through it (virtual loss), so that threads spread over the tree.
+    search.virtual_loss: f32 = 1.0, Meta::new("virtual-loss", Scope::Search).range(0.0, 1e6).tune(0.0, 8.0, 0.5);
     /// Value of a tree move with no statistics and no prior (first-play urgency).
     search.fpu: f32 = 0.873, Meta::new("fpu", Scope::Search).aliases(&["first-play-urgency"]).range(0.0, 1e6).tune(0.5, 1.5, 0.05);
     /// Visits a tree node needs before it gets children (auto: 2 up to 7x7, 8 above).
@@ -512,6 +515,7 @@ pub struct Selection {
     pub fpu: f32,
     pub rave_distance: f32,
     pub criticality: f32,
+    pub virtual_loss: f32,
 }
 
 impl GameParams {
@@ -552,6 +556,7 @@ impl SearchParams {
             fpu: self.fpu,
             rave_distance: self.rave_distance,
             criticality: self.criticality,
+            virtual_loss: self.virtual_loss,
         }
     }
 

@@ -48,7 +48,7 @@ fn textbook_score(node: &Node, edge: &Edge, config: &Selection) -> f32 {
     let parent = node.stats().visits as f32;
     let prior = edge.prior();
     let stats = edge.stats();
-    let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32;
+    let n = prior.visits + stats.visits as f32 + edge.virtual_loss() as f32 * config.virtual_loss;
     let w = prior.wins + stats.wins;
     let amaf = edge.amaf();
     let (an, aw) = if config.rave > 0.0 {
@@ -113,6 +113,7 @@ fn select_picks_the_best_textbook_score() {
             rave: [3000.0, 50.0, 0.0][round % 3],
             rave_prior: [3.0, 0.0, 1.0][(round / 3) % 3],
             fpu: [1.0, 0.5][(round / 9) % 2],
+            virtual_loss: [1.0, 3.0][(round / 18) % 2],
             ..SearchParams::default().selection()
         };
         let chosen = select(&node, &edges, &config);
