@@ -7,7 +7,7 @@
 
 use crate::board::{Board, Color, Point, Recent};
 use crate::tactics::ladder::{atari_starts_ladder, extension_caught_in_ladder};
-use crate::tactics::liberties::{liberties_after, liberties_capped};
+use crate::tactics::liberties::{liberties_after, liberties_capped, touches_chain_in_atari};
 
 use super::shape::{code_3x3, diamond_codes};
 
@@ -217,7 +217,8 @@ pub fn extract_tactical(
             if board.in_atari(np) {
                 let level = if Some(board.chain_id(np)) == last_chain {
                     2
-                } else if frees_own_chain(board, np, color) {
+                } else if touches_chain_in_atari(board, np, color) {
+                    // Capturing it frees an own chain.
                     3
                 } else if liberties_after(board, p, enemy).liberties >= 2 {
                     4
@@ -278,15 +279,4 @@ pub fn edge_level(board: &Board, p: Point) -> u8 {
     let x = col.min(last - col).min(5);
     let y = row.min(last - row).min(5);
     (6 * x.min(y) + x.max(y) + 1) as u8
-}
-
-/// Whether the enemy chain through `q` touches an own chain in atari.
-fn frees_own_chain(board: &Board, q: Point, color: Color) -> bool {
-    board.chain_stones(q).any(|s| {
-        board
-            .geometry()
-            .neighbors(s)
-            .iter()
-            .any(|&n| board.cell_at(n).is(color) && board.in_atari(Point::from_index(n)))
-    })
 }
