@@ -48,21 +48,6 @@ pub enum Group {
 }
 
 impl Group {
-    pub const ALL: [Group; 12] = [
-        Group::Pass,
-        Group::Capture,
-        Group::Escape,
-        Group::SelfAtari,
-        Group::Atari,
-        Group::DistLast,
-        Group::DistSecond,
-        Group::Edge,
-        Group::Shape3,
-        Group::Shape12,
-        Group::Shape24,
-        Group::Shape40,
-    ];
-
     /// Groups with a small number of levels, in table order.
     pub const LEVELLED: [Group; 8] = [
         Group::Pass,
@@ -101,8 +86,13 @@ impl Group {
         }
     }
 
+    /// Every group, in table order: the levelled ones, then the shapes.
+    pub fn all() -> impl Iterator<Item = Group> {
+        Group::LEVELLED.into_iter().chain(Group::SHAPES)
+    }
+
     pub fn from_name(name: &str) -> Option<Group> {
-        Group::ALL.into_iter().find(|g| g.name() == name)
+        Group::all().find(|g| g.name() == name)
     }
 
     /// Highest level of a levelled group (levels run 1..=max); 0 for shape groups.
