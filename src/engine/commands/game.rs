@@ -99,26 +99,16 @@ fn handicap_count(args: &[&str]) -> Result<usize, String> {
     }
 }
 
-pub(super) fn cmd_fixed_handicap(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+/// `fixed_handicap N` or, with `free`, `place_free_handicap N`: the handicap stones placed
+/// by the engine, listed.
+pub(super) fn cmd_handicap(engine: &mut Engine, args: &[&str], free: bool) -> Outcome {
     let n = handicap_count(args)?;
-    let points = engine
-        .state
-        .place_fixed_handicap(n)
-        .map_err(|e| e.to_string())?;
-    engine.ponder_wanted = false;
-    Ok(vertex_list(&points, engine))
-}
-
-pub(super) fn cmd_place_free_handicap(
-    engine: &mut Engine,
-    args: &[&str],
-    _: &mut Call<'_>,
-) -> Outcome {
-    let n = handicap_count(args)?;
-    let points = engine
-        .state
-        .place_free_handicap(n)
-        .map_err(|e| e.to_string())?;
+    let points = if free {
+        engine.state.place_free_handicap(n)
+    } else {
+        engine.state.place_fixed_handicap(n)
+    }
+    .map_err(|e| e.to_string())?;
     engine.ponder_wanted = false;
     Ok(vertex_list(&points, engine))
 }

@@ -41,24 +41,12 @@ pub(super) fn cmd_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call
     Ok(String::new())
 }
 
-pub(super) fn cmd_kgs_time_settings(
-    engine: &mut Engine,
-    args: &[&str],
-    _: &mut Call<'_>,
-) -> Outcome {
-    engine.set_time_system(parse_time_system(args, false)?);
-    Ok(String::new())
-}
-
-/// `kata-time_settings KIND ...`: the kinds of `kgs-time_settings` (`byo-yomi` spelt either
-/// way), `fischer MAIN INCREMENT` and `fischer-capped MAIN INCREMENT MAIN_LIMIT MOVE_LIMIT`
-/// (a negative limit: none; a main-time limit must not be below the main time).
-pub(super) fn cmd_kata_time_settings(
-    engine: &mut Engine,
-    args: &[&str],
-    _: &mut Call<'_>,
-) -> Outcome {
-    engine.set_time_system(parse_time_system(args, true)?);
+/// `kgs-time_settings KIND ...` or, with `kata`, `kata-time_settings KIND ...`: the kinds
+/// of `kgs-time_settings` (`byo-yomi` spelt either way), and for `kata-time_settings` also
+/// `fischer MAIN INCREMENT` and `fischer-capped MAIN INCREMENT MAIN_LIMIT MOVE_LIMIT` (a
+/// negative limit: none; a main-time limit must not be below the main time).
+pub(super) fn cmd_time_system(engine: &mut Engine, args: &[&str], kata: bool) -> Outcome {
+    engine.set_time_system(parse_time_system(args, kata)?);
     Ok(String::new())
 }
 
