@@ -187,19 +187,20 @@ mod test_engine {
 
     /// Runs one command and returns its response without the `=` (panics on `?`).
     pub(super) fn ok(engine: &mut Engine, line: &str) -> String {
-        let mut out = Vec::new();
-        engine.execute_line(line, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with('='), "{line}: {text}");
-        text[1..].trim().to_string()
+        respond(engine, line, '=')
     }
 
     /// Runs one command that must fail and returns its message.
     pub(super) fn refused(engine: &mut Engine, line: &str) -> String {
+        respond(engine, line, '?')
+    }
+
+    /// Runs one command whose response must start with `mark`; the response without it.
+    fn respond(engine: &mut Engine, line: &str, mark: char) -> String {
         let mut out = Vec::new();
         engine.execute_line(line, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with('?'), "{line}: {text}");
+        assert!(text.starts_with(mark), "{line}: {text}");
         text[1..].trim().to_string()
     }
 }
