@@ -31,7 +31,7 @@ use time::{KATA_TIME_SETTINGS, cmd_time_left, cmd_time_settings, cmd_time_system
 use super::analysis::Dialect;
 use super::parse::parse_color;
 use super::{Call, ERR_SYNTAX, Engine};
-use crate::board::{Color, Point};
+use crate::board::{Color, GameState, Point};
 
 /// What a handler returns: the response text, or the error message.
 pub type Outcome = Result<String, String>;
@@ -59,8 +59,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("boardsize", cmd_boardsize),
     spec("clear_board", cmd_clear_board),
     spec("komi", cmd_komi),
-    spec("fixed_handicap", |e, a, _| cmd_handicap(e, a, false)),
-    spec("place_free_handicap", |e, a, _| cmd_handicap(e, a, true)),
+    spec("fixed_handicap", |e, a, _| {
+        cmd_handicap(e, a, GameState::place_fixed_handicap)
+    }),
+    spec("place_free_handicap", |e, a, _| {
+        cmd_handicap(e, a, GameState::place_free_handicap)
+    }),
     spec("set_free_handicap", cmd_set_free_handicap),
     // Core play.
     spec("play", cmd_play),
@@ -138,11 +142,12 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
 
 /// Refuses any argument (a syntax error).
 fn no_args(args: &[&str]) -> Result<(), String> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(ERR_SYNTAX.into())
-    }
+    exactly::<0>(args).map(|[]| ())
+}
+
+/// Exactly `N` arguments (otherwise a syntax error).
+fn exactly<'a, const N: usize>(args: &[&'a str]) -> Result<[&'a str; N], String> {
+    args.try_into().map_err(|_| ERR_SYNTAX.to_string())
 }
 
 /// The one argument, a colour.

@@ -1,7 +1,7 @@
 //! The clock handlers: `time_settings`, `kgs-time_settings`, `kata-time_settings` and
 //! `time_left`, and the parsing of their time systems.
 
-use super::Outcome;
+use super::{Outcome, exactly};
 use crate::board::Color;
 use crate::engine::parse::{parse_color, parse_count, parse_float, parse_seconds};
 use crate::engine::{Call, ERR_SYNTAX, Engine};
@@ -31,9 +31,7 @@ impl Engine {
 }
 
 pub(super) fn cmd_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
-    let [main, byo, stones] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [main, byo, stones] = exactly(args)?;
     let main = parse_seconds(main).ok_or(ERR_SYNTAX)?;
     let byo = parse_seconds(byo).ok_or(ERR_SYNTAX)?;
     let stones = parse_count(stones).ok_or(ERR_SYNTAX)?;
@@ -113,9 +111,7 @@ fn parse_time_system(args: &[&str], kata: bool) -> Result<TimeSystem, String> {
 }
 
 pub(super) fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
-    let [color, seconds, stones] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [color, seconds, stones] = exactly(args)?;
     let color = parse_color(color).ok_or(ERR_SYNTAX)?;
     // Overtime can be reported as negative; absurdly large values plan no further than a
     // day per move anyway (`time::move_budget`).
