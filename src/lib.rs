@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`log`] | the process's log lines (stderr or a file), whose writes never fail |
 //! | [`files`] | reading the files an operator names: regular files only, of bounded size |
+//! | [`svg`] | the pieces of SVG the charts share: frame, document, text, percentage grid, points |
 //! | [`board`] | points, stones, chains and liberties, ring codes, ko, Zobrist hashes, rules, game history, scoring, diagrams |
 //! | [`tactics`] | liberty and self-atari helpers, the ladder reader, the eye-space reader |
 //! | [`settings`] | the one settings definition: every engine setting with its default, help and ranges, in one parameter struct per layer |
@@ -67,4 +68,5 @@ pub mod review;
 pub mod search;
 pub mod settings;
 pub mod sgf;
+pub mod svg;
 pub mod tactics;

@@ -7,107 +7,60 @@ use std::fmt::Write as _;
 use super::results::{GameRecord, MatchSettings};
 use super::spsa::{Param, State};
 use super::stats::running_rates;
+use crate::svg::{self, Frame, escape};
 
-const WIDTH: f64 = 720.0;
-const HEIGHT: f64 = 360.0;
-const LEFT: f64 = 56.0;
-const RIGHT: f64 = 16.0;
-const TOP: f64 = 36.0;
-const BOTTOM: f64 = 44.0;
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// The chart's size and margins.
+const FRAME: Frame = Frame::new(720.0, 360.0, [56.0, 16.0, 36.0, 44.0]);
 
 /// The running match score chart as an SVG document.
 pub fn score_svg(settings: &MatchSettings, records: &[GameRecord]) -> String {
     let rates = running_rates(records);
     let n = rates.len().max(1) as f64;
-    let plot_w = WIDTH - LEFT - RIGHT;
-    let plot_h = HEIGHT - TOP - BOTTOM;
-    let x = |k: usize| LEFT + plot_w * (k as f64 + 1.0) / n;
-    let y = |rate: f64| TOP + plot_h * (1.0 - rate);
+    let (left, top) = (FRAME.left, FRAME.top);
+    let plot_w = FRAME.plot_width();
+    let plot_h = FRAME.plot_height();
+    let x = |k: usize| left + plot_w * (k as f64 + 1.0) / n;
+    let y = |rate: f64| top + plot_h * (1.0 - rate);
     let mut svg = String::new();
+    svg::open(&mut svg, FRAME.width, FRAME.height);
     let _ = writeln!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{LEFT}" y="20" font-size="14">Score of {} (engine 1) against {} ({} games, 95% interval shaded)</text>"#,
+        r#"<text x="{left}" y="20" font-size="14">Score of {} (engine 1) against {} ({} games, 95% interval shaded)</text>"#,
         escape(&settings.names[0]),
         escape(&settings.names[1]),
         rates.len()
     );
-    for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
-        let ty = y(tick);
-        let dash = if tick == 0.5 {
-            r#" stroke-dasharray="4 3""#
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{LEFT}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#bbb"{dash}/>"##,
-            WIDTH - RIGHT
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{:.0}%</text>"#,
-            LEFT - 6.0,
-            ty + 4.0,
-            tick * 100.0
-        );
-    }
+    svg::percent_grid(&mut svg, &FRAME, y, "#bbb", "", |_, _, _| {});
     let _ = writeln!(
         svg,
-        r#"<text x="14" y="{:.1}" text-anchor="middle" transform="rotate(-90 14 {:.1})">score of {}</text>"#,
-        TOP + plot_h / 2.0,
-        TOP + plot_h / 2.0,
+        r#"<text x="14" y="{0:.1}" text-anchor="middle" transform="rotate(-90 14 {0:.1})">score of {1}</text>"#,
+        top + plot_h / 2.0,
         escape(&settings.names[0])
     );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">games</text>"#,
-        LEFT + plot_w / 2.0,
-        HEIGHT - 8.0
+    let middle = r#" text-anchor="middle""#;
+    svg::text(
+        &mut svg,
+        left + plot_w / 2.0,
+        FRAME.height - 8.0,
+        middle,
+        "games",
     );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
-        WIDTH - RIGHT,
-        HEIGHT - 24.0,
-        rates.len()
-    );
+    let games = rates.len().to_string();
+    let (right, bottom) = (FRAME.width - FRAME.right, FRAME.height - 24.0);
+    svg::text(&mut svg, right, bottom, r#" text-anchor="end""#, &games);
     if !rates.is_empty() {
-        let mut band = String::new();
-        for (k, &(_, _, hi)) in rates.iter().enumerate() {
-            let _ = write!(band, "{:.1},{:.1} ", x(k), y(hi));
-        }
-        for (k, &(_, lo, _)) in rates.iter().enumerate().rev() {
-            let _ = write!(band, "{:.1},{:.1} ", x(k), y(lo));
-        }
+        let his = rates.iter().enumerate().map(|(k, r)| (x(k), y(r.2)));
+        let los = rates.iter().enumerate().rev().map(|(k, r)| (x(k), y(r.1)));
         let _ = writeln!(
             svg,
             r##"<polygon points="{}" fill="#9ecae1" fill-opacity="0.6" stroke="none"/>"##,
-            band.trim_end()
+            svg::points(his.chain(los))
         );
-        let line: Vec<String> = rates
-            .iter()
-            .enumerate()
-            .map(|(k, &(rate, _, _))| format!("{:.1},{:.1}", x(k), y(rate)))
-            .collect();
+        let line = rates.iter().enumerate().map(|(k, r)| (x(k), y(r.0)));
         let _ = writeln!(
             svg,
             r##"<polyline points="{}" fill="none" stroke="#08519c" stroke-width="2"/>"##,
-            line.join(" ")
+            svg::points(line)
         );
     }
     svg.push_str("</svg>\n");
@@ -126,23 +79,17 @@ pub fn parameter_paths_svg(params: &[Param], state: &State, average: f64) -> Str
     let tuned = state.tuned(average);
     let averaged = state.averaged_iterations(average);
     let iterations = state.history.len();
+    let left = FRAME.left;
     // Below the title, with room for the first panel's label.
-    let first = TOP + 20.0;
-    let height = first + params.len() as f64 * (PANEL + PANEL_GAP) + BOTTOM - PANEL_GAP;
-    let plot_w = WIDTH - LEFT - RIGHT;
-    let x = |k: usize| LEFT + plot_w * k as f64 / iterations.max(1) as f64;
+    let first = FRAME.top + 20.0;
+    let height = first + params.len() as f64 * (PANEL + PANEL_GAP) + FRAME.bottom - PANEL_GAP;
+    let plot_w = FRAME.plot_width();
+    let x = |k: usize| left + plot_w * k as f64 / iterations.max(1) as f64;
     let mut svg = String::new();
+    svg::open(&mut svg, FRAME.width, height);
     let _ = writeln!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="white"/>"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{LEFT}" y="20" font-size="14">SPSA: each parameter after {iterations} iterations (start dashed, tuned value orange)</text>"#
+        r#"<text x="{left}" y="20" font-size="14">SPSA: each parameter after {iterations} iterations (start dashed, tuned value orange)</text>"#
     );
     for (i, param) in params.iter().enumerate() {
         let top = first + i as f64 * (PANEL + PANEL_GAP);
@@ -158,11 +105,11 @@ pub fn parameter_paths_svg(params: &[Param], state: &State, average: f64) -> Str
         let start = path.first().copied().unwrap_or(state.theta[i]);
         let _ = writeln!(
             svg,
-            r##"<rect x="{LEFT}" y="{top:.1}" width="{plot_w:.1}" height="{PANEL}" fill="none" stroke="#bbb"/>"##
+            r##"<rect x="{left}" y="{top:.1}" width="{plot_w:.1}" height="{PANEL}" fill="none" stroke="#bbb"/>"##
         );
         let _ = writeln!(
             svg,
-            r#"<text x="{LEFT}" y="{:.1}">{} (range {} to {}, step {}): now {}, tuned {}</text>"#,
+            r#"<text x="{left}" y="{:.1}">{} (range {} to {}, step {}): now {}, tuned {}</text>"#,
             top - 6.0,
             escape(&param.key),
             param.min,
@@ -172,29 +119,22 @@ pub fn parameter_paths_svg(params: &[Param], state: &State, average: f64) -> Str
             param.text(tuned[i])
         );
         for (value, shift) in [(param.max, 10.0), (param.min, 0.0)] {
-            let _ = writeln!(
-                svg,
-                r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{value}</text>"#,
-                LEFT - 6.0,
-                y(value) + shift
-            );
+            let label = value.to_string();
+            let end = r#" text-anchor="end""#;
+            svg::text(&mut svg, left - 6.0, y(value) + shift, end, &label);
         }
         let _ = writeln!(
             svg,
-            r##"<line x1="{LEFT}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888" stroke-dasharray="4 3"/>"##,
+            r##"<line x1="{left}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#888" stroke-dasharray="4 3"/>"##,
             y(start),
-            WIDTH - RIGHT
+            FRAME.width - FRAME.right
         );
         if path.len() > 1 {
-            let points: Vec<String> = path
-                .iter()
-                .enumerate()
-                .map(|(k, &v)| format!("{:.1},{:.1}", x(k), y(v)))
-                .collect();
+            let points = path.iter().enumerate().map(|(k, &v)| (x(k), y(v)));
             let _ = writeln!(
                 svg,
                 r##"<polyline points="{}" fill="none" stroke="#08519c" stroke-width="1.5"/>"##,
-                points.join(" ")
+                svg::points(points)
             );
         }
         if averaged > 0 {
@@ -207,11 +147,13 @@ pub fn parameter_paths_svg(params: &[Param], state: &State, average: f64) -> Str
             );
         }
     }
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">iterations</text>"#,
-        LEFT + plot_w / 2.0,
-        height - 8.0
+    let middle = r#" text-anchor="middle""#;
+    svg::text(
+        &mut svg,
+        left + plot_w / 2.0,
+        height - 8.0,
+        middle,
+        "iterations",
     );
     svg.push_str("</svg>\n");
     svg

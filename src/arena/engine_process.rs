@@ -405,15 +405,7 @@ impl EngineProcess {
         name: Option<&str>,
         command_timeout: Duration,
     ) -> Result<EngineProcess, Fault> {
-        let mut engine = EngineProcess {
-            name: name.unwrap_or("").to_string(),
-            command_line: command_line.to_string(),
-            process: None,
-            running_seed: None,
-            command_timeout,
-            interrupt: SearchControl::new(),
-            fischer_as_canadian: None,
-        };
+        let mut engine = EngineProcess::idle(command_line, name.unwrap_or(""), command_timeout);
         engine.launch(0)?;
         if engine.name.is_empty() {
             engine.name = engine.ask_name();
@@ -838,17 +830,14 @@ mod tests {
             engine.shut_down();
             seen
         };
+        let clock = |main, byo_yomi, stones| TimeControl::Clock {
+            main,
+            byo_yomi,
+            stones,
+        };
         // Sudden death is absolute time: no byo-yomi, so no byo-yomi stones either (GTP
         // says `M 0 0`; Pachi asserts on `M 0 1`).
-        let seen = sent(
-            TimeControl::Clock {
-                main: 60.0,
-                byo_yomi: 0.0,
-                stones: 1,
-            },
-            0.9,
-            0,
-        );
+        let seen = sent(clock(60.0, 0.0, 1), 0.9, 0);
         assert!(seen.contains("|time_settings 60 0 0|"), "{seen}");
         // Time left is a whole number of seconds (GNU Go refuses decimals), and never 0
         // while time is left.
@@ -859,15 +848,7 @@ mod tests {
         let seen = sent(TimeControl::PerMove { seconds: 0.4 }, 0.4, 1);
         assert!(seen.contains("|time_settings 0 1 1|"), "{seen}");
         assert!(seen.contains("|time_left b 1 1|"), "{seen}");
-        let seen = sent(
-            TimeControl::Clock {
-                main: 30.7,
-                byo_yomi: 5.0,
-                stones: 3,
-            },
-            0.0,
-            0,
-        );
+        let seen = sent(clock(30.7, 5.0, 3), 0.0, 0);
         assert!(seen.contains("|time_settings 30 5 3|"), "{seen}");
         assert!(seen.contains("|time_left b 0 0|"), "{seen}");
         // Fischer: KataGo's command, with the seconds' fractions.

@@ -355,6 +355,28 @@ mod tests {
         next: usize,
     }
 
+    impl ScriptedPlayer {
+        fn new(moves: Vec<&'static str>, delays: Vec<Duration>) -> ScriptedPlayer {
+            ScriptedPlayer {
+                moves,
+                delays,
+                next: 0,
+            }
+        }
+    }
+
+    /// The referee's settings for a test: `time_control`, 50 ms of margin, at most 100
+    /// moves, 10 playouts to find dead stones.
+    fn settings(time_control: TimeControl) -> RefereeSettings {
+        RefereeSettings {
+            time_control,
+            margin: Duration::from_millis(50),
+            move_cap: 100,
+            dead_playouts: 10,
+            interrupt: SearchControl::new(),
+        }
+    }
+
     impl Player for ScriptedPlayer {
         fn name(&self) -> &str {
             "scripted"
@@ -393,23 +415,12 @@ mod tests {
         // in-process player is never cut off, so the reply arrives, late, as an engine's
         // can on a loaded machine; the referee must judge it the same as a cut-off one.
         let fast = Duration::ZERO;
-        let mut black = ScriptedPlayer {
-            moves: vec!["A1", "C1", "E1"],
-            delays: vec![fast, fast, Duration::from_millis(500)],
-            next: 0,
-        };
-        let mut white = ScriptedPlayer {
-            moves: vec!["A5", "C5", "E5"],
-            delays: vec![fast; 3],
-            next: 0,
-        };
-        let settings = RefereeSettings {
-            time_control: TimeControl::PerMove { seconds: 0.2 },
-            margin: Duration::from_millis(50),
-            move_cap: 100,
-            dead_playouts: 10,
-            interrupt: SearchControl::new(),
-        };
+        let mut black = ScriptedPlayer::new(
+            vec!["A1", "C1", "E1"],
+            vec![fast, fast, Duration::from_millis(500)],
+        );
+        let mut white = ScriptedPlayer::new(vec!["A5", "C5", "E5"], vec![fast; 3]);
+        let settings = settings(TimeControl::PerMove { seconds: 0.2 });
         let start = GameState::new(5, Rules::default()).unwrap();
         let mut seen = Vec::new();
         let outcome = play_game(start, &mut black, &mut white, &settings, 1, &mut |p| {
@@ -436,18 +447,8 @@ mod tests {
 
     #[test]
     fn an_interrupted_game_is_abandoned() {
-        let player = || ScriptedPlayer {
-            moves: vec!["A1"],
-            delays: vec![Duration::ZERO],
-            next: 0,
-        };
-        let settings = RefereeSettings {
-            time_control: TimeControl::None { max_move: 10.0 },
-            margin: Duration::from_millis(50),
-            move_cap: 100,
-            dead_playouts: 10,
-            interrupt: SearchControl::new(),
-        };
+        let player = || ScriptedPlayer::new(vec!["A1"], vec![Duration::ZERO]);
+        let settings = settings(TimeControl::None { max_move: 10.0 });
         settings.interrupt.stop();
         let start = GameState::new(5, Rules::default()).unwrap();
         let (mut black, mut white) = (player(), player());

@@ -49,29 +49,31 @@ pub struct MatchSettings {
     pub shard_pairs: bool,
 }
 
+/// The names of the fields in which `$a` and `$b` differ, in the order given: each field as
+/// its name and the field (`"move cap" move_cap`).
+macro_rules! differing_fields {
+    ($a:expr, $b:expr; $($name:literal $field:ident),* $(,)?) => {{
+        let (a, b) = ($a, $b);
+        let mut out: Vec<&'static str> = Vec::new();
+        $(
+            if a.$field != b.$field {
+                out.push($name);
+            }
+        )*
+        out
+    }};
+}
+pub(crate) use differing_fields;
+
 impl MatchSettings {
     /// The fields in which `self` and `other` describe different matches (games and shard
     /// aside).
     pub fn differences(&self, other: &MatchSettings) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        let mut check = |name: &'static str, same: bool| {
-            if !same {
-                out.push(name);
-            }
-        };
-        check("engines", self.engines == other.engines);
-        check("names", self.names == other.names);
-        check("size", self.size == other.size);
-        check("komi", self.komi == other.komi);
-        check("rules", self.rules == other.rules);
-        check("handicap", self.handicap == other.handicap);
-        check("openings", self.openings == other.openings);
-        check("opening-moves", self.opening_moves == other.opening_moves);
-        check("time control", self.time_control == other.time_control);
-        check("margin", self.margin_seconds == other.margin_seconds);
-        check("move cap", self.move_cap == other.move_cap);
-        check("seed", self.seed == other.seed);
-        out
+        differing_fields!(self, other;
+            "engines" engines, "names" names, "size" size, "komi" komi, "rules" rules,
+            "handicap" handicap, "openings" openings, "opening-moves" opening_moves,
+            "time control" time_control, "margin" margin_seconds, "move cap" move_cap,
+            "seed" seed)
     }
 }
 

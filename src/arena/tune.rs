@@ -37,7 +37,7 @@ use super::engine_process::split_command_line;
 use super::hane_player::HaneSettings;
 use super::player::TimeControl;
 use super::progress::{clock_text, eta};
-use super::results::{self, FolderLock, GameRecord, MatchSettings};
+use super::results::{self, FolderLock, GameRecord, MatchSettings, differing_fields};
 use super::spsa::{Gains, Param, Spsa, State, mix};
 use super::stats::{self, Sprt, engine_tallies, wilson_interval};
 use super::{EngineSpec, MatchPlan, chart, merge_folders, run_match};
@@ -82,25 +82,10 @@ impl TuneConfig {
     /// The fields in which `self` and `other` describe different runs (the number of
     /// iterations aside).
     pub fn differences(&self, other: &TuneConfig) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        let mut check = |name: &'static str, same: bool| {
-            if !same {
-                out.push(name);
-            }
-        };
-        check("params", self.params == other.params);
-        check("start", self.start == other.start);
-        check("gains", self.gains == other.gains);
-        check("seed", self.seed == other.seed);
-        check("pairs", self.pairs == other.pairs);
-        check("engine", self.engine == other.engine);
-        check("size", self.size == other.size);
-        check("komi", self.komi == other.komi);
-        check("rules", self.rules == other.rules);
-        check("time control", self.time_control == other.time_control);
-        check("margin", self.margin_seconds == other.margin_seconds);
-        check("move cap", self.move_cap == other.move_cap);
-        out
+        differing_fields!(self, other;
+            "params" params, "start" start, "gains" gains, "seed" seed, "pairs" pairs,
+            "engine" engine, "size" size, "komi" komi, "rules" rules,
+            "time control" time_control, "margin" margin_seconds, "move cap" move_cap)
     }
 
     pub fn spsa(&self) -> Spsa {

@@ -7,7 +7,7 @@
 
 use crate::board::{Board, Color, Point, Recent};
 use crate::tactics::ladder::{atari_starts_ladder, extension_caught_in_ladder};
-use crate::tactics::liberties::{liberties_after, liberties_capped};
+use crate::tactics::liberties::{liberties_after, liberties_capped, touches_chain_in_atari};
 
 use super::shape::{code_3x3, diamond_codes};
 
@@ -48,21 +48,6 @@ pub enum Group {
 }
 
 impl Group {
-    pub const ALL: [Group; 12] = [
-        Group::Pass,
-        Group::Capture,
-        Group::Escape,
-        Group::SelfAtari,
-        Group::Atari,
-        Group::DistLast,
-        Group::DistSecond,
-        Group::Edge,
-        Group::Shape3,
-        Group::Shape12,
-        Group::Shape24,
-        Group::Shape40,
-    ];
-
     /// Groups with a small number of levels, in table order.
     pub const LEVELLED: [Group; 8] = [
         Group::Pass,
@@ -101,8 +86,13 @@ impl Group {
         }
     }
 
+    /// Every group, in table order: the levelled ones, then the shapes.
+    pub fn all() -> impl Iterator<Item = Group> {
+        Group::LEVELLED.into_iter().chain(Group::SHAPES)
+    }
+
     pub fn from_name(name: &str) -> Option<Group> {
-        Group::ALL.into_iter().find(|g| g.name() == name)
+        Group::all().find(|g| g.name() == name)
     }
 
     /// Highest level of a levelled group (levels run 1..=max); 0 for shape groups.
@@ -217,7 +207,8 @@ pub fn extract_tactical(
             if board.in_atari(np) {
                 let level = if Some(board.chain_id(np)) == last_chain {
                     2
-                } else if frees_own_chain(board, np, color) {
+                } else if touches_chain_in_atari(board, np, color) {
+                    // Capturing it frees an own chain.
                     3
                 } else if liberties_after(board, p, enemy).liberties >= 2 {
                     4
@@ -278,15 +269,4 @@ pub fn edge_level(board: &Board, p: Point) -> u8 {
     let x = col.min(last - col).min(5);
     let y = row.min(last - row).min(5);
     (6 * x.min(y) + x.max(y) + 1) as u8
-}
-
-/// Whether the enemy chain through `q` touches an own chain in atari.
-fn frees_own_chain(board: &Board, q: Point, color: Color) -> bool {
-    board.chain_stones(q).any(|s| {
-        board
-            .geometry()
-            .neighbors(s)
-            .iter()
-            .any(|&n| board.cell_at(n).is(color) && board.in_atari(Point::from_index(n)))
-    })
 }

@@ -576,7 +576,7 @@ impl PatternTable {
                 )));
             };
             let group = Group::from_name(group).ok_or_else(|| {
-                let known: Vec<&str> = Group::ALL.iter().map(|g| g.name()).collect();
+                let known: Vec<&str> = Group::all().map(Group::name).collect();
                 err(format!(
                     "unknown feature group (known: {})",
                     known.join(" ")

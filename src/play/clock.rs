@@ -416,6 +416,30 @@ mod tests {
         }
     }
 
+    fn byoyomi(main: f64, period: f64, periods: u32) -> TimeSystem {
+        TimeSystem::Byoyomi {
+            main,
+            period,
+            periods,
+        }
+    }
+
+    fn canadian(main: f64, period: f64, stones: u32) -> TimeSystem {
+        TimeSystem::Canadian {
+            main,
+            period,
+            stones,
+        }
+    }
+
+    /// What `time_left` reports: `seconds` and the stones or periods left.
+    fn left(seconds: f64, stones_or_periods: u32) -> Option<TimeLeft> {
+        Some(TimeLeft {
+            seconds,
+            stones_or_periods,
+        })
+    }
+
     #[test]
     fn fischer_budgets_spend_the_increment_and_never_drain_the_bank() {
         // 60 s and 5 s a move on 19x19, every move using its whole budget (and the margin):
@@ -443,10 +467,7 @@ mod tests {
         // The limit per move binds the budget, the extension and the allowance.
         let capped = Clock {
             system: fischer(600.0, 30.0, Some(10.0)),
-            left: Some(TimeLeft {
-                seconds: 600.0,
-                stones_or_periods: 0,
-            }),
+            left: left(600.0, 0),
         };
         let t = capped.move_time(TimePlan::Phased, 0, 9, 0.5).unwrap();
         assert!(
@@ -470,16 +491,8 @@ mod tests {
 
     #[test]
     fn byoyomi_period_never_extends() {
-        let system = TimeSystem::Byoyomi {
-            main: 0.0,
-            period: 10.0,
-            periods: 3,
-        };
-        let left = TimeLeft {
-            seconds: 10.0,
-            stones_or_periods: 3,
-        };
-        let t = move_time(TimePlan::Phased, system, Some(left), 40, 9, 1.0).unwrap();
+        let system = byoyomi(0.0, 10.0, 3);
+        let t = move_time(TimePlan::Phased, system, left(10.0, 3), 40, 9, 1.0).unwrap();
         assert_eq!(t.budget, t.max);
         assert!(t.max.as_secs_f64() <= 9.0 + 1e-9);
     }
@@ -487,11 +500,7 @@ mod tests {
     #[test]
     fn absolute_extension_is_bounded_by_what_is_left() {
         let system = TimeSystem::Absolute { main: 60.0 };
-        let left = TimeLeft {
-            seconds: 5.0,
-            stones_or_periods: 0,
-        };
-        let t = move_time(TimePlan::Phased, system, Some(left), 10, 9, 0.5).unwrap();
+        let t = move_time(TimePlan::Phased, system, left(5.0, 0), 10, 9, 0.5).unwrap();
         assert!(t.max >= t.budget);
         assert!(t.max.as_secs_f64() <= 5.0 * 0.2 + 1e-9 || t.max == t.budget);
         assert!(t.max.as_secs_f64() < 5.0);
@@ -501,25 +510,14 @@ mod tests {
     fn absurd_clock_values_never_panic_and_stay_bounded() {
         let systems = [
             TimeSystem::Absolute { main: 60.0 },
-            TimeSystem::Byoyomi {
-                main: 60.0,
-                period: 30.0,
-                periods: 5,
-            },
-            TimeSystem::Canadian {
-                main: 60.0,
-                period: 30.0,
-                stones: 5,
-            },
+            byoyomi(60.0, 30.0, 5),
+            canadian(60.0, 30.0, 5),
         ];
         for system in systems {
             for seconds in [1e30, f64::MAX, f64::INFINITY, f64::NAN, 0.0, 1e-300] {
                 for stones in [0, 1, 25] {
-                    let left = TimeLeft {
-                        seconds,
-                        stones_or_periods: stones,
-                    };
-                    let t = move_time(TimePlan::Phased, system, Some(left), 10, 19, 0.5).unwrap();
+                    let t = move_time(TimePlan::Phased, system, left(seconds, stones), 10, 19, 0.5)
+                        .unwrap();
                     assert!(t.budget <= t.max, "{system:?} {seconds} {stones}: {t:?}");
                     assert!(t.max.as_secs_f64() <= MAX_MOVE_SECONDS);
                 }
@@ -538,12 +536,8 @@ mod tests {
         assert_eq!(phase_weight(100, 361), 1.5);
         assert_eq!(phase_weight(300, 361), 0.7);
         let system = TimeSystem::Absolute { main: 600.0 };
-        let budget = |plan, moves, left: f64| {
-            let left = TimeLeft {
-                seconds: left,
-                stones_or_periods: 0,
-            };
-            move_budget(plan, system, Some(left), moves, 19, 0.0)
+        let budget = |plan, moves, seconds: f64| {
+            move_budget(plan, system, left(seconds, 0), moves, 19, 0.0)
                 .unwrap()
                 .as_secs_f64()
         };
@@ -553,13 +547,9 @@ mod tests {
         assert!(ratio(100) > 1.3, "{}", ratio(100));
         assert!((ratio(290) - 1.0).abs() < 0.01, "{}", ratio(290));
         for size in [9, 11] {
-            let left = Some(TimeLeft {
-                seconds: 100.0,
-                stones_or_periods: 0,
-            });
             assert_eq!(
-                move_budget(TimePlan::Phased, system, left, 10, size, 0.0),
-                move_budget(TimePlan::Flat, system, left, 10, size, 0.0)
+                move_budget(TimePlan::Phased, system, left(100.0, 0), 10, size, 0.0),
+                move_budget(TimePlan::Flat, system, left(100.0, 0), 10, size, 0.0)
             );
         }
         // A whole game of 320 moves under both plans, every move using its budget: the
@@ -598,19 +588,11 @@ mod tests {
     #[test]
     fn drained_absolute_clock_gets_a_fraction_of_what_is_left() {
         let system = TimeSystem::Absolute { main: 60.0 };
-        let left = TimeLeft {
-            seconds: 0.2,
-            stones_or_periods: 0,
-        };
-        let t = move_time(TimePlan::Phased, system, Some(left), 60, 9, 0.5).unwrap();
+        let t = move_time(TimePlan::Phased, system, left(0.2, 0), 60, 9, 0.5).unwrap();
         assert!(t.budget.as_secs_f64() <= 0.02 + 1e-12, "{t:?}");
         assert!(t.max.as_secs_f64() <= 0.02 + 1e-12, "{t:?}");
         // With time to spare the floor is the usual one.
-        let plenty = TimeLeft {
-            seconds: 30.0,
-            stones_or_periods: 0,
-        };
-        let t = move_time(TimePlan::Phased, system, Some(plenty), 60, 9, 5.0).unwrap();
+        let t = move_time(TimePlan::Phased, system, left(30.0, 0), 60, 9, 5.0).unwrap();
         assert!(
             (t.budget.as_secs_f64() - MIN_MOVE_SECONDS).abs() < 1e-12,
             "{t:?}"
@@ -619,16 +601,8 @@ mod tests {
 
     #[test]
     fn canadian_last_stone_uses_only_its_budget() {
-        let system = TimeSystem::Canadian {
-            main: 0.0,
-            period: 30.0,
-            stones: 5,
-        };
-        let left = TimeLeft {
-            seconds: 4.0,
-            stones_or_periods: 1,
-        };
-        let t = move_time(TimePlan::Phased, system, Some(left), 100, 19, 0.5).unwrap();
+        let system = canadian(0.0, 30.0, 5);
+        let t = move_time(TimePlan::Phased, system, left(4.0, 1), 100, 19, 0.5).unwrap();
         assert_eq!(t.budget, t.max);
         assert!((t.budget.as_secs_f64() - 3.5).abs() < 1e-9);
         assert!(move_time(TimePlan::Phased, TimeSystem::None, None, 0, 19, 0.5).is_none());
@@ -657,11 +631,7 @@ mod tests {
         assert_eq!(absolute.left.unwrap().seconds, 0.0);
         assert_eq!(absolute.allowance(), Some(0.0));
 
-        let mut byoyomi = Clock::new(TimeSystem::Byoyomi {
-            main: 0.0,
-            period: 30.0,
-            periods: 5,
-        });
+        let mut byoyomi = Clock::new(byoyomi(0.0, 30.0, 5));
         byoyomi.charge(29.0);
         assert_eq!(byoyomi.left.unwrap().stones_or_periods, 5);
         byoyomi.charge(31.0);

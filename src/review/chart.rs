@@ -6,13 +6,10 @@ use std::fmt::Write as _;
 
 use super::sgf_out::percent;
 use super::{Mark, Review};
+use crate::svg::{self, Frame, escape};
 
-const WIDTH: f64 = 900.0;
-const HEIGHT: f64 = 440.0;
-const LEFT: f64 = 64.0;
-const RIGHT: f64 = 64.0;
-const TOP: f64 = 64.0;
-const BOTTOM: f64 = 48.0;
+/// The chart's size and margins.
+const FRAME: Frame = Frame::new(900.0, 440.0, [64.0, 64.0, 64.0, 48.0]);
 
 /// Colours of the two lines.
 const WINRATE_COLOR: &str = "#1f4e9c";
@@ -26,14 +23,6 @@ pub const LABELLED_SWINGS: usize = 6;
 
 /// A swing smaller than this loss of win rate is not labelled.
 pub const MIN_SWING: f32 = 0.03;
-
-/// Escapes text for XML.
-pub fn escape_xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// A player's name for the title: `?` when unknown, cut to 32 characters.
 fn short_name(name: Option<&str>) -> String {
@@ -96,26 +85,20 @@ pub fn biggest_swings(review: &Review) -> Vec<usize> {
 pub fn review_svg(review: &Review) -> String {
     let first = review.from - 1;
     let span_moves = (review.to - first).max(1) as f64;
-    let plot_w = WIDTH - LEFT - RIGHT;
-    let plot_h = HEIGHT - TOP - BOTTOM;
-    let x = |index: usize| LEFT + plot_w * (index - first) as f64 / span_moves;
-    let y_rate = |rate: f32| TOP + plot_h * (1.0 - f64::from(rate.clamp(0.0, 1.0)));
+    let (left, top, right) = (FRAME.left, FRAME.top, FRAME.width - FRAME.right);
+    let plot_w = FRAME.plot_width();
+    let plot_h = FRAME.plot_height();
+    let x = |index: usize| left + plot_w * (index - first) as f64 / span_moves;
+    let y_rate = |rate: f32| top + plot_h * (1.0 - f64::from(rate.clamp(0.0, 1.0)));
     let max_lead = review
         .positions
         .iter()
         .filter_map(|p| p.value.lead)
         .fold(0.0f32, |m, l| m.max(l.abs()));
     let span = lead_span(max_lead);
-    let y_lead = |lead: f32| TOP + plot_h * (0.5 - f64::from(lead) / (2.0 * span));
+    let y_lead = |lead: f32| top + plot_h * (0.5 - f64::from(lead) / (2.0 * span));
     let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>"#
-    );
+    svg::open(&mut svg, FRAME.width, FRAME.height);
     let game = &review.game;
     let names = format!(
         "{} (B) vs {} (W)",
@@ -124,155 +107,131 @@ pub fn review_svg(review: &Review) -> String {
     );
     let _ = writeln!(
         svg,
-        r#"<text x="{LEFT}" y="20" font-size="15">Review: {}, {}x{}, komi {}</text>"#,
-        escape_xml(&names),
+        r#"<text x="{left}" y="20" font-size="15">Review: {}, {}x{}, komi {}</text>"#,
+        escape(&names),
         game.size,
         game.size,
         review.rules.komi
     );
-    // The legend.
+    // The legend: each mark, its text beside it.
     let legend_y = 40.0;
     let _ = writeln!(
         svg,
-        r#"<line x1="{LEFT}" y1="{legend_y}" x2="{:.1}" y2="{legend_y}" stroke="{WINRATE_COLOR}" stroke-width="2.5"/>"#,
-        LEFT + 24.0
+        r#"<line x1="{left}" y1="{legend_y}" x2="{:.1}" y2="{legend_y}" stroke="{WINRATE_COLOR}" stroke-width="2.5"/>"#,
+        left + 24.0
     );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}">black's win rate (left axis)</text>"#,
-        LEFT + 30.0,
-        legend_y + 4.0
-    );
+    let legend = |svg: &mut String, x: f64, text: &str| svg::text(svg, x, legend_y + 4.0, "", text);
+    legend(&mut svg, left + 30.0, "black's win rate (left axis)");
     let _ = writeln!(
         svg,
         r#"<line x1="{0:.1}" y1="{legend_y}" x2="{1:.1}" y2="{legend_y}" stroke="{LEAD_COLOR}" stroke-width="2" stroke-dasharray="6 3"/>"#,
-        LEFT + 230.0,
-        LEFT + 254.0
+        left + 230.0,
+        left + 254.0
     );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}">score lead, black's view (right axis)</text>"#,
-        LEFT + 260.0,
-        legend_y + 4.0
+    legend(
+        &mut svg,
+        left + 260.0,
+        "score lead, black's view (right axis)",
     );
     let _ = writeln!(
         svg,
         r#"<circle cx="{:.1}" cy="{legend_y}" r="4" fill="none" stroke="{BAD_COLOR}" stroke-width="2"/>"#,
-        LEFT + 500.0
+        left + 500.0
     );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}">biggest losses (move numbers; red: bad moves)</text>"#,
-        LEFT + 508.0,
-        legend_y + 4.0
+    legend(
+        &mut svg,
+        left + 508.0,
+        "biggest losses (move numbers; red: bad moves)",
     );
     // The frame, the grid and the axes' labels.
     let _ = writeln!(
         svg,
-        r##"<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#888"/>"##
+        r##"<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#888"/>"##
     );
-    for tick in [0.0f32, 0.25, 0.5, 0.75, 1.0] {
-        let ty = y_rate(tick);
-        let dash = if tick == 0.5 {
-            r#" stroke-dasharray="4 3""#
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{LEFT}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#ccc"{dash}/>"##,
-            WIDTH - RIGHT
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="{WINRATE_COLOR}">{:.0}%</text>"#,
-            LEFT - 6.0,
-            ty + 4.0,
-            tick * 100.0
-        );
-        let lead = span * (f64::from(tick) * 2.0 - 1.0);
-        let lead_label = if lead.abs() < 1e-9 {
-            "0".to_string()
-        } else if lead > 0.0 {
-            format!("B+{lead}")
-        } else {
-            format!("W+{}", -lead)
-        };
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="start" fill="{LEAD_COLOR}">{lead_label}</text>"#,
-            WIDTH - RIGHT + 6.0,
-            ty + 4.0
-        );
-    }
-    let _ = writeln!(
-        svg,
-        r##"<text x="{:.1}" y="{:.1}" fill="#888">black ahead</text>"##,
-        LEFT + 6.0,
-        TOP + 14.0
+    let rate_attributes = format!(r#" fill="{WINRATE_COLOR}""#);
+    let lead_attributes = format!(r#" text-anchor="start" fill="{LEAD_COLOR}""#);
+    let y_tick = |tick: f64| y_rate(tick as f32);
+    svg::percent_grid(
+        &mut svg,
+        &FRAME,
+        y_tick,
+        "#ccc",
+        &rate_attributes,
+        |svg, tick, ty| {
+            let lead = span * (tick * 2.0 - 1.0);
+            let lead_label = if lead.abs() < 1e-9 {
+                "0".to_string()
+            } else if lead > 0.0 {
+                format!("B+{lead}")
+            } else {
+                format!("W+{}", -lead)
+            };
+            svg::text(svg, right + 6.0, ty + 4.0, &lead_attributes, &lead_label);
+        },
     );
-    let _ = writeln!(
-        svg,
-        r##"<text x="{:.1}" y="{:.1}" fill="#888">white ahead</text>"##,
-        LEFT + 6.0,
-        TOP + plot_h - 6.0
+    let grey = r##" fill="#888""##;
+    svg::text(&mut svg, left + 6.0, top + 14.0, grey, "black ahead");
+    svg::text(
+        &mut svg,
+        left + 6.0,
+        top + plot_h - 6.0,
+        grey,
+        "white ahead",
     );
     let step = move_step(review.to - first);
+    let middle = r#" text-anchor="middle""#;
     for number in (first..=review.to).filter(|n| n % step == 0) {
         let tx = x(number);
         let _ = writeln!(
             svg,
             r##"<line x1="{tx:.1}" y1="{0:.1}" x2="{tx:.1}" y2="{1:.1}" stroke="#888"/>"##,
-            TOP + plot_h,
-            TOP + plot_h + 4.0
+            top + plot_h,
+            top + plot_h + 4.0
         );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{tx:.1}" y="{:.1}" text-anchor="middle">{number}</text>"#,
-            TOP + plot_h + 17.0
+        svg::text(
+            &mut svg,
+            tx,
+            top + plot_h + 17.0,
+            middle,
+            &number.to_string(),
         );
     }
-    let _ = writeln!(
-        svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">move</text>"#,
-        LEFT + plot_w / 2.0,
-        HEIGHT - 10.0
+    svg::text(
+        &mut svg,
+        left + plot_w / 2.0,
+        FRAME.height - 10.0,
+        middle,
+        "move",
     );
     let _ = writeln!(
         svg,
         r#"<text x="16" y="{0:.1}" text-anchor="middle" fill="{WINRATE_COLOR}" transform="rotate(-90 16 {0:.1})">black's win rate</text>"#,
-        TOP + plot_h / 2.0
+        top + plot_h / 2.0
     );
     let _ = writeln!(
         svg,
         r#"<text x="{0:.1}" y="{1:.1}" text-anchor="middle" fill="{LEAD_COLOR}" transform="rotate(90 {0:.1} {1:.1})">score lead (points)</text>"#,
-        WIDTH - 14.0,
-        TOP + plot_h / 2.0
+        FRAME.width - 14.0,
+        top + plot_h / 2.0
     );
     // The two lines: the lead first, so that the win rate is drawn over it.
-    let lead_points: Vec<String> = review
+    let leads = review
         .positions
         .iter()
-        .filter_map(|p| {
-            p.value
-                .lead
-                .map(|l| format!("{:.1},{:.1}", x(p.index), y_lead(l)))
-        })
-        .collect();
+        .filter_map(|p| p.value.lead.map(|l| (x(p.index), y_lead(l))));
     let _ = writeln!(
         svg,
         r#"<polyline class="score-lead" points="{}" fill="none" stroke="{LEAD_COLOR}" stroke-width="2" stroke-dasharray="6 3"/>"#,
-        lead_points.join(" ")
+        svg::points(leads)
     );
-    let rate_points: Vec<String> = review
+    let rates = review
         .positions
         .iter()
-        .map(|p| format!("{:.1},{:.1}", x(p.index), y_rate(p.value.winrate)))
-        .collect();
+        .map(|p| (x(p.index), y_rate(p.value.winrate)));
     let _ = writeln!(
         svg,
         r#"<polyline class="winrate" points="{}" fill="none" stroke="{WINRATE_COLOR}" stroke-width="2.5"/>"#,
-        rate_points.join(" ")
+        svg::points(rates)
     );
     // The biggest swings: a circle on the win rate after the move, its number beside it.
     for number in biggest_swings(review) {
@@ -290,7 +249,7 @@ pub fn review_svg(review: &Review) -> String {
             crate::board::Color::Black => cy + 20.0,
             crate::board::Color::White => cy - 10.0,
         };
-        let (lx, ly, anchor) = if (TOP + 14.0..=TOP + plot_h - 4.0).contains(&want) {
+        let (lx, ly, anchor) = if (top + 14.0..=top + plot_h - 4.0).contains(&want) {
             (cx, want, "middle")
         } else {
             (cx - 9.0, cy + 4.0, "end")
@@ -316,11 +275,16 @@ mod tests {
 
     #[test]
     fn lead_spans_hold_every_lead() {
-        assert_eq!(lead_span(0.0), 5.0);
-        assert_eq!(lead_span(7.0), 10.0);
-        assert_eq!(lead_span(30.0), 30.0);
-        assert_eq!(lead_span(51.0), 100.0);
-        assert_eq!(lead_span(150.0), 200.0);
+        let spans = [
+            (0.0, 5.0),
+            (7.0, 10.0),
+            (30.0, 30.0),
+            (51.0, 100.0),
+            (150.0, 200.0),
+        ];
+        for (lead, span) in spans {
+            assert_eq!(lead_span(lead), span, "{lead}");
+        }
     }
 
     #[test]
@@ -354,7 +318,7 @@ mod tests {
         // Positions 1 to 5, the first at the left edge.
         assert_eq!(winrate.matches(',').count(), 5, "{winrate}");
         assert!(
-            winrate.contains(&format!(r#"points="{LEFT:.1},"#)),
+            winrate.contains(&format!(r#"points="{:.1},"#, FRAME.left)),
             "{winrate}"
         );
         for number in biggest_swings(&review) {

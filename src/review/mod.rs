@@ -614,21 +614,7 @@ mod tests {
 
     /// Position `index` searched for `color`, whose candidates are `moves` (own view).
     fn position(index: usize, color: Color, moves: Vec<MoveInfo>) -> PositionReview {
-        PositionReview::new(
-            index,
-            Analysis {
-                color,
-                playouts: 100,
-                elapsed: Duration::ZERO,
-                winrate: moves.first().map_or(0.5, |m| m.winrate),
-                search_winrate: moves.first().map_or(0.5, |m| m.winrate),
-                komi_offset: 0.0,
-                score_lead: None,
-                moves,
-                ownership: Vec::new(),
-                reading: ReadingShare::default(),
-            },
-        )
+        PositionReview::new(index, Analysis::of_moves(color, 100, moves))
     }
 
     fn mv(text: &str) -> Move {

@@ -334,10 +334,10 @@ settings! {
     game.dynamic_komi_moves: u32 = 200, Meta::new("dynamic-komi-moves", Scope::Game).range(1.0, 10_000.0);
     /// Light playouts that judge dead stones and the final score.
     game.judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
-    /// How a game clock's main time is spread over the moves: phased (from 13x13 up, half
-    /// the flat share in the opening, half again as much in the middle game) or flat (the
-    /// same share for every expected move).
-    game.time_plan: TimePlan = TimePlan::Phased, Meta::new("time-plan", Scope::Game);
+    /// How a game clock's main time is spread over the moves: flat (the same share for
+    /// every expected move) or phased (from 13x13 up, half the flat share in the opening,
+    /// a third more in the middle game).
+    game.time_plan: TimePlan = TimePlan::Flat, Meta::new("time-plan", Scope::Game);
     /// Seconds kept back from every move's time budget under a game clock, for network
     /// lag.
     game.lag_margin: f64 = 0.5, Meta::new("lag-margin", Scope::Engine).range(0.0, 3600.0);

@@ -329,10 +329,10 @@ keyword_value!(PriorsKind, "KIND", "priors", {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TimePlan {
     /// The same share for every expected move.
+    #[default]
     Flat,
     /// On boards from 13x13 up, a smaller share in the opening and a larger one in the
     /// middle game; flat on smaller boards.
-    #[default]
     Phased,
 }
 

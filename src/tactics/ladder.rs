@@ -11,7 +11,7 @@
 
 use crate::board::{Board, Cell, Color, OtherLiberties, Point};
 
-use super::liberties::{SmallSet, liberties_after, liberties_capped};
+use super::liberties::{SmallSet, liberties_after, liberties_capped, touches_chain_in_atari};
 
 /// Most defender moves read.
 pub const MAX_STEPS: usize = 100;
@@ -46,18 +46,6 @@ fn extension_surely_escapes(board: &Board, other: Point, filled: Point) -> bool 
         .filter(|&n| n != filled.index() && board.cell_at(n) == Cell::Empty)
         .count()
         >= 3
-}
-
-/// Whether the chain through `stone` touches a chain of `attacker` in atari (that it could
-/// capture to get out).
-fn can_counter_capture(board: &Board, stone: Point, attacker: Color) -> bool {
-    board.chain_stones(stone).any(|s| {
-        board
-            .geometry()
-            .neighbors(s)
-            .iter()
-            .any(|&n| board.cell_at(n).is(attacker) && board.in_atari(Point::from_index(n)))
-    })
 }
 
 /// How the defender fares when it extends after an atari ([`atari_outcome_in_place`]).
@@ -186,7 +174,7 @@ fn atari_outcome(
     if trial.cell(stone) == Cell::Empty || !trial.in_atari(stone) {
         return None;
     }
-    Some(if can_counter_capture(trial, stone, attacker) {
+    Some(if touches_chain_in_atari(trial, stone, attacker) {
         3
     } else {
         liberties_after(trial, other, attacker.opponent()).liberties
@@ -226,7 +214,8 @@ fn attacker_turn(board: &mut Board, trial: &mut Board, stone: Point, attacker: C
 fn read(board: &mut Board, trial: &mut Board, stone: Point, attacker: Color) -> bool {
     let defender = attacker.opponent();
     for _ in 0..MAX_STEPS {
-        if can_counter_capture(board, stone, attacker) {
+        if touches_chain_in_atari(board, stone, attacker) {
+            // The chain captures its way out.
             return false;
         }
         let Some(lib) = board.atari_liberty(stone) else {
@@ -475,7 +464,7 @@ mod tests {
         if trial.cell(stone) == Cell::Empty || !trial.in_atari(stone) {
             return None;
         }
-        Some(if can_counter_capture(&trial, stone, attacker) {
+        Some(if touches_chain_in_atari(&trial, stone, attacker) {
             Extension {
                 score: 3,
                 captures: false,

@@ -91,6 +91,18 @@ pub fn liberties_capped(board: &Board, p: Point, cap: usize) -> usize {
     libs.len
 }
 
+/// Whether the chain through `stone` touches a chain of `color` in atari (that capturing
+/// `stone`'s chain would free, or that `stone`'s owner could capture to get out).
+pub fn touches_chain_in_atari(board: &Board, stone: Point, color: Color) -> bool {
+    board.chain_stones(stone).any(|s| {
+        board
+            .geometry()
+            .neighbors(s)
+            .iter()
+            .any(|&n| board.cell_at(n).is(color) && board.in_atari(Point::from_index(n)))
+    })
+}
+
 /// What playing `color` on the empty point `p` would do to liberties: the liberties of the
 /// new chain (counted up to 3; a captured neighbour counts as one), its size, and whether
 /// it captures. Allocates nothing.

@@ -4,8 +4,10 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-use super::{Outcome, no_args, vertex_list};
-use crate::board::{Color, GameState, MAX_SIZE, MIN_SIZE, Move, Point, komi_is_sane};
+use super::{Outcome, color_arg, exactly, no_args, vertex_list};
+use crate::board::{
+    Color, GameState, HandicapError, MAX_SIZE, MIN_SIZE, Move, Point, komi_is_sane,
+};
 use crate::engine::parse::{
     looks_like_vertex, parse_color, parse_count, parse_float, parse_move, parse_point,
 };
@@ -99,29 +101,18 @@ fn handicap_count(args: &[&str]) -> Result<usize, String> {
     }
 }
 
-pub(super) fn cmd_fixed_handicap(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
+/// `fixed_handicap N` and `place_free_handicap N`: the handicap stones that `place` puts
+/// on the board, listed.
+pub(super) fn cmd_handicap(engine: &mut Engine, args: &[&str], place: Placement) -> Outcome {
     let n = handicap_count(args)?;
-    let points = engine
-        .state
-        .place_fixed_handicap(n)
-        .map_err(|e| e.to_string())?;
+    let points = place(&mut engine.state, n).map_err(|e| e.to_string())?;
     engine.ponder_wanted = false;
     Ok(vertex_list(&points, engine))
 }
 
-pub(super) fn cmd_place_free_handicap(
-    engine: &mut Engine,
-    args: &[&str],
-    _: &mut Call<'_>,
-) -> Outcome {
-    let n = handicap_count(args)?;
-    let points = engine
-        .state
-        .place_free_handicap(n)
-        .map_err(|e| e.to_string())?;
-    engine.ponder_wanted = false;
-    Ok(vertex_list(&points, engine))
-}
+/// How the engine places handicap stones: [`GameState::place_fixed_handicap`] or
+/// [`GameState::place_free_handicap`].
+pub(super) type Placement = fn(&mut GameState, usize) -> Result<Vec<Point>, HandicapError>;
 
 /// `board not empty` unless the board has no stones and no move was played (before the
 /// stones of `set_free_handicap` and `gogui-setup` are read).
@@ -167,9 +158,7 @@ fn parse_play(engine: &Engine, color: &str, vertex: &str) -> Result<(Color, Move
 }
 
 pub(super) fn cmd_play(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
-    let [color, vertex] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [color, vertex] = exactly(args)?;
     let (color, mv) = parse_play(engine, color, vertex)?;
     engine
         .state
@@ -222,10 +211,7 @@ pub(super) fn cmd_gogui_setup_player(
     args: &[&str],
     _: &mut Call<'_>,
 ) -> Outcome {
-    let [color] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
-    let color = parse_color(color).ok_or(ERR_SYNTAX)?;
+    let color = color_arg(args)?;
     if !engine.state.set_to_move(color) {
         return Err("moves were played".into());
     }
@@ -278,9 +264,7 @@ pub(super) fn cmd_final_status_list(
     args: &[&str],
     _: &mut Call<'_>,
 ) -> Outcome {
-    let [status] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [status] = exactly(args)?;
     let status = status.to_ascii_lowercase();
     if !matches!(status.as_str(), "dead" | "alive" | "seki") {
         return Err(ERR_SYNTAX.into());

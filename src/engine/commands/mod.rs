@@ -16,10 +16,9 @@ use analyze::{
     cmd_ownership, cmd_principal_variation, cmd_winrate_board,
 };
 use game::{
-    cmd_boardsize, cmd_clear_board, cmd_final_score, cmd_final_status_list, cmd_fixed_handicap,
-    cmd_gg_undo, cmd_gogui_setup, cmd_gogui_setup_player, cmd_komi, cmd_loadsgf,
-    cmd_place_free_handicap, cmd_play, cmd_play_sequence, cmd_printsgf, cmd_set_free_handicap,
-    cmd_showboard, cmd_undo,
+    cmd_boardsize, cmd_clear_board, cmd_final_score, cmd_final_status_list, cmd_gg_undo,
+    cmd_gogui_setup, cmd_gogui_setup_player, cmd_handicap, cmd_komi, cmd_loadsgf, cmd_play,
+    cmd_play_sequence, cmd_printsgf, cmd_set_free_handicap, cmd_showboard, cmd_undo,
 };
 use genmove::{cmd_genmove, cmd_gomill_genmove_ex, cmd_kgs_genmove_cleanup, cmd_reg_genmove};
 use server::{
@@ -27,15 +26,12 @@ use server::{
     cmd_known_command, cmd_list_commands, cmd_quit,
 };
 use tactics::{cmd_analyze_semeai, cmd_owl, cmd_read_chain, cmd_tactical_status};
-use time::{
-    KATA_TIME_SETTINGS, cmd_kata_time_settings, cmd_kgs_time_settings, cmd_time_left,
-    cmd_time_settings,
-};
+use time::{KATA_TIME_SETTINGS, cmd_time_left, cmd_time_settings, cmd_time_system};
 
 use super::analysis::Dialect;
 use super::parse::parse_color;
 use super::{Call, ERR_SYNTAX, Engine};
-use crate::board::{Color, Point};
+use crate::board::{Color, GameState, Point};
 
 /// What a handler returns: the response text, or the error message.
 pub type Outcome = Result<String, String>;
@@ -63,8 +59,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("boardsize", cmd_boardsize),
     spec("clear_board", cmd_clear_board),
     spec("komi", cmd_komi),
-    spec("fixed_handicap", cmd_fixed_handicap),
-    spec("place_free_handicap", cmd_place_free_handicap),
+    spec("fixed_handicap", |e, a, _| {
+        cmd_handicap(e, a, GameState::place_fixed_handicap)
+    }),
+    spec("place_free_handicap", |e, a, _| {
+        cmd_handicap(e, a, GameState::place_free_handicap)
+    }),
     spec("set_free_handicap", cmd_set_free_handicap),
     // Core play.
     spec("play", cmd_play),
@@ -95,7 +95,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("gomill-genmove_ex", cmd_gomill_genmove_ex),
     // KGS.
     spec("kgs-genmove_cleanup", cmd_kgs_genmove_cleanup),
-    spec("kgs-time_settings", cmd_kgs_time_settings),
+    spec("kgs-time_settings", |e, a, _| cmd_time_system(e, a, false)),
     spec("kgs-rules", cmd_kgs_rules),
     spec("kgs-game_over", cmd_kgs_game_over),
     spec("kgs-chat", cmd_kgs_chat),
@@ -128,7 +128,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     spec("kata-list_time_settings", |_, _, _| {
         Ok(KATA_TIME_SETTINGS.to_string())
     }),
-    spec("kata-time_settings", cmd_kata_time_settings),
+    spec("kata-time_settings", |e, a, _| cmd_time_system(e, a, true)),
 ];
 
 const fn spec(name: &'static str, handler: Handler) -> CommandSpec {
@@ -142,11 +142,12 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
 
 /// Refuses any argument (a syntax error).
 fn no_args(args: &[&str]) -> Result<(), String> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(ERR_SYNTAX.into())
-    }
+    exactly::<0>(args).map(|[]| ())
+}
+
+/// Exactly `N` arguments (otherwise a syntax error).
+fn exactly<'a, const N: usize>(args: &[&'a str]) -> Result<[&'a str; N], String> {
+    args.try_into().map_err(|_| ERR_SYNTAX.to_string())
 }
 
 /// The one argument, a colour.
@@ -191,19 +192,20 @@ mod test_engine {
 
     /// Runs one command and returns its response without the `=` (panics on `?`).
     pub(super) fn ok(engine: &mut Engine, line: &str) -> String {
-        let mut out = Vec::new();
-        engine.execute_line(line, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with('='), "{line}: {text}");
-        text[1..].trim().to_string()
+        respond(engine, line, '=')
     }
 
     /// Runs one command that must fail and returns its message.
     pub(super) fn refused(engine: &mut Engine, line: &str) -> String {
+        respond(engine, line, '?')
+    }
+
+    /// Runs one command whose response must start with `mark`; the response without it.
+    fn respond(engine: &mut Engine, line: &str, mark: char) -> String {
         let mut out = Vec::new();
         engine.execute_line(line, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with('?'), "{line}: {text}");
+        assert!(text.starts_with(mark), "{line}: {text}");
         text[1..].trim().to_string()
     }
 }

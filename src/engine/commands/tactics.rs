@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use super::{Outcome, no_args, vertex_list};
+use super::{Outcome, exactly, no_args, vertex_list};
 use crate::board::Point;
 use crate::engine::parse::parse_point;
-use crate::engine::{Call, ERR_SYNTAX, Engine};
+use crate::engine::{Call, Engine};
 use crate::tactics::liberties::liberties_capped;
 use crate::tactics::owl::OwlReader;
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Reading, Verdict};
@@ -37,9 +37,7 @@ fn read_at_vertex(
     args: &[&str],
     read: impl FnOnce(&crate::board::Board, Point) -> Reading,
 ) -> Outcome {
-    let [vertex] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [vertex] = exactly(args)?;
     let board = engine.state.board();
     let p = parse_point(board.geometry(), vertex).ok_or("invalid coordinate")?;
     if board.cell(p).color().is_none() {
@@ -73,9 +71,7 @@ pub(super) fn cmd_owl(engine: &mut Engine, args: &[&str], attack: bool) -> Outco
 /// that both get away. Unlike GNU Go, which reads dragons and their life, hane reads the two
 /// chains alone. Errors for a bad or empty vertex, and for two stones of one colour.
 pub(super) fn cmd_analyze_semeai(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
-    let [a, b] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [a, b] = exactly(args)?;
     let board = engine.state.board();
     let g = board.geometry();
     let pa = parse_point(g, a).ok_or("invalid coordinate")?;

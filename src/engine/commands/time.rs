@@ -1,7 +1,7 @@
 //! The clock handlers: `time_settings`, `kgs-time_settings`, `kata-time_settings` and
 //! `time_left`, and the parsing of their time systems.
 
-use super::Outcome;
+use super::{Outcome, exactly};
 use crate::board::Color;
 use crate::engine::parse::{parse_color, parse_count, parse_float, parse_seconds};
 use crate::engine::{Call, ERR_SYNTAX, Engine};
@@ -32,9 +32,7 @@ impl Engine {
 }
 
 pub(super) fn cmd_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
-    let [main, byo, stones] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [main, byo, stones] = exactly(args)?;
     let main = parse_seconds(main).ok_or(ERR_SYNTAX)?;
     let byo = parse_seconds(byo).ok_or(ERR_SYNTAX)?;
     let stones = parse_count(stones).ok_or(ERR_SYNTAX)?;
@@ -42,24 +40,12 @@ pub(super) fn cmd_time_settings(engine: &mut Engine, args: &[&str], _: &mut Call
     Ok(String::new())
 }
 
-pub(super) fn cmd_kgs_time_settings(
-    engine: &mut Engine,
-    args: &[&str],
-    _: &mut Call<'_>,
-) -> Outcome {
-    engine.set_time_system(parse_time_system(args, false)?);
-    Ok(String::new())
-}
-
-/// `kata-time_settings KIND ...`: the kinds of `kgs-time_settings` (`byo-yomi` spelt either
-/// way), `fischer MAIN INCREMENT` and `fischer-capped MAIN INCREMENT MAIN_LIMIT MOVE_LIMIT`
-/// (a negative limit: none; a main-time limit must not be below the main time).
-pub(super) fn cmd_kata_time_settings(
-    engine: &mut Engine,
-    args: &[&str],
-    _: &mut Call<'_>,
-) -> Outcome {
-    engine.set_time_system(parse_time_system(args, true)?);
+/// `kgs-time_settings KIND ...` or, with `kata`, `kata-time_settings KIND ...`: the kinds
+/// of `kgs-time_settings` (`byo-yomi` spelt either way), and for `kata-time_settings` also
+/// `fischer MAIN INCREMENT` and `fischer-capped MAIN INCREMENT MAIN_LIMIT MOVE_LIMIT` (a
+/// negative limit: none; a main-time limit must not be below the main time).
+pub(super) fn cmd_time_system(engine: &mut Engine, args: &[&str], kata: bool) -> Outcome {
+    engine.set_time_system(parse_time_system(args, kata)?);
     Ok(String::new())
 }
 
@@ -126,9 +112,7 @@ fn parse_time_system(args: &[&str], kata: bool) -> Result<TimeSystem, String> {
 }
 
 pub(super) fn cmd_time_left(engine: &mut Engine, args: &[&str], _: &mut Call<'_>) -> Outcome {
-    let [color, seconds, stones] = args else {
-        return Err(ERR_SYNTAX.into());
-    };
+    let [color, seconds, stones] = exactly(args)?;
     let color = parse_color(color).ok_or(ERR_SYNTAX)?;
     // Overtime can be reported as negative; absurdly large values plan no further than a
     // day per move anyway (`time::move_budget`).

@@ -151,121 +151,70 @@ fn errors_name_the_id_and_the_field() {
     assert_eq!(e.field.as_deref(), Some("id"));
     let e = error(r#"{"id":[1]}"#);
     assert_eq!(e.field.as_deref(), Some("id"));
+    // The board, without moves.
     let cases = [
+        (r#""boardXSize":9,"boardYSize":13"#, "boardYSize", "square"),
+        (r#""boardXSize":26,"boardYSize":26"#, "boardXSize", "2..=25"),
         (
-            r#""boardXSize":9,"boardYSize":9,"moves":[["B","E5"],["W","E5"]]"#,
-            "moves",
-            "Illegal move 1",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[["B","Z9"]]"#,
-            "moves",
-            "location",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[["X","E5"]]"#,
-            "moves",
-            "player",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[["B"]]"#,
-            "moves",
-            "pair",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":"E5""#,
-            "moves",
-            "array",
-        ),
-        (r#""boardXSize":9,"boardYSize":9"#, "moves", "missing"),
-        (
-            r#""boardXSize":9,"boardYSize":13,"moves":[]"#,
-            "boardYSize",
-            "square",
-        ),
-        (
-            r#""boardXSize":26,"boardYSize":26,"moves":[]"#,
-            "boardXSize",
-            "2..=25",
-        ),
-        (
-            r#""boardXSize":"9","boardYSize":9,"moves":[]"#,
+            r#""boardXSize":"9","boardYSize":9"#,
             "boardXSize",
             "integer",
         ),
-        (r#""boardYSize":9,"moves":[]"#, "boardXSize", "missing"),
+        (r#""boardYSize":9"#, "boardXSize", "missing"),
+    ];
+    for (board, field, text) in cases {
+        expect_error(&format!(r#"{board},"moves":[]"#), field, text);
+    }
+    // The moves, on a 9x9 board.
+    expect_error(r#""boardXSize":9,"boardYSize":9"#, "moves", "missing");
+    let cases = [
+        (r#"[["B","E5"],["W","E5"]]"#, "Illegal move 1"),
+        (r#"[["B","Z9"]]"#, "location"),
+        (r#"[["X","E5"]]"#, "player"),
+        (r#"[["B"]]"#, "pair"),
+        (r#""E5""#, "array"),
+    ];
+    for (moves, text) in cases {
+        let fields = format!(r#""boardXSize":9,"boardYSize":9,"moves":{moves}"#);
+        expect_error(&fields, "moves", text);
+    }
+    // The other fields, on an empty 9x9 board: the field, its value, the error's text.
+    let cases = [
+        ("komi", r#""7.5""#, "number"),
+        ("komi", "1e9", "150"),
+        ("rules", r#""go""#, "Unknown rules"),
+        ("analyzeTurns", "[1]", "turn"),
+        ("analyzeTurns", "[-1]", "integers"),
+        ("maxVisits", "0", "positive"),
+        ("maxVisits", "1.5", "integer"),
+        ("includeOwnership", "1", "boolean"),
+        ("priorities", "[1,2]", "as long"),
         (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"komi":"7.5""#,
-            "komi",
-            "number",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"komi":1e9"#,
-            "komi",
-            "150",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"rules":"go""#,
-            "rules",
-            "Unknown rules",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"analyzeTurns":[1]"#,
-            "analyzeTurns",
-            "turn",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"analyzeTurns":[-1]"#,
-            "analyzeTurns",
-            "integers",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"maxVisits":0"#,
-            "maxVisits",
-            "positive",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"maxVisits":1.5"#,
-            "maxVisits",
-            "integer",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"includeOwnership":1"#,
-            "includeOwnership",
-            "boolean",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"priorities":[1,2]"#,
-            "priorities",
-            "as long",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"avoidMoves":[{"player":"B","moves":["E5"]}]"#,
             "avoidMoves",
+            r#"[{"player":"B","moves":["E5"]}]"#,
             "untilDepth",
         ),
         (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"overrideSettings":{"reportAnalysisWinratesAs":"ME"}"#,
             "overrideSettings",
+            r#"{"reportAnalysisWinratesAs":"ME"}"#,
             "BLACK",
         ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"overrideSettings":{"rave":"lots"}"#,
-            "overrideSettings",
-            "",
-        ),
-        (
-            r#""boardXSize":9,"boardYSize":9,"moves":[],"reportDuringSearchEvery":-1"#,
-            "reportDuringSearchEvery",
-            "positive",
-        ),
+        ("overrideSettings", r#"{"rave":"lots"}"#, ""),
+        ("reportDuringSearchEvery", "-1", "positive"),
     ];
-    for (fields, field, text) in cases {
-        let e = error(&format!(r#"{{"id":"e",{fields}}}"#));
-        assert_eq!(e.id.as_deref(), Some("e"), "{fields}");
-        assert_eq!(e.field.as_deref(), Some(field), "{fields}: {}", e.message);
-        assert!(e.message.contains(text), "{fields}: {}", e.message);
+    for (field, value, text) in cases {
+        let fields = format!(r#""boardXSize":9,"boardYSize":9,"moves":[],"{field}":{value}"#);
+        expect_error(&fields, field, text);
     }
+}
+
+/// Expects the query with the id `e` and `fields` to fail with an error that names the id
+/// and `field` and whose message holds `text`.
+fn expect_error(fields: &str, field: &str, text: &str) {
+    let e = error(&format!(r#"{{"id":"e",{fields}}}"#));
+    assert_eq!(e.id.as_deref(), Some("e"), "{fields}");
+    assert_eq!(e.field.as_deref(), Some(field), "{fields}: {}", e.message);
+    assert!(e.message.contains(text), "{fields}: {}", e.message);
 }
 
 #[test]
