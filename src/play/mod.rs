@@ -492,16 +492,8 @@ fn book_result(state: &GameState, color: Color, moves: &[BookMove]) -> SearchRes
     SearchResult {
         best: moves.first().map_or(Move::Pass, |m| m.mv),
         analysis: Analysis {
-            color,
-            playouts: 0,
-            elapsed: Duration::ZERO,
-            winrate: moves.first().map_or(0.5, |m| m.winrate),
-            search_winrate: moves.first().map_or(0.5, |m| m.winrate),
-            komi_offset: 0.0,
-            score_lead: None,
-            moves: infos,
             ownership: vec![0.0; state.geometry().points().count()],
-            reading: Default::default(),
+            ..Analysis::of_moves(color, 0, infos)
         },
     }
 }

@@ -597,7 +597,6 @@ impl OutputPaths {
 mod tests {
     use super::*;
     use crate::board::Geometry;
-    use crate::search::reading::ReadingShare;
 
     fn info(mv: Move, winrate: f32, lead: f32) -> MoveInfo {
         MoveInfo {
@@ -614,21 +613,7 @@ mod tests {
 
     /// Position `index` searched for `color`, whose candidates are `moves` (own view).
     fn position(index: usize, color: Color, moves: Vec<MoveInfo>) -> PositionReview {
-        PositionReview::new(
-            index,
-            Analysis {
-                color,
-                playouts: 100,
-                elapsed: Duration::ZERO,
-                winrate: moves.first().map_or(0.5, |m| m.winrate),
-                search_winrate: moves.first().map_or(0.5, |m| m.winrate),
-                komi_offset: 0.0,
-                score_lead: None,
-                moves,
-                ownership: Vec::new(),
-                reading: ReadingShare::default(),
-            },
-        )
+        PositionReview::new(index, Analysis::of_moves(color, 100, moves))
     }
 
     fn mv(text: &str) -> Move {

@@ -189,6 +189,26 @@ pub struct Analysis {
     pub reading: ReadingShare,
 }
 
+impl Analysis {
+    /// An analysis of the candidates `moves` (best first) that no search stands behind: the
+    /// best one's winrate (0.5 without candidates), no score, no ownership, no komi offset.
+    pub fn of_moves(color: Color, playouts: u64, moves: Vec<MoveInfo>) -> Analysis {
+        let winrate = moves.first().map_or(0.5, |m| m.winrate);
+        Analysis {
+            color,
+            playouts,
+            elapsed: Duration::ZERO,
+            winrate,
+            search_winrate: winrate,
+            komi_offset: 0.0,
+            score_lead: None,
+            moves,
+            ownership: Vec::new(),
+            reading: ReadingShare::default(),
+        }
+    }
+}
+
 /// The outcome of one search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
