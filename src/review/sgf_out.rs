@@ -17,6 +17,11 @@ pub fn percent(winrate: f32) -> String {
     format!("{:.1}%", 100.0 * winrate)
 }
 
+/// A number of points lost with one decimal: `2.5`; `unknown` without one.
+pub fn points_text(points: Option<f32>) -> String {
+    points.map_or_else(|| "unknown".to_string(), |p| format!("{p:.1}"))
+}
+
 /// A score lead from black's view as `B+2.5`, `W+1.0` or `even`; `unknown` without one.
 pub fn lead_text(lead: Option<f32>) -> String {
     match lead {
@@ -100,9 +105,7 @@ pub fn move_comment(geometry: Geometry, review: &MoveReview, thresholds: &Thresh
             let _ = writeln!(text, "hane's choice: none (nothing searched)");
         }
     }
-    let points = review
-        .points_loss
-        .map_or_else(|| "unknown".to_string(), |p| format!("{p:.1}"));
+    let points = points_text(review.points_loss);
     let _ = write!(
         text,
         "Loss of {played} for {}: {:.1}% win rate, {points} points",
@@ -374,32 +377,24 @@ mod tests {
         assert_eq!(game.black_player.as_deref(), Some("a]b"));
         assert_eq!(game.komi, Some(7.5));
         // Positions 1 to 3: the node of move 1 (before the first reviewed move) and the
-        // two reviewed moves.
+        // two reviewed moves; one variation: D4 then G7 instead of G3, a sibling of move 3.
         assert_eq!(text.matches("SBKV[").count(), 3, "{text}");
-        assert!(text.contains(";B[ee]SBKV[40.00]\n"), "{text}");
-        assert!(
-            text.contains(";W[cc]SBKV[30.00]C[Move 2: White C7"),
-            "{text}"
-        );
-        assert!(text.contains(";B[gg]SBKV[10.00]BM[1]C["), "{text}");
-        // One variation: D4 then G7 instead of G3, a sibling of move 3.
         assert_eq!(text.matches("(;").count(), 3, "{text}");
-        assert!(text.contains("\n(;B[gg]"), "{text}");
-        assert!(
-            text.contains(")\n(;B[df]C[hane's choice instead of move 3 (G3): PV D4 G7"),
-            "{text}"
-        );
-        assert!(text.contains(";W[gc])"), "{text}");
-        assert!(
-            text.contains("Black's win rate: 30.0% before, 10.0% after"),
-            "{text}"
-        );
-        assert!(
-            text.contains("Loss of G3 for Black: 20.0% win rate"),
-            "{text}"
-        );
-        assert!(text.contains("Score lead (black's view)"), "{text}");
-        assert!(text.contains("a \\] note"), "{text}");
+        let parts = [
+            ";B[ee]SBKV[40.00]\n",
+            ";W[cc]SBKV[30.00]C[Move 2: White C7",
+            ";B[gg]SBKV[10.00]BM[1]C[",
+            "\n(;B[gg]",
+            ")\n(;B[df]C[hane's choice instead of move 3 (G3): PV D4 G7",
+            ";W[gc])",
+            "Black's win rate: 30.0% before, 10.0% after",
+            "Loss of G3 for Black: 20.0% win rate",
+            "Score lead (black's view)",
+            "a \\] note",
+        ];
+        for part in parts {
+            assert!(text.contains(part), "{part:?} not in {text}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::sgf_out::{color_name, percent};
+use super::sgf_out::{color_name, percent, points_text};
 use super::{MoveReview, Review};
 use crate::board::{Color, Geometry};
 
@@ -126,9 +126,7 @@ pub fn summary_text(review: &Review, record: &str) -> String {
     for color in Color::ALL {
         let s = player_summary(review, color);
         let _ = writeln!(text);
-        let points = s
-            .average_points_loss
-            .map_or_else(|| "unknown".to_string(), |p| format!("{p:.1}"));
+        let points = points_text(s.average_points_loss);
         let _ = writeln!(
             text,
             "{} ({}): {} moves, {} matched hane's first choice ({}), average loss {} win rate, {points} points",
