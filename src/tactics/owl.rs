@@ -328,16 +328,10 @@ impl Analysis {
         let l = self.next_stamp();
         self.liberty_stamp = l;
         self.liberties.clear();
-        let geometry = board.geometry();
-        for k in 0..self.chains.len() {
-            let c = Point::from_index(self.chains[k] as usize);
-            for s in board.chain_stones(c) {
-                for n in geometry.neighbors(s) {
-                    if board.cell_at(n) == Cell::Empty && self.liberty[n] != l {
-                        self.liberty[n] = l;
-                        self.liberties.push(n as u16);
-                    }
-                }
+        for n in stone_neighbours(board, &self.chains) {
+            if board.cell_at(n) == Cell::Empty && self.liberty[n] != l {
+                self.liberty[n] = l;
+                self.liberties.push(n as u16);
             }
         }
         false
@@ -457,29 +451,23 @@ impl Analysis {
     /// The opponent's chains next to the group outside its eye spaces: collected into
     /// `neighbours`, and whether one is weak.
     fn scan_neighbours(&mut self, board: &Board, owner: Color, summary: &mut Summary) {
-        let geometry = board.geometry();
         let seen = self.next_stamp();
         self.neighbours.clear();
         let attacker = owner.opponent();
-        for k in 0..self.chains.len() {
-            let c = Point::from_index(self.chains[k] as usize);
-            for s in board.chain_stones(c) {
-                for n in geometry.neighbors(s) {
-                    if !board.cell_at(n).is(attacker) {
-                        continue;
-                    }
-                    let np = Point::from_index(n);
-                    let head = board.chain_id(np);
-                    // `free` doubles as the per-chain seen mark here (it is reset below).
-                    if self.free[head] == seen || self.in_eye_space(n) {
-                        continue;
-                    }
-                    self.free[head] = seen;
-                    self.neighbours.push(n as u16);
-                    if liberties_capped(board, np, WEAK_LIBERTIES + 1) <= WEAK_LIBERTIES {
-                        summary.weak_neighbour = true;
-                    }
-                }
+        for n in stone_neighbours(board, &self.chains) {
+            if !board.cell_at(n).is(attacker) {
+                continue;
+            }
+            let np = Point::from_index(n);
+            let head = board.chain_id(np);
+            // `free` doubles as the per-chain seen mark here (it is reset below).
+            if self.free[head] == seen || self.in_eye_space(n) {
+                continue;
+            }
+            self.free[head] = seen;
+            self.neighbours.push(n as u16);
+            if liberties_capped(board, np, WEAK_LIBERTIES + 1) <= WEAK_LIBERTIES {
+                summary.weak_neighbour = true;
             }
         }
     }
@@ -855,6 +843,16 @@ impl ReaderOf<Kill> {
         let fallback = Node::cut(attacker_to_move);
         Reading::from_node(self.deepen(attacker_to_move, depths, fallback))
     }
+}
+
+/// The cells next to the stones of the chains through `chains`: each as often as it
+/// touches one of the stones.
+fn stone_neighbours<'a>(board: &'a Board, chains: &'a [u16]) -> impl Iterator<Item = usize> + 'a {
+    let geometry = board.geometry();
+    chains
+        .iter()
+        .flat_map(move |&c| board.chain_stones(Point::from_index(usize::from(c))))
+        .flat_map(move |s| geometry.neighbors(s))
 }
 
 #[cfg(test)]
