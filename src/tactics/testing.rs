@@ -1,7 +1,7 @@
 //! What the readers' unit tests share: boards from diagrams, points from vertices, and
 //! answers in GNU Go's format with the check of an expected one.
 
-use crate::board::{Board, Point};
+use crate::board::{Board, Color, Point};
 
 use super::reader::Reading;
 
@@ -11,6 +11,13 @@ pub fn board(diagram: &str) -> Board {
 
 pub fn point(board: &Board, vertex: &str) -> Point {
     board.geometry().parse_point(vertex).expect("vertex")
+}
+
+/// The board of `diagram` after `color` played at `vertex`.
+pub fn board_after(diagram: &str, vertex: &str, color: Color) -> Board {
+    let mut b = board(diagram);
+    b.play(point(&b, vertex), color).expect("legal");
+    b
 }
 
 /// GNU Go's reply to `attack`, `defend`, `owl_attack` or `owl_defend`: `0`, or the code and

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::tactics::reader::Verdict;
-use crate::tactics::testing::{answer, board, expect, point};
+use crate::tactics::testing::{answer, board, board_after, expect, point};
 
 fn attack(diagram: &str, vertex: &str) -> String {
     let b = board(diagram);
@@ -32,12 +32,10 @@ fn the_vital_point_of_a_straight_three_decides() {
     expect(attack(STRAIGHT_THREE, "A2"), 1, &["B1"]);
     expect(defend(STRAIGHT_THREE, "A2"), 1, &["B1"]);
     // After black B1 the two eyes are there; after white B1 the group is dead.
-    let mut b = board(STRAIGHT_THREE);
-    b.play(point(&b, "B1"), Color::Black).unwrap();
+    let b = board_after(STRAIGHT_THREE, "B1", Color::Black);
     let mut reader = OwlReader::new();
     assert_eq!(answer(&b, reader.attack(&b, point(&b, "A2"))), "0");
-    let mut b = board(STRAIGHT_THREE);
-    b.play(point(&b, "B1"), Color::White).unwrap();
+    let b = board_after(STRAIGHT_THREE, "B1", Color::White);
     assert_eq!(answer(&b, reader.defend(&b, point(&b, "A2"))), "0");
 }
 

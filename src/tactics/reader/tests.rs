@@ -1,7 +1,7 @@
 //! Tests of the module `reader`.
 
 use super::*;
-use crate::tactics::testing::{answer, board, expect, point};
+use crate::tactics::testing::{answer, board, board_after, expect, point};
 
 /// `attack` on a fresh reader; a capture must be proved (exact).
 fn attack(diagram: &str, vertex: &str) -> String {
@@ -85,11 +85,7 @@ fn a_capture_after_a_preparation_move() {
     // After white's D1 no defence is left; after black's H2 no attack works. (With
     // the default budget hane's `defend` answers G2, which GNU Go refutes at H1: four
     // liberties, a longer read than the budget allows; see the next test.)
-    let after = |vertex: &str, color: Color| {
-        let mut b = board(PREPARED_CAPTURE);
-        b.play(point(&b, vertex), color).expect("legal");
-        b
-    };
+    let after = |vertex: &str, color: Color| board_after(PREPARED_CAPTURE, vertex, color);
     let b = after("D1", Color::White);
     expect(
         answer(&b, Reader::new().defend(&b, point(&b, "D4"))),
@@ -119,8 +115,7 @@ const NET: &str = "
 #[test]
 fn a_net_works_where_the_ladder_fails() {
     expect(attack(NET, "E5"), 1, &["F6"]);
-    let mut b = board(NET);
-    b.play(point(&b, "F6"), Color::Black).unwrap();
+    let b = board_after(NET, "F6", Color::Black);
     let r = Reader::new().defend(&b, point(&b, "E5"));
     assert_eq!(answer(&b, r), "0");
     assert!(r.exact);
@@ -144,8 +139,7 @@ fn a_snapback_captures() {
     expect(attack(SNAPBACK, "B2"), 1, &["C2", "D2"]);
     expect(defend(SNAPBACK, "B2"), 0, &[]);
     // After the throw-in white must not take: its capture is met by the retake.
-    let mut b = board(SNAPBACK);
-    b.play(point(&b, "C2"), Color::Black).unwrap();
+    let mut b = board_after(SNAPBACK, "C2", Color::Black);
     b.play(point(&b, "D2"), Color::White).unwrap();
     let r = Reader::new().attack(&b, point(&b, "B2"));
     assert_eq!(answer(&b, r), "1 C2");
@@ -230,8 +224,7 @@ const KO: &str = "
 fn a_ko_capture_gives_code_two_and_the_retake_code_three() {
     expect(attack(KO, "B2"), 2, &["C2"]);
     expect(defend(KO, "B2"), 1, &["C2"]);
-    let mut b = board(KO);
-    b.play(point(&b, "C2"), Color::Black).unwrap();
+    let b = board_after(KO, "C2", Color::Black);
     let mut reader = Reader::new();
     let r = reader.attack(&b, point(&b, "C2"));
     assert_eq!(answer(&b, r), "3 B2");
