@@ -112,41 +112,43 @@ impl ReplyMemory {
 mod tests {
     use super::*;
 
+    /// Records a playout in `memory`: after the moves `second_last` and `last`, black to
+    /// move, the moves `points`, won by `winner`.
+    fn playout(
+        memory: &mut ReplyMemory,
+        (second_last, last): (u16, u16),
+        points: &[u16],
+        winner: Option<Color>,
+    ) {
+        memory.begin(second_last, last, Color::Black);
+        for &p in points {
+            memory.push(p);
+        }
+        memory.learn(winner);
+    }
+
     #[test]
     fn winner_keeps_replies_and_loser_forgets_them() {
         let mut memory = ReplyMemory::new(50);
         // Black 10, white 11, black 12, white 13 after the moves 1 (black) and 2 (white).
-        memory.begin(1, 2, Color::Black);
-        for p in [10, 11, 12, 13] {
-            memory.push(p);
-        }
-        memory.learn(Some(Color::Black));
+        playout(&mut memory, (1, 2), &[10, 11, 12, 13], Some(Color::Black));
         assert_eq!(memory.replies(Color::Black, 1, 2), (10, 10));
         assert_eq!(memory.replies(Color::Black, 10, 11), (12, 12));
         // White lost: nothing learnt for white.
         assert_eq!(memory.replies(Color::White, 2, 10), (0, 0));
         // Black plays 12 after 10, 11 again and loses: 12 is forgotten as black's reply to
         // 11 in both tables, and white keeps its winning reply 11 to 8, 10.
-        memory.begin(7, 8, Color::Black);
-        for p in [10, 11, 12] {
-            memory.push(p);
-        }
-        memory.learn(Some(Color::White));
+        playout(&mut memory, (7, 8), &[10, 11, 12], Some(Color::White));
         assert_eq!(memory.replies(Color::Black, 10, 11), (0, 0));
         assert_eq!(memory.replies(Color::White, 8, 10), (11, 11));
         // Black's reply to 1, 2 was not played in the lost playout: it stays. Passes are
         // never stored as replies.
         assert_eq!(memory.replies(Color::Black, 1, 2), (10, 10));
-        memory.begin(0, 0, Color::Black);
-        memory.push(0);
-        memory.push(5);
-        memory.learn(Some(Color::White));
+        playout(&mut memory, (0, 0), &[0, 5], Some(Color::White));
         assert_eq!(memory.replies(Color::White, 0, 0), (5, 5));
         assert_eq!(memory.replies(Color::Black, 0, 0), (0, 0));
         // A draw teaches nothing.
-        memory.begin(3, 4, Color::Black);
-        memory.push(6);
-        memory.learn(None);
+        playout(&mut memory, (3, 4), &[6], None);
         assert_eq!(memory.replies(Color::Black, 3, 4), (0, 0));
     }
 }
