@@ -402,15 +402,20 @@ mod tests {
 
     #[test]
     fn adaptive_steps_follow_the_band() {
-        assert_eq!(adaptive_step(0.5), 0.0);
-        assert_eq!(adaptive_step(0.45), 0.0);
-        assert_eq!(adaptive_step(0.65), 0.0);
-        assert_eq!(adaptive_step(0.70), 1.0);
-        assert_eq!(adaptive_step(0.80), 2.0);
-        assert_eq!(adaptive_step(1.0), 4.0);
-        assert_eq!(adaptive_step(0.40), -1.0);
-        assert_eq!(adaptive_step(0.30), -2.0);
-        assert_eq!(adaptive_step(0.0), -4.0);
+        let steps = [
+            (0.5, 0.0),
+            (0.45, 0.0),
+            (0.65, 0.0),
+            (0.70, 1.0),
+            (0.80, 2.0),
+            (1.0, 4.0),
+            (0.40, -1.0),
+            (0.30, -2.0),
+            (0.0, -4.0),
+        ];
+        for (winrate, step) in steps {
+            assert_eq!(adaptive_step(winrate), step, "{winrate}");
+        }
     }
 
     #[test]

@@ -275,11 +275,16 @@ mod tests {
 
     #[test]
     fn lead_spans_hold_every_lead() {
-        assert_eq!(lead_span(0.0), 5.0);
-        assert_eq!(lead_span(7.0), 10.0);
-        assert_eq!(lead_span(30.0), 30.0);
-        assert_eq!(lead_span(51.0), 100.0);
-        assert_eq!(lead_span(150.0), 200.0);
+        let spans = [
+            (0.0, 5.0),
+            (7.0, 10.0),
+            (30.0, 30.0),
+            (51.0, 100.0),
+            (150.0, 200.0),
+        ];
+        for (lead, span) in spans {
+            assert_eq!(lead_span(lead), span, "{lead}");
+        }
     }
 
     #[test]
