@@ -32,6 +32,19 @@ pub struct PriorQuery<'a> {
     pub moves: &'a [Move],
 }
 
+impl<'a> PriorQuery<'a> {
+    /// The node where `color` is to move on `board` after `recent`, with the candidates
+    /// `moves`.
+    pub fn new(board: &'a Board, color: Color, recent: Recent, moves: &'a [Move]) -> Self {
+        PriorQuery {
+            board,
+            color,
+            recent,
+            moves,
+        }
+    }
+}
+
 /// A source of prior knowledge about the moves of a tree node.
 pub trait PriorProvider {
     /// Adds this source's virtual playouts to `out` (`out[k]` for `query.moves[k]`).
@@ -42,20 +55,13 @@ pub trait PriorProvider {
 
 impl PriorProvider for &dyn MovePriors {
     fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
-        self.priors(query.board, query.color, query.recent, query.moves, out);
+        self.priors(query, out);
     }
 }
 
 impl PriorProvider for ExpansionReader {
     fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
-        ExpansionReader::add_priors(
-            self,
-            query.board,
-            query.color,
-            query.recent,
-            query.moves,
-            out,
-        );
+        ExpansionReader::add_priors(self, query, out);
     }
 }
 

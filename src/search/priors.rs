@@ -9,7 +9,8 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use super::hand_shapes::matches_hand_shape;
-use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point, Recent};
+use super::prior_mix::PriorQuery;
+use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
 use crate::pattern::{Context, PatternTable};
 use crate::settings::{PriorsKind, SearchParams};
 use crate::tactics::ladder;
@@ -30,18 +31,11 @@ pub fn build(params: &SearchParams, table: &Arc<PatternTable>) -> Arc<dyn MovePr
 }
 
 /// Computes priors for new tree edges. Called once per expansion, from any worker thread,
-/// with `moves` the candidate moves (legal under simple ko, no suicide; a pass included);
-/// it must fill `out[k]` for `moves[k]` (`out` comes zeroed). `recent` holds the last two
-/// moves. Must not allocate on the hot path.
+/// with `query.moves` the candidate moves (legal under simple ko, no suicide; a pass
+/// included); it must fill `out[k]` for `query.moves[k]` (`out` comes zeroed).
+/// `query.recent` holds the last two moves. Must not allocate on the hot path.
 pub trait MovePriors: Send + Sync + Debug {
-    fn priors(
-        &self,
-        board: &Board,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        out: &mut [Prior],
-    );
+    fn priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]);
 }
 
 /// The default priors. Each term adds virtual playouts at a fixed value; the weights are
@@ -183,18 +177,11 @@ fn stone_within_two(board: &Board, p: Point) -> bool {
 }
 
 impl MovePriors for HeuristicPriors {
-    fn priors(
-        &self,
-        board: &Board,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        out: &mut [Prior],
-    ) {
-        let last = recent.last;
+    fn priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        let (board, color, last) = (query.board, query.color, query.recent.last);
         let g = board.geometry();
         let area = g.size() * g.size();
-        for (mv, prior) in moves.iter().zip(out.iter_mut()) {
+        for (mv, prior) in query.moves.iter().zip(out.iter_mut()) {
             prior.add(self.even, 0.5);
             let p = match *mv {
                 Move::Pass => {
@@ -295,18 +282,14 @@ impl Debug for PatternPriors {
 }
 
 impl MovePriors for PatternPriors {
-    fn priors(
-        &self,
-        board: &Board,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        out: &mut [Prior],
-    ) {
-        self.heuristic.priors(board, color, recent, moves, out);
+    fn priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        self.heuristic.priors(query, out);
         let mut probability = [0f32; MAX_CELLS];
+        let (color, recent, moves) = (query.color, query.recent, query.moves);
         let ctx = Context { color, recent };
-        let pass = self.table.move_probabilities(board, &ctx, &mut probability);
+        let pass = self
+            .table
+            .move_probabilities(query.board, &ctx, &mut probability);
         let of = |mv: &Move| match *mv {
             Move::Pass => pass,
             Move::Play(p) => probability[p.index()],
@@ -326,6 +309,7 @@ impl MovePriors for PatternPriors {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Recent;
 
     /// The pattern term adds its weight in virtual playouts to every legal move on top of
     /// the heuristic, the same on every board size: the default or the one set.
@@ -340,10 +324,9 @@ mod tests {
             let mut with = vec![Prior::NONE; moves.len()];
             let mut without = vec![Prior::NONE; moves.len()];
             let recent = Recent::default();
-            priors.priors(&board, Color::Black, recent, &moves, &mut with);
-            priors
-                .heuristic
-                .priors(&board, Color::Black, recent, &moves, &mut without);
+            let query = PriorQuery::new(&board, Color::Black, recent, &moves);
+            priors.priors(&query, &mut with);
+            priors.heuristic.priors(&query, &mut without);
             let extra: Vec<f32> = with
                 .iter()
                 .zip(&without)
@@ -378,7 +361,10 @@ mod tests {
         let p = board.geometry().parse_point(point).unwrap();
         let moves = [Move::Play(p)];
         let mut out = [Prior::NONE];
-        priors.priors(board, color, Recent::default(), &moves, &mut out);
+        priors.priors(
+            &PriorQuery::new(board, color, Recent::default(), &moves),
+            &mut out,
+        );
         out[0]
     }
 
@@ -490,7 +476,9 @@ mod tests {
         let built = build(&settings, &table);
         let mut out = [Prior::NONE];
         let d4 = Move::Play(board.geometry().parse_point("D4").unwrap());
-        built.priors(&board, Color::Black, Recent::default(), &[d4], &mut out);
+        let moves = [d4];
+        let query = PriorQuery::new(&board, Color::Black, Recent::default(), &moves);
+        built.priors(&query, &mut out);
         assert_eq!(out[0], shaped);
     }
 }

@@ -41,6 +41,7 @@ use crate::tactics::owl::{OwlLimits, OwlReader};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
+use super::prior_mix::PriorQuery;
 use super::tree::Prior;
 
 /// Chains of at least this many stones are read wherever they are.
@@ -294,24 +295,17 @@ impl ExpansionReader {
         std::mem::take(&mut self.share)
     }
 
-    /// Adds the reader's priors for `color` to move on `board` after `recent` to `out`
-    /// (`out[k]` for `moves[k]`, the candidates in any order).
-    pub fn add_priors(
-        &mut self,
-        board: &Board,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        out: &mut [Prior],
-    ) {
+    /// Adds the reader's priors for the player to move in `query` to `out` (`out[k]` for
+    /// `query.moves[k]`, the candidates in any order).
+    pub fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
         let start = Instant::now();
         let mut read = false;
         if self.weight > 0.0 {
-            read |= self.add_tactical_priors(board, color, recent, moves, out);
+            read |= self.add_tactical_priors(query, out);
         }
         if let Some(races) = &mut self.races {
             let reads_before = races.reader.stats().reads;
-            read |= races.add_priors(board, color, recent, moves, out);
+            read |= races.add_priors(query, out);
             self.share.race_reads += races.reader.stats().reads - reads_before;
         }
         if read {
@@ -322,16 +316,10 @@ impl ExpansionReader {
 
     /// The tactical reads' part of [`ExpansionReader::add_priors`]; whether any chain was
     /// read.
-    fn add_tactical_priors(
-        &mut self,
-        board: &Board,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        out: &mut [Prior],
-    ) -> bool {
+    fn add_tactical_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) -> bool {
+        let (board, color, moves) = (query.board, query.color, query.moves);
         let mut targets = Targets::new();
-        targets.gather(board, recent, self.anywhere);
+        targets.gather(board, query.recent, self.anywhere);
         if targets.len == 0 {
             return false;
         }
@@ -381,16 +369,10 @@ impl ExpansionReader {
 impl RaceReads {
     /// Reads the races next to the last two moves (see [`ExpansionReader::configured`]);
     /// whether any was read.
-    fn add_priors(
-        &mut self,
-        board: &Board,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        out: &mut [Prior],
-    ) -> bool {
+    fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) -> bool {
+        let board = query.board;
         let mut pairs = [(Point::from_index(0), Point::from_index(0)); MAX_RACES];
-        let count = race_pairs(board, color, recent, &mut pairs);
+        let count = race_pairs(board, query.color, query.recent, &mut pairs);
         for &(own, theirs) in &pairs[..count] {
             // Who wins with the opponent to move, and only when it would win, with us to
             // move.
@@ -408,7 +390,13 @@ impl RaceReads {
                 RaceOutcome::Loses => continue,
             };
             if let Some(point) = point {
-                add_prior(moves, out, point, self.weight * verdict_share(verdict), 1.0);
+                add_prior(
+                    query.moves,
+                    out,
+                    point,
+                    self.weight * verdict_share(verdict),
+                    1.0,
+                );
             }
         }
         count > 0

@@ -27,6 +27,7 @@ use crate::board::{Color, GameState, Move, Recent};
 use crate::log::{LogLevel, log};
 use crate::pattern::PatternTable;
 use crate::play::{DEFAULT_MOVE_TIME, search_config};
+use crate::search::prior_mix::PriorQuery;
 use crate::search::priors::Prior;
 use crate::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
 use crate::settings::Settings;
@@ -461,9 +462,8 @@ pub fn policy_values(config: &SearchConfig, state: &GameState, color: Color) -> 
     }
     moves.push(Move::Pass);
     let mut priors = vec![Prior::NONE; moves.len()];
-    config
-        .priors
-        .priors(board, color, Recent::of_game(state), &moves, &mut priors);
+    let query = PriorQuery::new(board, color, Recent::of_game(state), &moves);
+    config.priors.priors(&query, &mut priors);
     let sum: f32 = priors.iter().map(|p| p.mean()).sum();
     let share = |p: &Prior| if sum > 0.0 { p.mean() / sum } else { 0.0 };
     let mut pass = 0.0;

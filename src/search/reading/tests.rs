@@ -46,7 +46,8 @@ fn read_with(
 ) -> (Vec<(Move, Prior)>, ReadingShare) {
     let moves = every_move(board);
     let mut out = vec![Prior::NONE; moves.len()];
-    reader.add_priors(board, color, recent, &moves, &mut out);
+    let query = PriorQuery::new(board, color, recent, &moves);
+    reader.add_priors(&query, &mut out);
     (moves.into_iter().zip(out).collect(), reader.take_share())
 }
 
@@ -380,7 +381,8 @@ fn race_touched(diagram: &str, color: Color, last: &str) -> (Vec<String>, Readin
     })
     .unwrap();
     let recent = Recent::new(g.parse_point(last), None);
-    reader.add_priors(&board, color, recent, &moves, &mut out);
+    let query = PriorQuery::new(&board, color, recent, &moves);
+    reader.add_priors(&query, &mut out);
     let touched = moves
         .iter()
         .zip(&out)
