@@ -180,7 +180,7 @@ pub fn matches_hand_shape(board: &Board, p: Point, color: Color) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::board::Cell;
     use crate::playout::{LightPolicy, PlayoutPolicy, playout_rng};
@@ -283,10 +283,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_hane_matches_and_an_empty_board_does_not() {
-        // Black C5 beside White D5.
-        let board = Board::from_diagram(
+    /// A hane on 7x7: Black C5 beside White D5.
+    pub(in crate::search) fn hane() -> Board {
+        Board::from_diagram(
             ".......
              .......
              ..XO...
@@ -295,7 +294,12 @@ mod tests {
              .......
              .......",
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_hane_matches_and_an_empty_board_does_not() {
+        let board = hane();
         let g = board.geometry();
         // Under either stone, with the other stone diagonal: "XO." / "..." / "?.?" (or its
         // mirror image), a hane for either colour.
