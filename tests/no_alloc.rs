@@ -147,6 +147,7 @@ fn board_primitives_allocate_nothing() {
 #[test]
 fn pattern_priors_allocate_nothing() {
     use hane::board::{MAX_POINTS, Move, Recent};
+    use hane::search::prior_mix::PriorQuery;
     use hane::search::priors::{MovePriors, PatternPriors, Prior};
     let priors = PatternPriors::new(
         hane::pattern::default_table_arc(),
@@ -176,12 +177,13 @@ fn pattern_priors_allocate_nothing() {
     moves.push(Move::Pass);
     let mut out = Vec::with_capacity(MAX_POINTS + 1);
     out.resize(moves.len(), Prior::NONE);
+    let query = PriorQuery::new(&board, Color::Black, Recent::default(), &moves);
     // The table is parsed and its caches built before counting.
-    priors.priors(&board, Color::Black, Recent::default(), &moves, &mut out);
+    priors.priors(&query, &mut out);
     let n = allocations_during(|| {
         for _ in 0..20 {
             out.fill(Prior::NONE);
-            priors.priors(&board, Color::Black, Recent::default(), &moves, &mut out);
+            priors.priors(&query, &mut out);
         }
     });
     assert_eq!(n, 0, "pattern priors allocated {n} times");

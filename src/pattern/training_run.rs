@@ -284,23 +284,13 @@ struct RunFacts<'a> {
 
 /// The table's header: how it was trained and how well it predicts.
 fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
-    let RunFacts {
-        source,
-        faults,
-        positions,
-        sample_every,
-        shape_counts,
-        min_counts,
-        last_ll,
-        seconds,
-        ..
-    } = *facts;
+    let (source, faults) = (facts.source, facts.faults);
     let mut header = vec![
         "hane move-pattern table: Bradley-Terry gammas fitted by minorization-maximization".into(),
         format!("trained-on: {}", file_names(&args.files)),
         format!(
             "training: {} games of size {} ({} broken, {} other-size, {} repeated, {} in unreadable \
-             files skipped; {} cut at an illegal move, {} with unplaceable setup), {positions} \
+             files skipped; {} cut at an illegal move, {} with unplaceable setup), {} \
              positions, {}, every {} position used",
             facts.training,
             if args.size == 0 {
@@ -314,34 +304,35 @@ fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
             source.unreadable_files,
             faults.cut,
             faults.bad_setup,
+            facts.positions,
             if args.test_every > 0 {
                 format!("every {} game held out", ordinal(args.test_every))
             } else {
                 "no game held out".to_string()
             },
-            ordinal(sample_every)
+            ordinal(facts.sample_every)
         ),
         format!(
             "shapes: 3x3 {} (played >= {}), diamond-12 {} (>= {}), diamond-24 {} (>= {}), diamond-40 {} (>= {})",
-            shape_counts[0],
-            min_counts[0],
-            shape_counts[1],
-            min_counts[1],
-            shape_counts[2],
-            min_counts[2],
-            shape_counts[3],
-            min_counts[3]
+            facts.shape_counts[0],
+            facts.min_counts[0],
+            facts.shape_counts[1],
+            facts.min_counts[1],
+            facts.shape_counts[2],
+            facts.min_counts[2],
+            facts.shape_counts[3],
+            facts.min_counts[3]
         ),
         format!(
-            "mm: {} rounds, training mean log-likelihood {last_ll:.4}",
-            args.iterations
+            "mm: {} rounds, training mean log-likelihood {:.4}",
+            args.iterations, facts.last_ll
         ),
         format!(
             "held-out test ({} games): {}",
             facts.test,
             facts.prediction.summary()
         ),
-        format!("training time: {seconds:.0} s"),
+        format!("training time: {:.0} s", facts.seconds),
     ];
     header.retain(|l: &String| !l.is_empty());
     header

@@ -597,7 +597,6 @@ impl OutputPaths {
 mod tests {
     use super::*;
     use crate::board::Geometry;
-    use crate::search::reading::ReadingShare;
 
     fn info(mv: Move, winrate: f32, lead: f32) -> MoveInfo {
         MoveInfo {

@@ -139,7 +139,7 @@ fn a_snapback_captures() {
     expect(attack(SNAPBACK, "B2"), 1, &["C2", "D2"]);
     expect(defend(SNAPBACK, "B2"), 0, &[]);
     // After the throw-in white must not take: its capture is met by the retake.
-    let b = board_after(SNAPBACK, "C2", Color::Black);
+    let mut b = board_after(SNAPBACK, "C2", Color::Black);
     b.play(point(&b, "D2"), Color::White).unwrap();
     let r = Reader::new().attack(&b, point(&b, "B2"));
     assert_eq!(answer(&b, r), "1 C2");
