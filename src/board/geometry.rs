@@ -259,6 +259,21 @@ impl Geometry {
         ac.abs_diff(bc) + ar.abs_diff(br)
     }
 
+    /// The points of the board within Manhattan distance `radius` of `p`, `p` itself
+    /// included, column by column from the left.
+    pub fn within(self, p: Point, radius: usize) -> impl Iterator<Item = Point> {
+        let (c, r) = self.coords(p);
+        let reach = radius as isize;
+        (-reach..=reach).flat_map(move |dc| {
+            let left = reach - dc.abs();
+            (-left..=left).filter_map(move |dr| {
+                let col = usize::try_from(c as isize + dc).ok()?;
+                let row = usize::try_from(r as isize + dr).ok()?;
+                self.point(col, row)
+            })
+        })
+    }
+
     /// Distance from `p` to the nearest edge: 0 on the first line.
     pub fn edge_distance(self, p: Point) -> usize {
         let (c, r) = self.coords(p);
@@ -304,6 +319,25 @@ impl Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `within` yields exactly the points a scan of the whole board finds at Manhattan
+    /// distance at most `radius`, each once, edges and corners included.
+    #[test]
+    fn within_matches_a_scan_of_the_board() {
+        for size in [2, 9, 19] {
+            let g = Geometry::new(size).unwrap();
+            for p in g.points() {
+                for radius in 0..=4 {
+                    let mut got: Vec<Point> = g.within(p, radius).collect();
+                    got.sort_by_key(|q| q.index());
+                    let mut expected: Vec<Point> =
+                        g.points().filter(|&q| g.distance(p, q) <= radius).collect();
+                    expected.sort_by_key(|q| q.index());
+                    assert_eq!(got, expected, "{size}x{size} {p:?} radius {radius}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn vertex_round_trip_every_size() {

@@ -67,24 +67,9 @@ impl OpeningLines {
 /// `board`.
 fn mark_near_stones(board: &Board, near: &mut [bool; MAX_CELLS]) {
     let g = board.geometry();
-    let n = g.size() as isize;
-    let reach = LONELY_DISTANCE as isize;
-    for p in g.points() {
-        if board.cell(p) == Cell::Empty {
-            continue;
-        }
-        let (c, r) = g.coords(p);
-        for dc in -reach..=reach {
-            let left = reach - dc.abs();
-            for dr in -left..=left {
-                let (x, y) = (c as isize + dc, r as isize + dr);
-                if (0..n).contains(&x)
-                    && (0..n).contains(&y)
-                    && let Some(q) = g.point(x as usize, y as usize)
-                {
-                    near[q.index()] = true;
-                }
-            }
+    for p in g.points().filter(|&p| board.cell(p) != Cell::Empty) {
+        for q in g.within(p, LONELY_DISTANCE) {
+            near[q.index()] = true;
         }
     }
 }

@@ -154,26 +154,10 @@ fn move_shape(board: &Board, p: Point, color: Color) -> MoveShape {
 }
 
 fn stone_within_two(board: &Board, p: Point) -> bool {
-    let g = board.geometry();
-    let (c, r) = g.coords(p);
-    let n = g.size() as isize;
-    for dc in -2isize..=2 {
-        for dr in -2isize..=2 {
-            if dc.abs() + dr.abs() > 2 || (dc == 0 && dr == 0) {
-                continue;
-            }
-            let (x, y) = (c as isize + dc, r as isize + dr);
-            if x < 0 || y < 0 || x >= n || y >= n {
-                continue;
-            }
-            if let Some(q) = g.point(x as usize, y as usize)
-                && board.cell(q) != Cell::Empty
-            {
-                return true;
-            }
-        }
-    }
-    false
+    board
+        .geometry()
+        .within(p, 2)
+        .any(|q| q != p && board.cell(q) != Cell::Empty)
 }
 
 impl MovePriors for HeuristicPriors {
