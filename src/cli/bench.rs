@@ -6,11 +6,13 @@ use std::time::Instant;
 use clap::Args;
 
 use super::settings_args::{SearchScope, SettingsArgs};
-use crate::board::{Board, Color, GameState, Rules};
+use crate::board::{Board, Cell, Color, GameState, Move, Rules};
 use crate::play::{load_patterns, search_config};
 use crate::playout::{
     PatternPolicy, play_random_moves, playout_rng, run_light_playouts, run_pattern_playouts,
 };
+use crate::search::priors::Prior;
+use crate::search::reading::{ReadingShare, RootOwl};
 use crate::search::{SearchControl, SearchLimits, Searcher};
 use crate::settings::{Auto, Scope, Settings};
 use crate::tactics::liberties::liberties_capped;
@@ -39,7 +41,8 @@ pub struct BenchArgs {
     /// Cases to run, comma separated (`light`: light playouts, `pattern`: the pattern
     /// playouts of the settings, `search`: the engine's search with the settings, `tactics`:
     /// the tactical reader's `attack` and `defend` on the chains of at most four liberties
-    /// of 200 seeded middle-game positions).
+    /// of 200 seeded middle-game positions, `owl`: the root owl along the games of
+    /// `--records`, its verdicts kept across moves and read afresh at every move).
     #[arg(long, default_value = "light", value_delimiter = ',')]
     case: Vec<String>,
     /// Seconds per search case (each position and thread count).
@@ -49,6 +52,12 @@ pub struct BenchArgs {
     /// games, seeds `--seed`, `--seed`+1, ...).
     #[arg(long, default_value_t = 1)]
     middle: u64,
+    /// Game records (an SGF collection) the `owl` case replays.
+    #[arg(long)]
+    records: Option<std::path::PathBuf>,
+    /// Games of `--records` the `owl` case replays.
+    #[arg(long, default_value_t = 5)]
+    games: usize,
     #[command(flatten)]
     settings: SettingsArgs<SearchScope>,
 }
@@ -83,6 +92,13 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
             continue;
         }
+        if case == "owl" {
+            if let Err(e) = run_owl_case(args) {
+                eprintln!("hane bench: {e}");
+                return ExitCode::FAILURE;
+            }
+            continue;
+        }
         if case == "tactics" {
             if let Err(e) = run_tactics_cases(args) {
                 eprintln!("hane bench: {e}");
@@ -91,7 +107,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             continue;
         }
         if case != "light" && case != "pattern" {
-            eprintln!("hane bench: unknown case {case:?} (known: light, pattern, search, tactics)");
+            eprintln!(
+                "hane bench: unknown case {case:?} (known: light, pattern, search, tactics, owl)"
+            );
             return ExitCode::FAILURE;
         }
         for &size in &args.size {
@@ -237,7 +255,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                      cpu_seconds={cpu:.2} playouts_per_cpu_s={:.0} \
                      nodes={} tree_mib={:.1} best={} winrate={:.3} \
                      reading_expansions={} reads={} race_reads={} reading_share={:.3} \
-                     owl_reads={} owl_share={:.3} top1_share={:.3} top5_share={:.3}",
+                     owl_reads={} owl_cached={} owl_share={:.3} top1_share={:.3} top5_share={:.3}",
                     settings_field(&settings),
                     a.playouts,
                     a.playouts as f64 / seconds,
@@ -252,6 +270,7 @@ fn run_search_cases(args: &BenchArgs) -> Result<(), String> {
                     a.reading.race_reads,
                     a.reading.nanos as f64 * 1e-9 / (seconds * threads as f64),
                     a.reading.owl_reads,
+                    a.reading.owl_cached,
                     a.reading.owl_nanos as f64 * 1e-9 / seconds,
                     top_share(&a.moves, 1),
                     top_share(&a.moves, 5),
@@ -324,5 +343,84 @@ fn run_tactics_cases(args: &BenchArgs) -> Result<(), String> {
             exact as f64 / (2 * chains).max(1) as f64,
         );
     }
+    Ok(())
+}
+
+/// Positions before this move are not read by the `owl` case (few groups yet).
+const OWL_FROM_MOVE: usize = 20;
+
+/// `case=owl`: the root owl of the settings (`owl` 100 when the settings have it off)
+/// along the games of `--records`, from move [`OWL_FROM_MOVE`] to the end, in two ways
+/// side by side at every position: one [`RootOwl`] kept through the game (its group
+/// verdicts reused while their areas stand) and a new one for each position (every group
+/// read afresh). Prints the reads and seconds of each, the groups answered from the kept
+/// verdicts, and the positions where both give the same priors.
+fn run_owl_case(args: &BenchArgs) -> Result<(), String> {
+    let path = args
+        .records
+        .as_ref()
+        .ok_or("the owl case needs --records FILE (an SGF collection)")?;
+    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let games = crate::sgf::parse_collection(&String::from_utf8_lossy(&text))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut settings = args.settings.settings.clone();
+    if settings.search.owl <= 0.0 {
+        settings.search.owl = 100.0;
+    }
+    let params = &settings.search;
+    let (mut positions, mut same) = (0u64, 0u64);
+    let (mut kept_seconds, mut fresh_seconds) = (0.0, 0.0);
+    let (mut kept_share, mut fresh_share) = (ReadingShare::default(), ReadingShare::default());
+    let mut played = 0;
+    for game in games.into_iter().flatten() {
+        if played == args.games {
+            break;
+        }
+        let Ok(mut state) = game.replay(Rules::chinese(7.5), Some(1)) else {
+            continue;
+        };
+        played += 1;
+        let mut kept = RootOwl::configured(params).ok_or("owl off")?;
+        for (k, &(color, mv)) in game.moves.iter().enumerate() {
+            if k >= OWL_FROM_MOVE {
+                let board = state.board();
+                let to_move = state.to_move();
+                let moves: Vec<Move> = board
+                    .geometry()
+                    .points()
+                    .filter(|&p| board.cell(p) == Cell::Empty)
+                    .map(Move::Play)
+                    .chain([Move::Pass])
+                    .collect();
+                let mut kept_out = vec![Prior::NONE; moves.len()];
+                let mut fresh_out = kept_out.clone();
+                let clock = Instant::now();
+                kept.add_priors(board, to_move, &moves, &mut kept_out);
+                kept_seconds += clock.elapsed().as_secs_f64();
+                let mut fresh = RootOwl::configured(params).ok_or("owl off")?;
+                let clock = Instant::now();
+                fresh.add_priors(board, to_move, &moves, &mut fresh_out);
+                fresh_seconds += clock.elapsed().as_secs_f64();
+                kept_share.add(kept.take_share());
+                fresh_share.add(fresh.take_share());
+                positions += 1;
+                same += u64::from(kept_out == fresh_out);
+            }
+            if state.play(color, mv).is_err() {
+                break;
+            }
+        }
+    }
+    println!(
+        "case=owl records={} games={played} positions={positions} owl={} owl_nodes={} \
+         kept_reads={} kept_cached_groups={} kept_seconds={kept_seconds:.3} \
+         fresh_reads={} fresh_seconds={fresh_seconds:.3} same_priors={same}",
+        path.display(),
+        params.owl,
+        params.owl_nodes,
+        kept_share.owl_reads,
+        kept_share.owl_cached,
+        fresh_share.owl_reads,
+    );
     Ok(())
 }

@@ -32,6 +32,7 @@
 //! ([`crate::log`]) is the note that the tree's memory is full.
 
 pub mod avoid;
+pub mod group_status;
 pub mod hand_shapes;
 pub mod opening_prior;
 pub mod prior_mix;

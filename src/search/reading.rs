@@ -41,6 +41,7 @@ use crate::tactics::owl::{OwlLimits, OwlReader};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
+use super::group_status::GroupStatusCache;
 use super::prior_mix::PriorQuery;
 use super::tree::Prior;
 
@@ -95,6 +96,8 @@ pub struct ReadingShare {
     /// The owl reads at the root and their nanoseconds (before the threads start).
     pub owl_reads: u64,
     pub owl_nanos: u64,
+    /// Groups at the root whose verdict came from an earlier read (no owl read).
+    pub owl_cached: u64,
 }
 
 impl ReadingShare {
@@ -106,6 +109,7 @@ impl ReadingShare {
         self.nanos += other.nanos;
         self.owl_reads += other.owl_reads;
         self.owl_nanos += other.owl_nanos;
+        self.owl_cached += other.owl_cached;
     }
 }
 
@@ -470,6 +474,10 @@ pub struct RootOwl {
     /// The chains read (one stone each) and the chain ids of the groups already read.
     targets: Vec<Point>,
     read: Vec<usize>,
+    /// One stone of each chain of the group being read.
+    chains: Vec<u16>,
+    /// The verdicts of earlier reads, reused while their areas stand unchanged.
+    cache: GroupStatusCache,
     /// Reads and time since the last [`RootOwl::take_share`].
     share: ReadingShare,
 }
@@ -499,6 +507,8 @@ impl RootOwl {
             weight: params.owl,
             targets: Vec::with_capacity(crate::board::MAX_CELLS),
             read: Vec::with_capacity(crate::board::MAX_CELLS),
+            chains: Vec::with_capacity(crate::board::MAX_CELLS),
+            cache: GroupStatusCache::new(),
             share: ReadingShare::default(),
         })
     }
@@ -518,6 +528,7 @@ impl RootOwl {
     pub fn add_priors(&mut self, board: &Board, color: Color, moves: &[Move], out: &mut [Prior]) {
         let start = Instant::now();
         let reads_before = self.reader.stats().reads;
+        self.cache.keep_valid(board);
         // The big chains, biggest first (one stone each: the chain's head).
         self.targets.clear();
         for p in board.geometry().points() {
@@ -541,11 +552,14 @@ impl RootOwl {
                 continue;
             }
             let chains = self.reader.group(board, target);
-            let stones: usize = chains
+            self.chains.clear();
+            self.chains.extend_from_slice(chains);
+            let stones: usize = self
+                .chains
                 .iter()
                 .map(|&c| board.chain_len(Point::from_index(c as usize)))
                 .sum();
-            for &c in chains {
+            for &c in &self.chains {
                 self.read
                     .push(board.chain_id(Point::from_index(c as usize)));
             }
@@ -556,17 +570,24 @@ impl RootOwl {
             let Some(owner) = board.cell(target).color() else {
                 continue;
             };
+            let status = match self.cache.lookup(board, target) {
+                Some(status) => {
+                    self.share.owl_cached += 1;
+                    status
+                }
+                None => self
+                    .cache
+                    .read(&mut self.reader, board, target, &self.chains),
+            };
             // Our group: killable, and saved by a move; theirs: killable by a move, and
             // not dead already.
-            let attack = self.reader.attack(board, target);
-            if !attack.verdict.succeeds() {
+            let Some(defence) = status.defence else {
                 continue;
-            }
-            let defence = self.reader.defend(board, target);
+            };
             let decisive = if owner == color {
                 defence
             } else if defence.verdict.succeeds() {
-                attack
+                status.attack
             } else {
                 continue;
             };

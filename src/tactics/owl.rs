@@ -100,7 +100,7 @@
 //! move and whether the line's ko threat is spent) and the inner [`Reader`]
 //! are allocated once with the [`OwlReader`]. Nothing is allocated per node or per read.
 
-use crate::board::{Board, Cell, Color, MAX_CELLS, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, Point, PointBits};
 
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{Reader, Reading};
@@ -830,6 +830,20 @@ impl ReaderOf<Kill> {
             return Reading::no_move_needed(attack.exact);
         }
         self.read(board, target, false)
+    }
+
+    /// The points the owl's reads and its inner tactical reads played on since the last
+    /// [`OwlReader::clear_touched`] (see [`super::skeleton::Scratch::touched`]).
+    pub fn touched(&self) -> PointBits {
+        let mut touched = *self.scratch.touched();
+        touched.union_with(self.goal.reader.scratch.touched());
+        touched
+    }
+
+    /// Starts a new record of the points the reads play on.
+    pub fn clear_touched(&mut self) {
+        self.scratch.clear_touched();
+        self.goal.reader.scratch.clear_touched();
     }
 
     /// One read: the attack (`attacker_to_move`) or the defence, the side to move proving.

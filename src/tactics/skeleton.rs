@@ -35,7 +35,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Point};
+use crate::board::{Board, Cell, Color, MAX_CELLS, MAX_SIZE, Point, PointBits};
 
 /// Candidate moves kept per node.
 const MAX_CANDIDATES: usize = 40;
@@ -344,6 +344,8 @@ pub struct Scratch {
     attacker: Color,
     /// Whether the read in progress ran out of nodes.
     aborted: bool,
+    /// The points the reads played on since [`Scratch::clear_touched`].
+    touched: PointBits,
     pub stats: ReadStats,
 }
 
@@ -363,6 +365,7 @@ impl Scratch {
             budget: 0,
             attacker: Color::Black,
             aborted: false,
+            touched: PointBits::EMPTY,
             stats: ReadStats::default(),
         }
     }
@@ -388,6 +391,17 @@ impl Scratch {
     /// The attacker of the read begun last.
     pub fn attacker(&self) -> Color {
         self.attacker
+    }
+
+    /// The points the reads played on since the last [`Scratch::clear_touched`] (a
+    /// result read from the table does not add the points of the read that stored it).
+    pub fn touched(&self) -> &PointBits {
+        &self.touched
+    }
+
+    /// Starts a new record of the points played on.
+    pub fn clear_touched(&mut self) {
+        self.touched.clear();
     }
 
     /// Forgets every stored result.
@@ -645,6 +659,7 @@ fn search<G: Goal>(
             next.pass();
         } else {
             next.play_unchecked(Point::from_index(m as usize), mover);
+            s.touched.insert_index(m as usize);
             if next.ko().is_some() {
                 cap = cap.min(KO_FIRST);
             }
