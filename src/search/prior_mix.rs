@@ -69,7 +69,14 @@ impl PriorProvider for ExpansionReader {
 
 impl PriorProvider for RootOwl {
     fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
-        RootOwl::add_priors(self, query.board, query.color, query.moves, out);
+        RootOwl::add_priors(
+            self,
+            query.board,
+            query.color,
+            query.recent,
+            query.moves,
+            out,
+        );
     }
 }
 
