@@ -91,12 +91,7 @@ fn a_far_move_keeps_the_verdict_and_a_near_one_drops_it() {
 
 #[test]
 fn the_area_holds_the_group_and_its_reading_and_stays_local() {
-    let mut owl = reader();
-    let mut cache = GroupStatusCache::new();
-    let b = board(CORNER);
-    let target = point(&b, "A1");
-    let group = chains(&mut owl, &b, target);
-    cache.read(&mut owl, &b, target, &group);
+    let (b, cache) = corner_read(1);
     let entry = &cache.entries[0];
     for p in b.geometry().points() {
         if b.cell(p) == Cell::White {
@@ -111,15 +106,21 @@ fn the_area_holds_the_group_and_its_reading_and_stays_local() {
 
 #[test]
 fn a_full_cache_drops_its_oldest_verdict() {
+    let (_, cache) = corner_read(CAPACITY + 5);
+    assert_eq!(cache.len(), CAPACITY);
+}
+
+/// The corner board and a cache after `times` reads of its white group.
+fn corner_read(times: usize) -> (Board, GroupStatusCache) {
     let mut owl = reader();
     let mut cache = GroupStatusCache::new();
     let b = board(CORNER);
     let target = point(&b, "A1");
     let group = chains(&mut owl, &b, target);
-    for _ in 0..CAPACITY + 5 {
+    for _ in 0..times {
         cache.read(&mut owl, &b, target, &group);
     }
-    assert_eq!(cache.len(), CAPACITY);
+    (b, cache)
 }
 
 /// A random legal move for `color` that fills no single-point eye of its own (`None`: pass).
