@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::settings_args::{SearchScope, SettingsArgs};
-use crate::board::{Board, Cell, Color, GameState, Move, Recent, Rules};
+use crate::board::{Board, Cell, Color, GameState, Move, Rules};
 use crate::play::{load_patterns, search_config};
 use crate::playout::{
     PatternPolicy, play_random_moves, playout_rng, run_light_playouts, run_pattern_playouts,
@@ -385,7 +385,6 @@ fn run_owl_case(args: &BenchArgs) -> Result<(), String> {
             if k >= OWL_FROM_MOVE {
                 let board = state.board();
                 let to_move = state.to_move();
-                let recent = Recent::of_game(&state);
                 let moves: Vec<Move> = board
                     .geometry()
                     .points()
@@ -396,11 +395,11 @@ fn run_owl_case(args: &BenchArgs) -> Result<(), String> {
                 let mut kept_out = vec![Prior::NONE; moves.len()];
                 let mut fresh_out = kept_out.clone();
                 let clock = Instant::now();
-                kept.add_priors(board, to_move, recent, &moves, &mut kept_out);
+                kept.add_priors(board, to_move, &moves, &mut kept_out);
                 kept_seconds += clock.elapsed().as_secs_f64();
                 let mut fresh = RootOwl::configured(params).ok_or("owl off")?;
                 let clock = Instant::now();
-                fresh.add_priors(board, to_move, recent, &moves, &mut fresh_out);
+                fresh.add_priors(board, to_move, &moves, &mut fresh_out);
                 fresh_seconds += clock.elapsed().as_secs_f64();
                 kept_share.add(kept.take_share());
                 fresh_share.add(fresh.take_share());

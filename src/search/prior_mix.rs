@@ -69,14 +69,7 @@ impl PriorProvider for ExpansionReader {
 
 impl PriorProvider for RootOwl {
     fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
-        RootOwl::add_priors(
-            self,
-            query.board,
-            query.color,
-            query.recent,
-            query.moves,
-            out,
-        );
+        RootOwl::add_priors(self, query.board, query.color, query.moves, out);
     }
 }
 

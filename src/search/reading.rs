@@ -23,14 +23,10 @@
 //! seki) by moving now, that move gets the race bonus.
 //!
 //! At the root the owl reader ([`RootOwl`]) also reads the life of the groups of
-//! [`OWL_MIN_STONES`] stones or more (at most [`OWL_TARGETS`]: those within [`OWL_NEAR`]
-//! of the last two moves first, then the biggest): a group of the side to move that the
-//! opponent could kill and a move saves gives that move its bonus, and so does a group of
-//! the opponent that a move kills and the opponent could still save. A group of the side
-//! to move that dies whatever it does gives the moves on its liberties that capture
-//! nothing the bonus as lost playouts (they only feed it). Groups that live whoever moves,
-//! and the opponent's dead ones, get nothing. The verdicts are kept from move to move
-//! while the area their reads depended on stands ([`super::group_status`]).
+//! [`OWL_MIN_STONES`] stones or more (at most [`OWL_TARGETS`], the biggest first): a group
+//! of the side to move that the opponent could kill and a move saves gives that move its
+//! bonus, and so does a group of the opponent that a move kills and the opponent could
+//! still save. Groups that live whoever moves, and dead ones, get nothing.
 //!
 //! Each search thread has its own reader ([`Reader`], with its transposition table kept
 //! from one search to the next), so reading takes no lock; the time it takes is counted so
@@ -38,7 +34,7 @@
 
 use std::time::Instant;
 
-use crate::board::{Board, Cell, Color, Move, Point, PointBits, Recent};
+use crate::board::{Board, Color, Move, Point, Recent};
 use crate::settings::SearchParams;
 use crate::tactics::liberties::{liberties_capped, liberties_into};
 use crate::tactics::owl::{OwlLimits, OwlReader};
@@ -84,10 +80,7 @@ const RACE_DEPTH: u32 = 8;
 pub const OWL_MIN_STONES: usize = 4;
 
 /// At most this many groups are read by the owl reader at the root.
-pub const OWL_TARGETS: usize = 12;
-
-/// Groups with a stone within this distance of one of the last two moves are read first.
-pub const OWL_NEAR: usize = 3;
+pub const OWL_TARGETS: usize = 8;
 
 /// What reading cost in one search, summed over its threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -483,8 +476,6 @@ pub struct RootOwl {
     read: Vec<usize>,
     /// One stone of each chain of the group being read.
     chains: Vec<u16>,
-    /// The chain ids of the stones near the last two moves.
-    near: Vec<usize>,
     /// The verdicts of earlier reads, reused while their areas stand unchanged.
     cache: GroupStatusCache,
     /// Reads and time since the last [`RootOwl::take_share`].
@@ -517,7 +508,6 @@ impl RootOwl {
             targets: Vec::with_capacity(crate::board::MAX_CELLS),
             read: Vec::with_capacity(crate::board::MAX_CELLS),
             chains: Vec::with_capacity(crate::board::MAX_CELLS),
-            near: Vec::with_capacity(crate::board::MAX_CELLS),
             cache: GroupStatusCache::new(),
             share: ReadingShare::default(),
         })
@@ -533,32 +523,15 @@ impl RootOwl {
         std::mem::take(&mut self.share)
     }
 
-    /// Adds the owl priors of `color` to move on `board` after `recent` to `out` (`out[k]`
-    /// for `moves[k]`), and what they cost to the reader's counts.
-    pub fn add_priors(
-        &mut self,
-        board: &Board,
-        color: Color,
-        recent: Recent,
-        moves: &[Move],
-        out: &mut [Prior],
-    ) {
+    /// Adds the owl priors of `color` to move on `board` to `out` (`out[k]` for
+    /// `moves[k]`), and what they cost to the reader's counts.
+    pub fn add_priors(&mut self, board: &Board, color: Color, moves: &[Move], out: &mut [Prior]) {
         let start = Instant::now();
         let reads_before = self.reader.stats().reads;
         self.cache.keep_valid(board);
-        // The chains of two stones or more (one stone each: the chain's head), those near
-        // the last two moves first, then the biggest first.
-        let geometry = board.geometry();
-        self.near.clear();
-        for p in [recent.last, recent.second_last].into_iter().flatten() {
-            for q in geometry.within(p, OWL_NEAR) {
-                if board.cell(q).color().is_some() {
-                    self.near.push(board.chain_id(q));
-                }
-            }
-        }
+        // The big chains, biggest first (one stone each: the chain's head).
         self.targets.clear();
-        for p in geometry.points() {
+        for p in board.geometry().points() {
             if board.cell(p).color().is_some()
                 && board.chain_id(p) == p.index()
                 && board.chain_len(p) >= 2
@@ -566,14 +539,8 @@ impl RootOwl {
                 self.targets.push(p);
             }
         }
-        let near = &self.near;
-        self.targets.sort_unstable_by_key(|&p| {
-            (
-                !near.contains(&p.index()),
-                std::cmp::Reverse(board.chain_len(p)),
-                p.index(),
-            )
-        });
+        self.targets
+            .sort_unstable_by_key(|&p| (std::cmp::Reverse(board.chain_len(p)), p.index()));
         self.read.clear();
         let mut groups = 0;
         for k in 0..self.targets.len() {
@@ -617,11 +584,6 @@ impl RootOwl {
             let Some(defence) = status.defence else {
                 continue;
             };
-            if owner == color && !defence.verdict.succeeds() {
-                // Our group dies whatever we do: extending it only feeds it.
-                self.penalise_extensions(board, color, moves, out);
-                continue;
-            }
             let decisive = if owner == color {
                 defence
             } else if defence.verdict.succeeds() {
@@ -641,27 +603,6 @@ impl RootOwl {
         }
         self.share.owl_reads += self.reader.stats().reads - reads_before;
         self.share.owl_nanos += start.elapsed().as_nanos() as u64;
-    }
-
-    /// Gives the moves of `color` on the liberties of the group of `self.chains` that
-    /// capture nothing the owl's weight in lost virtual playouts.
-    fn penalise_extensions(&self, board: &Board, color: Color, moves: &[Move], out: &mut [Prior]) {
-        let geometry = board.geometry();
-        let mut seen = PointBits::EMPTY;
-        for &c in &self.chains {
-            for s in board.chain_stones(Point::from_index(usize::from(c))) {
-                for n in geometry.neighbors(s) {
-                    let x = Point::from_index(n);
-                    if board.cell_at(n) == Cell::Empty
-                        && !seen.contains(x)
-                        && !captures(board, x, color)
-                    {
-                        seen.insert(x);
-                        add_prior(moves, out, x, self.weight, 0.0);
-                    }
-                }
-            }
-        }
     }
 }
 

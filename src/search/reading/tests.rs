@@ -281,7 +281,7 @@ fn owl_touched(diagram: &str, color: Color) -> (Vec<(String, f32, f32)>, Reading
         ..SearchParams::default()
     })
     .unwrap();
-    owl.add_priors(&board, color, Recent::default(), &moves, &mut out);
+    owl.add_priors(&board, color, &moves, &mut out);
     let share = owl.take_share();
     let touched = moves
         .into_iter()
@@ -316,32 +316,6 @@ fn the_owl_bonus_goes_to_the_vital_point_for_both_sides() {
         // Black's group: attack and defence; the white wall: an attack that fails.
         assert!(share.owl_reads >= 3, "{share:?}");
     }
-}
-
-#[test]
-fn moves_that_only_feed_a_dead_group_of_ours_get_lost_playouts() {
-    // White took the vital point of black's straight three: black is dead.
-    let dead = "
-        .........
-        .........
-        .........
-        .........
-        .........
-        .........
-        OOOOO....
-        XXXXO....
-        .O.XO....";
-    let (touched, _) = owl_touched(dead, Color::Black);
-    assert_eq!(
-        touched,
-        vec![
-            ("A1".to_string(), WEIGHT, 0.0),
-            ("C1".to_string(), WEIGHT, 0.0)
-        ]
-    );
-    // For white the dead group is nothing to play for.
-    let (touched, _) = owl_touched(dead, Color::White);
-    assert_eq!(touched, vec![]);
 }
 
 #[test]
@@ -382,17 +356,8 @@ fn settled_and_small_groups_get_no_owl_bonus() {
     for diagram in [alive, dead] {
         for color in [Color::Black, Color::White] {
             let (touched, share) = owl_touched(diagram, color);
+            assert_eq!(touched, vec![], "{color:?} in {diagram}");
             assert!(share.owl_reads > 0);
-            if diagram == dead && color == Color::Black {
-                // No bonus; only the lost playouts of filling the dead group's eye.
-                let lost = vec![
-                    ("A1".to_string(), WEIGHT, 0.0),
-                    ("B1".to_string(), WEIGHT, 0.0),
-                ];
-                assert_eq!(touched, lost);
-            } else {
-                assert_eq!(touched, vec![], "{color:?} in {diagram}");
-            }
         }
     }
     let (touched, share) = owl_touched(small, Color::Black);
