@@ -5,7 +5,7 @@
 //! reading every big group afresh cost a third of the playouts.
 //!
 //! The area of a read is the group's stones and the points the owl's reads and their
-//! inner tactical reads played on ([`OwlReader::touched`]), each widened to the points
+//! inner tactical reads played on (`OwlReader::touched`), each widened to the points
 //! within [`AREA_MARGIN`] (Manhattan distance) of it: the liberties, eye spaces and free
 //! space the group analysis looked at and the chains a capture there would touch. A board
 //! matches the area when its stones there are the same ([`area_signature`]: the Zobrist

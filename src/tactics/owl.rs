@@ -833,7 +833,7 @@ impl ReaderOf<Kill> {
     }
 
     /// The points the owl's reads and its inner tactical reads played on since the last
-    /// [`OwlReader::clear_touched`] (see [`super::skeleton::Scratch::touched`]).
+    /// [`OwlReader::clear_touched`] (see the skeleton's `Scratch::touched`).
     pub fn touched(&self) -> PointBits {
         let mut touched = *self.scratch.touched();
         touched.union_with(self.goal.reader.scratch.touched());
