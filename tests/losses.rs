@@ -451,7 +451,7 @@ fn nineteen2_10_owl_reads_the_k10_dragon() {
 }
 
 /// Same position: the default search (the owl off) does not save the dragon, though the owl
-/// reader knows E13: at 5,000 playouts it plays N12, N17, N12 from seeds 1-3 (GNU Go's
+/// reader knows E13: at 5,000 playouts it plays N12, N17, N12, N17, N17 from seeds 1-5 (GNU Go's
 /// `top_moves`: E13 168, N12 106, H12 105, ..., N17 41).
 #[test]
 #[ignore = "hane's search plays N12 or N17 and lets the 17-stone K10 dragon die; the owl reader finds E13"]
@@ -464,8 +464,8 @@ fn nineteen2_10_search_saves_the_k10_dragon() {
     assert_search(case, 5_000, &["E13"], &["N17"]);
 }
 
-/// Same position with the owl reader at the root (`--owl 100`): the search plays E13 from
-/// seeds 1-5 at 5,000 playouts.
+/// Same position with the owl reader at the root (`--owl 100`): at 5,000 playouts the search
+/// plays E13 from seeds 1, 2, 3 and 5 (N17 from seed 4).
 #[test]
 fn nineteen2_10_search_saves_the_k10_dragon_with_the_owl() {
     let case = Case {
@@ -482,8 +482,9 @@ fn nineteen2_10_search_saves_the_k10_dragon_with_the_owl() {
 /// S10), white Q9, and GNU Go calls the dragon dead at move 181: its score estimate for black
 /// fell from +49 (move 161) to -19 (181) and -43 (221), while hane's own trace (1,000
 /// playouts a move) still gave black a lead of 20-40 points until move 221. hane's owl reader
-/// reads the dragon as safe (`owl_attack R8` 0, `owl_defend` no move needed); its tactical
-/// reader sees only the chain (attack R7, defence T8).
+/// reads the dragon as safe (`owl_attack R8` fails, the read cut off: `exact` false;
+/// `owl_defend` needs no move); its tactical reader sees only the chain (attack R7, defence
+/// T8).
 #[test]
 #[ignore = "hane's owl reader finds no attack on the R8 dragon; GNU Go kills it at Q9"]
 fn nineteen2_06_owl_attacks_the_r8_dragon() {
@@ -513,8 +514,9 @@ fn nineteen2_09_owl_attacks_j5() {
     assert_owl_attack(case, "J5", &["J4"]);
 }
 
-/// Same position: the search plays L7 again, the game's move, from seeds 1-3 at 5,000
-/// playouts (at move 83: N11, N11, H5), though the owl reader finds J4.
+/// Same position: the search plays L7 again, the game's move, at 5,000 playouts (L7, L7,
+/// L7, M7, L7 from seeds 1-5; L7 from seeds 1-3 with `--owl 100` as well; at move 83: N11,
+/// N11, H5 from seeds 1-3), though the owl reader finds J4.
 #[test]
 #[ignore = "hane's search plays L7 and lets white save the cutting stone J5; the owl reader finds J4"]
 fn nineteen2_09_search_kills_j5() {
