@@ -17,37 +17,22 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use hane::board::{Board, GameState, Point, Rules};
-use hane::sgf::{SgfGame, parse_collection};
+use hane::sgf::SgfGame;
 use hane::tactics::owl::OwlReader;
 use hane::tactics::reader::{Reader, Reading};
 
 /// The games of `../shared/data/losses/FILE` beside the checkout; `None` (after a note, or a
 /// failure under CI) when it is not there.
 fn collection(file: &str) -> Option<Vec<SgfGame>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/losses")
-        .join(file);
-    let Ok(bytes) = std::fs::read(&path) else {
+    let games = common::comparison::loss_collection(file);
+    if games.is_none() {
         common::skip_unless_ci(
             &format!("../shared/data/losses/{file}"),
             "the games lost to Pachi belong next to the repository, in ../shared",
         );
-        return None;
-    };
-    // Each record's root node ends in a stray `G` (`...DT[2026-11-25]G`, probably what
-    // stripping a `GC[...]` comment left; GNU Go refuses such a file), and hane's parser
-    // then drops the game's first move: take the `G` out.
-    let text = String::from_utf8_lossy(&bytes).replace("]G\n;", "]\n;");
-    let games = parse_collection(&text).expect("an SGF collection");
-    Some(
-        games
-            .into_iter()
-            .map(|g| g.expect("every game parses"))
-            .collect(),
-    )
+    }
+    games
 }
 
 /// A position of the collections: the game and the move before which it stands.

@@ -18,12 +18,11 @@
 mod common;
 
 use common::comparison::{self, Comparison, compare_random_games};
-use common::gnugo::GnuGo;
+use common::gnugo::{GnuGo, dragons};
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use hane::board::{Board, Point};
+use hane::board::Board;
 use hane::tactics::owl::OwlReader;
 use hane::tactics::reader::Reading;
 
@@ -107,32 +106,6 @@ impl Comparison for Agreement {
     fn report(&self) -> &str {
         &self.report
     }
-}
-
-/// One stone of each of GNU Go's dragons on `board`, with GNU Go's status of it.
-fn dragons(gnugo: &mut GnuGo, board: &Board) -> Vec<(Point, String)> {
-    let g = board.geometry();
-    let mut seen = HashSet::new();
-    let mut found = Vec::new();
-    for p in g.points() {
-        if board.cell(p).color().is_none() || seen.contains(&p) {
-            continue;
-        }
-        let vertex = g.format_point(p);
-        for stone in gnugo
-            .ok(&format!("dragon_stones {vertex}"))
-            .split_whitespace()
-        {
-            if let Some(q) = g.parse_point(stone) {
-                seen.insert(q);
-            }
-        }
-        seen.insert(p);
-        let status = gnugo.ok(&format!("dragon_status {vertex}"));
-        let status = status.split_whitespace().next().unwrap_or("").to_string();
-        found.push((p, status));
-    }
-    found
 }
 
 /// Compares the readers on every dragon of `board`, both ways, until `goal` reads.

@@ -61,12 +61,39 @@ pub fn random_game(size: usize, seed: u64, game_index: u64, moves: usize) -> Vec
 /// The games of `../shared/data/pro-games/pro-000.sgf` beside the checkout that parse;
 /// `None` when the collection is not there.
 pub fn pro_games() -> Option<Vec<SgfGame>> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pro-games/pro-000.sgf");
+    pro_collection("pro-000.sgf")
+}
+
+/// The games of `../shared/data/pro-games/FILE` beside the checkout that parse; `None` when
+/// the collection is not there.
+pub fn pro_collection(file: &str) -> Option<Vec<SgfGame>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/pro-games")
+        .join(file);
     let bytes = std::fs::read(&path).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let games = parse_collection(&text).expect("an SGF collection");
     Some(games.into_iter().filter_map(Result::ok).collect())
+}
+
+/// The games of `../shared/data/losses/FILE` beside the checkout (the games hane lost;
+/// every one must parse); `None` when the collection is not there.
+pub fn loss_collection(file: &str) -> Option<Vec<SgfGame>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/losses")
+        .join(file);
+    let bytes = std::fs::read(&path).ok()?;
+    // Each record's root node ends in a stray `G` (`...DT[2026-11-25]G`, probably what
+    // stripping a `GC[...]` comment left; GNU Go refuses such a file), and hane's parser
+    // then drops the game's first move: take the `G` out.
+    let text = String::from_utf8_lossy(&bytes).replace("]G\n;", "]\n;");
+    let games = parse_collection(&text).expect("an SGF collection");
+    Some(
+        games
+            .into_iter()
+            .map(|g| g.expect("every game parses"))
+            .collect(),
+    )
 }
 
 /// Plays seeded random games of `size` (see [`random_game`]) into hane and GNU Go and
@@ -103,14 +130,40 @@ pub fn compare_pro_games<C: Comparison>(
     let Some(games) = pro_games() else {
         return false;
     };
+    let last = *stops.iter().max().unwrap();
+    let games: Vec<SgfGame> = games
+        .into_iter()
+        .filter(|game| game.size == 19 && game.moves.len() >= last)
+        .collect();
+    compare_recorded_games(gnugo, &games, stops, wanted, comparison);
+    true
+}
+
+/// Compares the readers on positions of recorded games: of each game without setup stones,
+/// the positions after each number of moves in `stops` that it reaches, when every move up
+/// to the last of them is legal under GNU Go's rules; until `wanted` more were compared.
+pub fn compare_recorded_games<C: Comparison>(
+    gnugo: &mut GnuGo,
+    games: &[SgfGame],
+    stops: &[usize],
+    wanted: usize,
+    comparison: &mut C,
+) {
     let mut reader = C::Reader::default();
     let goal = comparison.compared() + wanted;
-    let last = *stops.iter().max().unwrap();
     for game in games {
-        if game.size != 19 || !game.setup.is_empty() || game.moves.len() < last {
+        let last = stops
+            .iter()
+            .copied()
+            .filter(|&stop| stop <= game.moves.len())
+            .max();
+        let Some(last) = last else {
+            continue;
+        };
+        if !game.setup.is_empty() {
             continue;
         }
-        let mut state = GameState::new(19, GNUGO_RULES).unwrap();
+        let mut state = GameState::new(game.size, GNUGO_RULES).unwrap();
         if game.moves[..last]
             .iter()
             .any(|&(color, mv)| state.play(color, mv).is_err())
@@ -120,7 +173,7 @@ pub fn compare_pro_games<C: Comparison>(
         compare_game(
             gnugo,
             &mut reader,
-            19,
+            game.size,
             &game.moves[..last],
             stops,
             goal,
@@ -130,7 +183,6 @@ pub fn compare_pro_games<C: Comparison>(
             break;
         }
     }
-    true
 }
 
 /// Plays `moves` into hane and GNU Go from the empty board of `size` and compares the

@@ -6,7 +6,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use hane::board::{Color, HandicapCompensation, KoRule, Rules};
+use std::collections::HashSet;
+
+use hane::board::{Board, Color, HandicapCompensation, KoRule, Point, Rules};
 
 /// GNU Go's rules for `play`: simple ko, no suicide.
 pub const GNUGO_RULES: Rules = Rules {
@@ -96,6 +98,61 @@ impl GnuGo {
         self.send(command)
             .unwrap_or_else(|e| panic!("gnugo refused {command:?}: {e}"))
     }
+
+    /// Sets up `board`'s stones on an empty board of its size, one `play` each (adding the
+    /// stones of a legal position one by one captures nothing). The position's ko and move
+    /// history are not carried.
+    pub fn load_board(&mut self, board: &Board) {
+        let g = board.geometry();
+        self.ok(&format!("boardsize {}", board.size()));
+        self.ok("clear_board");
+        for p in g.points() {
+            if let Some(color) = board.cell(p).color() {
+                self.ok(&format!("play {} {}", gtp_color(color), g.format_point(p)));
+            }
+        }
+    }
+
+    /// One read (`command` at `vertex`, e.g. `attack D4` or `owl_defend D4`) from an empty
+    /// cache, and the nodes it took by the counter `counter` (`reading_node_counter`,
+    /// `owl_node_counter`): GNU Go's answer and its effort.
+    pub fn counted_read(&mut self, command: &str, vertex: &str, counter: &str) -> (String, u64) {
+        self.ok("clear_cache");
+        self.ok(&format!("reset_{counter}"));
+        let answer = self.ok(&format!("{command} {vertex}"));
+        let nodes = self
+            .ok(&format!("get_{counter}"))
+            .parse()
+            .unwrap_or_else(|e| panic!("gnugo's {counter} is not a count: {e}"));
+        (answer, nodes)
+    }
+}
+
+/// One stone of each of GNU Go's dragons on `board` (which `gnugo` holds), with GNU Go's
+/// status of it (`alive`, `critical`, `dead`, ...).
+pub fn dragons(gnugo: &mut GnuGo, board: &Board) -> Vec<(Point, String)> {
+    let g = board.geometry();
+    let mut seen = HashSet::new();
+    let mut found = Vec::new();
+    for p in g.points() {
+        if board.cell(p).color().is_none() || seen.contains(&p) {
+            continue;
+        }
+        let vertex = g.format_point(p);
+        for stone in gnugo
+            .ok(&format!("dragon_stones {vertex}"))
+            .split_whitespace()
+        {
+            if let Some(q) = g.parse_point(stone) {
+                seen.insert(q);
+            }
+        }
+        seen.insert(p);
+        let status = gnugo.ok(&format!("dragon_status {vertex}"));
+        let status = status.split_whitespace().next().unwrap_or("").to_string();
+        found.push((p, status));
+    }
+    found
 }
 
 impl Drop for GnuGo {
