@@ -236,3 +236,44 @@ fn distances_edges_and_pass() {
         0
     );
 }
+
+/// The liberties group: `1 + own + 3 * joins + 6 * enemy` with `own` the move's chain's
+/// liberties after it (1, 2, 3+ as 0..=2), `joins` whether it joins an own chain and
+/// `enemy` the fewest liberties an adjacent enemy chain keeps (0: none; 1, 2, 3+).
+#[test]
+fn liberties_after_the_move() {
+    let board = Board::from_diagram(
+        "
+        . . . . . . .
+        . . . . . . .
+        . . . O . . .
+        . . O X . . .
+        . . . X . . .
+        . . . . . . .
+        . . . . . . .",
+    )
+    .unwrap();
+    let black = ctx(Color::Black, None, None);
+    // A lone stone in the open: 4 liberties (3+), joins nothing, touches no enemy.
+    assert_eq!(level(&board, "F6", &black, Group::Liberties), 1 + 2);
+    // A7 in the corner: 2 liberties.
+    assert_eq!(level(&board, "A7", &black, Group::Liberties), 1 + 1);
+    // E4 joins D4-D3: many liberties; touches no enemy.
+    assert_eq!(level(&board, "E4", &black, Group::Liberties), 1 + 2 + 3);
+    // Black C3 joins D3 and touches white C4, which keeps 2 liberties (B4, C5).
+    assert_eq!(liberties_capped(&board, at(&board, "C4"), 4), 3);
+    assert_eq!(
+        level(&board, "C3", &black, Group::Liberties),
+        1 + 2 + 3 + 6 * 2
+    );
+    // Black B4 touches white C4 only: leaves it C5 and C3 (2), the stone itself has 3.
+    assert_eq!(level(&board, "B4", &black, Group::Liberties), 1 + 2 + 6 * 2);
+    // Black C5 has 2 liberties (B5, C6) and touches C4 and D5 (3 liberties each before):
+    // each keeps 2.
+    assert_eq!(level(&board, "C5", &black, Group::Liberties), 1 + 1 + 6 * 2);
+    // A pass has none.
+    assert_eq!(
+        extract(&board, None, &black).levels[Group::Liberties.slot()],
+        0
+    );
+}

@@ -6,7 +6,7 @@
 use hane::board::{Board, Cell, Color, Point, ring_cells};
 use hane::pattern::shape::{
     SYMMETRIES, canonical_3x3_table, code_3x3, describe_3x3, diamond12, diamond24, diamond40,
-    raw_code_3x3, square3,
+    diamond60, raw_code_3x3, square3,
 };
 use hane::playout::{playout_rng, random_below};
 
@@ -309,12 +309,16 @@ fn the_fast_fold_equals_the_minimum_of_the_orbit() {
                 let wide = diamond40();
                 let slow = wide.canonical_wide(wide.raw_code_wide(&board, p, color));
                 assert_eq!(wide.code(&board, p, color), wide_key(slow));
+                let far = diamond60();
+                let slow_far = far.canonical_wide(far.raw_code_wide(&board, p, color));
+                assert_eq!(far.code(&board, p, color), wide_key(slow_far));
                 assert_eq!(
                     hane::pattern::shape::diamond_codes(&board, p, color),
                     [
                         diamond12().code(&board, p, color),
                         diamond24().code(&board, p, color),
-                        wide_key(slow)
+                        wide_key(slow),
+                        wide_key(slow_far)
                     ]
                 );
             }
@@ -330,7 +334,8 @@ fn the_fast_fold_equals_the_minimum_of_the_orbit() {
 #[test]
 fn raw_neighbourhood_keys_equal_the_direct_readers_on_every_size() {
     use hane::pattern::shape::{RawNeighbourhood, code_3x3, diamond_codes};
-    let (d12_shape, d24_shape, d40_shape) = (diamond12(), diamond24(), diamond40());
+    let (d12_shape, d24_shape, d40_shape, d60_shape) =
+        (diamond12(), diamond24(), diamond40(), diamond60());
     use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
     let mut checked = 0;
     for size in 2..=25 {
@@ -355,10 +360,12 @@ fn raw_neighbourhood_keys_equal_the_direct_readers_on_every_size() {
                     let d12 = d12_shape.code(&board, p, color);
                     let d24 = d24_shape.code(&board, p, color);
                     let d40 = d40_shape.code(&board, p, color);
+                    let d60 = d60_shape.code(&board, p, color);
                     assert_eq!(raw.inner_keys(), [d12, d24], "{size}x{size}");
                     assert_eq!(raw.outer_key(), d40, "{size}x{size}");
-                    assert_eq!(diamond_codes(&board, p, color), [d12, d24, d40]);
-                    let keys = (code_3x3(&board, p, color), d12, d24, d40);
+                    assert_eq!(raw.far_key(), d60, "{size}x{size}");
+                    assert_eq!(diamond_codes(&board, p, color), [d12, d24, d40, d60]);
+                    let keys = (code_3x3(&board, p, color), d12, d24, d40, d60);
                     assert_eq!(*seen.entry(raw).or_insert(keys), keys);
                     checked += 1;
                 }

@@ -115,3 +115,22 @@ fn the_shipped_table_loads_and_says_what_it_was_trained_on() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/patterns/default.txt");
     assert_eq!(&pattern::load(std::path::Path::new(path)).unwrap(), table);
 }
+
+/// A table written before the `liberties` and `shape60` groups existed still reads, with
+/// gamma 1 for both, so its strengths are exactly what they were.
+#[test]
+fn tables_without_the_newer_groups_read_with_gamma_one_for_them() {
+    let table = PatternTable::parse(
+        "# old\nhane-patterns 1\ncapture 2 5.5\nedge 3 0.5\nshape40 other 0.75\nshape40 0x1f 3\n",
+    )
+    .unwrap();
+    for level in 1..=Group::Liberties.max_level() {
+        assert_eq!(table.level_gamma(Group::Liberties, level), 1.0);
+    }
+    assert!(table.shapes(Group::Shape60).is_empty());
+    assert_eq!(table.shapes(Group::Shape60).other(), 1.0);
+    assert_eq!(table.shapes(Group::Shape40).gamma(0x1f), 3.0);
+    // The text it writes lists the new groups (all 1) and reads back the same table.
+    let back = PatternTable::parse(&table.to_text()).unwrap();
+    assert_eq!(back, table);
+}

@@ -49,6 +49,20 @@ pub struct TrainPatternsArgs {
     /// The same for the 40-point diamond.
     #[arg(long, default_value_t = 20)]
     min_count_40: u32,
+    /// The same for the 60-point diamond.
+    #[arg(long, default_value_t = 20)]
+    min_count_60: u32,
+    /// Leave this feature group out (its gammas stay 1), to measure what it adds; repeat
+    /// the option for several (names as in the table: `liberties`, `shape60`, ...).
+    #[arg(long, value_name = "GROUP", value_parser = parse_group)]
+    leave_out: Vec<pattern::Group>,
+}
+
+fn parse_group(name: &str) -> Result<pattern::Group, String> {
+    pattern::Group::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = pattern::Group::all().map(pattern::Group::name).collect();
+        format!("unknown feature group (known: {})", known.join(" "))
+    })
 }
 
 #[derive(Args, Debug)]
@@ -99,6 +113,8 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
         min_count_12: args.min_count_12,
         min_count_24: args.min_count_24,
         min_count_40: args.min_count_40,
+        min_count_60: args.min_count_60,
+        leave_out: args.leave_out.clone(),
     };
     match training_run::train(&options) {
         Ok(prediction) => {

@@ -1,6 +1,7 @@
 //! The features of a candidate move that the Bradley-Terry model rates: tactical ones
 //! (capture, atari escape, self-atari, atari given), distances to the last two moves and to
-//! the edge, pass, and four shapes (3x3 with atari marks, 12-, 24- and 40-point diamonds).
+//! the edge, the liberties after the move, pass, and five shapes (3x3 with atari marks, 12-,
+//! 24-, 40- and 60-point diamonds).
 //! Each feature group gives a move at most one level; level 0 means "absent" (gamma 1).
 //!
 //! Extraction allocates nothing: chain walks use small fixed arrays.
@@ -37,6 +38,11 @@ pub enum Group {
     /// the other direction `b`, both from 0 and capped at 5 (the sixth line and beyond), with
     /// `a <= b`: level `6 * a + b + 1` (so the 3-4 point differs from the 3-10 point).
     Edge,
+    /// Liberties after the move: the move's own chain's liberties `own` (1, 2, 3 or more:
+    /// 0..=2), whether it joins an own chain `joins` (0 or 1), and the fewest liberties
+    /// `enemy` an adjacent enemy chain not captured is left with (0: no such chain; 1, 2, 3
+    /// or more): level `1 + own + 3 * joins + 6 * enemy`, 1..=24.
+    Liberties,
     /// The folded 3x3 code with atari marks.
     Shape3,
     /// The folded 12-point diamond code.
@@ -45,11 +51,13 @@ pub enum Group {
     Shape24,
     /// The key of the folded 40-point diamond (Manhattan distance 4) code.
     Shape40,
+    /// The key of the folded 60-point diamond (Manhattan distance 5) code.
+    Shape60,
 }
 
 impl Group {
     /// Groups with a small number of levels, in table order.
-    pub const LEVELLED: [Group; 8] = [
+    pub const LEVELLED: [Group; 9] = [
         Group::Pass,
         Group::Capture,
         Group::Escape,
@@ -58,14 +66,16 @@ impl Group {
         Group::DistLast,
         Group::DistSecond,
         Group::Edge,
+        Group::Liberties,
     ];
 
     /// Shape groups, in table order.
-    pub const SHAPES: [Group; 4] = [
+    pub const SHAPES: [Group; 5] = [
         Group::Shape3,
         Group::Shape12,
         Group::Shape24,
         Group::Shape40,
+        Group::Shape60,
     ];
 
     /// Name used in the table format.
@@ -79,10 +89,12 @@ impl Group {
             Group::DistLast => "dist_last",
             Group::DistSecond => "dist_second",
             Group::Edge => "edge",
+            Group::Liberties => "liberties",
             Group::Shape3 => "shape3",
             Group::Shape12 => "shape12",
             Group::Shape24 => "shape24",
             Group::Shape40 => "shape40",
+            Group::Shape60 => "shape60",
         }
     }
 
@@ -105,6 +117,7 @@ impl Group {
             Group::Atari => 3,
             Group::DistLast | Group::DistSecond => 17,
             Group::Edge => 36,
+            Group::Liberties => 24,
             _ => 0,
         }
     }
@@ -117,15 +130,16 @@ impl Group {
             Group::Shape12 => 1,
             Group::Shape24 => 2,
             Group::Shape40 => 3,
+            Group::Shape60 => 4,
             g => g as usize,
         }
     }
 }
 
 /// Number of levelled groups.
-pub const LEVELLED_GROUPS: usize = 8;
+pub const LEVELLED_GROUPS: usize = 9;
 /// Number of shape groups.
-pub const SHAPE_GROUPS: usize = 4;
+pub const SHAPE_GROUPS: usize = 5;
 
 /// The features of one candidate: a level per levelled group (0 = absent) and the folded
 /// code of each shape (meaningless for a pass, which has `is_pass` set).
@@ -163,10 +177,11 @@ pub fn extract(board: &Board, p: Option<Point>, ctx: &Context) -> MoveFeatures {
     };
     extract_tactical(board, p, ctx, &mut f.levels);
     f.shapes[0] = code_3x3(board, p, ctx.color) as u64;
-    let [d12, d24, d40] = diamond_codes(board, p, ctx.color);
+    let [d12, d24, d40, d60] = diamond_codes(board, p, ctx.color);
     f.shapes[1] = d12;
     f.shapes[2] = d24;
     f.shapes[3] = d40;
+    f.shapes[4] = d60;
     f
 }
 
@@ -200,6 +215,8 @@ pub fn extract_tactical(
     let mut escape_chain: Option<Point> = None;
     let mut atari = false;
     let mut ladder = false;
+    // The fewest liberties an adjacent enemy chain not captured keeps (capped at 3; 0: none).
+    let mut enemy_left = 0u8;
     for n in geometry.neighbors(p) {
         let cell = board.cell_at(n);
         let np = Point::from_index(n);
@@ -223,9 +240,18 @@ pub fn extract_tactical(
                     (4, _) | (_, 4) => 4,
                     _ => 1,
                 };
-            } else if liberties_capped(board, np, 3) == 2 {
-                atari = true;
-                ladder = ladder || atari_starts_ladder(board, p, color, np);
+            } else {
+                // `p` is one of the chain's liberties: the move leaves it one fewer.
+                let left = liberties_capped(board, np, 4) as u8 - 1;
+                enemy_left = if enemy_left == 0 {
+                    left
+                } else {
+                    enemy_left.min(left)
+                };
+                if left == 1 {
+                    atari = true;
+                    ladder = ladder || atari_starts_ladder(board, p, color, np);
+                }
             }
         } else if cell.is(color) && board.in_atari(np) {
             escape_chain = Some(np);
@@ -260,6 +286,9 @@ pub fn extract_tactical(
         levels[Group::DistSecond.slot()] = move_distance(board, p, l).clamp(2, 17) as u8;
     }
     levels[Group::Edge.slot()] = edge_level(board, p);
+    let own = after.liberties.clamp(1, 3) as u8 - 1;
+    let joins = (after.chain_size > 1) as u8;
+    levels[Group::Liberties.slot()] = 1 + own + 3 * joins + 6 * enemy_left;
 }
 
 /// The level of the edge group: see [`Group::Edge`].

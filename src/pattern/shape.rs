@@ -8,7 +8,7 @@
 //! south): set when a stone there belongs to a chain with exactly one liberty.
 //!
 //! Shapes of up to 30 cells have codes that fit 64 bits and are their own keys. Larger ones
-//! (up to 62 cells, e.g. the 40-point diamond) are read and folded in 128 bits, and their
+//! (up to 62 cells: the 40- and 60-point diamonds) are read and folded in 128 bits, and their
 //! key is a 64-bit hash of the folded code ([`wide_key`]).
 
 use std::sync::OnceLock;
@@ -465,34 +465,51 @@ pub fn diamond40() -> &'static ShapeKind {
     })
 }
 
-/// The keys of the 12-, 24- and 40-point diamonds around `p` for `color` to move (equal to
-/// their [`ShapeKind::code`]s), reading the 40 cells and the atari bits once
+/// The 60-point diamond (Manhattan radius 5), built once; its keys are hashed
+/// ([`wide_key`]).
+pub fn diamond60() -> &'static ShapeKind {
+    static SHAPE: OnceLock<ShapeKind> = OnceLock::new();
+    SHAPE.get_or_init(|| {
+        let shape = ShapeKind::diamond(5);
+        assert!(
+            shape.offsets.starts_with(&diamond40().offsets),
+            "the smaller diamonds are prefixes of the larger"
+        );
+        shape
+    })
+}
+
+/// The keys of the 12-, 24-, 40- and 60-point diamonds around `p` for `color` to move (equal
+/// to their [`ShapeKind::code`]s), reading the 60 cells and the atari bits once
 /// ([`RawNeighbourhood`]): each smaller diamond's offsets are the first ones of the larger.
-pub fn diamond_codes(board: &Board, p: Point, color: Color) -> [u64; 3] {
+pub fn diamond_codes(board: &Board, p: Point, color: Color) -> [u64; 4] {
     let raw = RawNeighbourhood::read(board, p, color);
     let [d12, d24] = raw.inner_keys();
-    [d12, d24, raw.outer_key()]
+    [d12, d24, raw.outer_key(), raw.far_key()]
 }
 
 /// Cells of the 40-point diamond.
 pub const DIAMOND40_CELLS: usize = 40;
 
-/// For every padded index of a board of `size`, the padded indices of the 40 cells of the
-/// 40-point diamond around it, in the diamond's offset order; an off-board cell is index 0,
-/// which is always a border cell. Built once per size, so the hot path reads the cells with
-/// no bounds checks.
-fn diamond40_cells(board: &Board) -> &'static [[u16; DIAMOND40_CELLS]] {
-    static TABLES: [OnceLock<Vec<[u16; DIAMOND40_CELLS]>>; MAX_SIZE + 1] =
+/// Cells of the 60-point diamond.
+pub const DIAMOND60_CELLS: usize = 60;
+
+/// For every padded index of a board of `size`, the padded indices of the 60 cells of the
+/// 60-point diamond around it, in the diamond's offset order (the 40-point diamond's cells
+/// first); an off-board cell is index 0, which is always a border cell. Built once per size,
+/// so the hot path reads the cells with no bounds checks.
+fn diamond60_cells(board: &Board) -> &'static [[u16; DIAMOND60_CELLS]] {
+    static TABLES: [OnceLock<Vec<[u16; DIAMOND60_CELLS]>>; MAX_SIZE + 1] =
         [const { OnceLock::new() }; MAX_SIZE + 1];
     let geometry = board.geometry();
     TABLES[geometry.size()].get_or_init(|| {
         let size = geometry.size() as i32;
         let stride = geometry.stride() as i32;
-        let offsets = diamond40().offsets();
-        assert_eq!(offsets.len(), DIAMOND40_CELLS);
+        let offsets = diamond60().offsets();
+        assert_eq!(offsets.len(), DIAMOND60_CELLS);
         (0..geometry.cells())
             .map(|index| {
-                let mut cells = [0u16; DIAMOND40_CELLS];
+                let mut cells = [0u16; DIAMOND60_CELLS];
                 if geometry.contains_index(index) {
                     let (col, row) = geometry.coords(Point::from_index(index));
                     for (cell, &(dx, dy)) in cells.iter_mut().zip(offsets) {
@@ -511,19 +528,21 @@ fn diamond40_cells(board: &Board) -> &'static [[u16; DIAMOND40_CELLS]] {
 /// The raw (unfolded) neighbourhood of `p` for `color` to move, which decides every shape
 /// feature of a move there: the 24-point diamond (cell `k` of the offset order in bits
 /// `2k..2k+2`, the 4 atari bits in bits 48..52), which holds the 3x3 square and the
-/// 12-point diamond (so it decides their codes too), and the 40-point diamond (bits `2k`, atari bits in 80..84). Keys of the
-/// shape memo ([`super::table`]).
+/// 12-point diamond (so it decides their codes too); the 40-point diamond (bits `2k`, atari
+/// bits in 80..84); and the 60-point diamond (bits `2k`, atari bits in 120..124). Keys of
+/// the shape memo ([`super::table`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RawNeighbourhood {
     pub inner: u64,
     pub outer: u128,
+    pub far: u128,
 }
 
 impl RawNeighbourhood {
     /// Reads the neighbourhood of `p`.
     #[inline]
     pub fn read(board: &Board, p: Point, color: Color) -> RawNeighbourhood {
-        let cells = &diamond40_cells(board)[p.index()];
+        let cells = &diamond60_cells(board)[p.index()];
         let states = &STATES[color.index()];
         let mut code = 0u128;
         for (k, &index) in cells.iter().enumerate() {
@@ -531,22 +550,24 @@ impl RawNeighbourhood {
         }
         let atari = atari_bits(board, p);
         let inner_cells = (1u64 << 48) - 1;
+        let outer_cells = (1u128 << 80) - 1;
         RawNeighbourhood {
             inner: (code as u64 & inner_cells) | atari << 48,
-            outer: code | (atari as u128) << 80,
+            outer: (code & outer_cells) | (atari as u128) << 80,
+            far: code | (atari as u128) << 120,
         }
     }
 
-    /// The 40 cell states, in offset order.
+    /// The 60 cell states, in offset order.
     #[inline]
-    fn states(&self) -> [u8; DIAMOND40_CELLS] {
-        std::array::from_fn(|k| ((self.outer >> (2 * k)) & 3) as u8)
+    fn states(&self) -> [u8; DIAMOND60_CELLS] {
+        std::array::from_fn(|k| ((self.far >> (2 * k)) & 3) as u8)
     }
 
     /// The atari bits.
     #[inline]
     fn atari(&self) -> u8 {
-        (self.outer >> 80) as u8
+        (self.far >> 120) as u8
     }
 
     /// The keys of the 12- and 24-point diamonds (as [`diamond_codes`]).
@@ -560,7 +581,12 @@ impl RawNeighbourhood {
 
     /// The key of the 40-point diamond (as [`diamond_codes`]).
     pub fn outer_key(&self) -> u64 {
-        diamond40().key(&self.states(), self.atari())
+        diamond40().key(&self.states()[..DIAMOND40_CELLS], self.atari())
+    }
+
+    /// The key of the 60-point diamond (as [`diamond_codes`]).
+    pub fn far_key(&self) -> u64 {
+        diamond60().key(&self.states(), self.atari())
     }
 }
 

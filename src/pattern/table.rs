@@ -14,12 +14,16 @@
 //!
 //! Lines starting with `#` are the header. The first other line is the version line. Each
 //! further line is `GROUP KEY GAMMA`: `GROUP` one of `pass capture escape self_atari atari
-//! dist_last dist_second edge shape3 shape12 shape24 shape40`; `KEY` a level (decimal, 1 up to the
-//! group's maximum) for the first eight groups, and for shape groups either `other` (every
-//! shape not listed) or a folded shape code in hexadecimal (see [`super::shape`]); `GAMMA` a
-//! positive finite number. A feature that is not listed has gamma 1. A move's strength is
+//! dist_last dist_second edge liberties shape3 shape12 shape24 shape40 shape60`; `KEY` a level
+//! (decimal, 1 up to the group's maximum) for the first nine groups, and for shape groups
+//! either `other` (every shape not listed) or a folded shape code in hexadecimal (see
+//! [`super::shape`]); `GAMMA` a positive finite number. A feature that is not listed has gamma 1. A move's strength is
 //! the product of the gammas of its features; the model says the move is chosen with
 //! probability strength / (sum of the strengths of all legal moves and pass).
+//!
+//! Tables written before the `liberties` and `shape60` groups existed have no lines for
+//! them and read as before: every move has gamma 1 in both, so they predict exactly what
+//! they did.
 
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
@@ -252,8 +256,9 @@ const MEMO_EMPTY: u128 = u128::MAX;
 
 /// A direct-mapped memo, one per thread, from a move's raw neighbourhood
 /// ([`RawNeighbourhood`]) to its shape gammas: the product of the 3x3, 12- and 24-point
-/// gammas keyed by the raw 24-point diamond, and the 40-point gamma keyed by the raw
-/// 40-point diamond. The tree search asks for the priors of thousands of positions that
+/// gammas keyed by the raw 24-point diamond, the 40-point gamma keyed by the raw 40-point
+/// diamond, and the 60-point gamma keyed by the raw 60-point diamond (only for tables that
+/// list 60-point shapes). The tree search asks for the priors of thousands of positions that
 /// differ in a few stones, so most neighbourhoods repeat, and a hit skips symmetry folds
 /// and table searches. Kept per thread, and passed on from ended threads ([`MEMO_POOL`]).
 struct ShapeMemo {
@@ -262,6 +267,8 @@ struct ShapeMemo {
     inner: Box<[(u64, f64)]>,
     /// (raw 40-point diamond, gamma) pairs.
     outer: Box<[(u128, f64)]>,
+    /// (raw 60-point diamond, gamma) pairs.
+    far: Box<[(u128, f64)]>,
 }
 
 impl ShapeMemo {
@@ -270,6 +277,7 @@ impl ShapeMemo {
             generation: 0,
             inner: vec![(MEMO_EMPTY as u64, 0.0); MEMO_SLOTS].into_boxed_slice(),
             outer: vec![(MEMO_EMPTY, 0.0); MEMO_SLOTS].into_boxed_slice(),
+            far: vec![(MEMO_EMPTY, 0.0); MEMO_SLOTS].into_boxed_slice(),
         }
     }
 
@@ -278,6 +286,7 @@ impl ShapeMemo {
         if self.generation != generation {
             self.inner.fill((MEMO_EMPTY as u64, 0.0));
             self.outer.fill((MEMO_EMPTY, 0.0));
+            self.far.fill((MEMO_EMPTY, 0.0));
             self.generation = generation;
         }
     }
@@ -420,12 +429,13 @@ impl PatternTable {
         s
     }
 
-    /// The product of the gammas of these shape keys (one per shape group: 3x3, 12-, 24-
-    /// and 40-point), multiplied in that order.
+    /// The product of the gammas of these shape keys (one per shape group: 3x3, 12-, 24-,
+    /// 40- and 60-point), multiplied in that order (a table without 60-point shapes leaves
+    /// out their factor, which is its `other` gamma, 1 in the tables written before them).
     #[inline]
     fn shape_strength(&self, shapes: &[u64; SHAPE_GROUPS]) -> f64 {
         let inner = self.inner_shape_strength(shapes[0], shapes[1], shapes[2]);
-        inner * self.shapes[3].gamma(shapes[3]) as f64
+        inner * self.shapes[3].gamma(shapes[3]) as f64 * self.shapes[4].gamma(shapes[4]) as f64
     }
 
     /// The product of the 3x3, 12- and 24-point gammas.
@@ -456,7 +466,17 @@ impl PatternTable {
             *entry = (raw.outer, self.shapes[3].gamma(raw.outer_key()) as f64);
         }
         let outer = entry.1;
-        self.level_strength(&levels) * (inner * outer)
+        let far_weights = &self.shapes[4];
+        let far = if far_weights.is_empty() {
+            far_weights.other() as f64
+        } else {
+            let entry = &mut memo.far[ShapeMemo::slot(raw.far)];
+            if entry.0 != raw.far {
+                *entry = (raw.far, far_weights.gamma(raw.far_key()) as f64);
+            }
+            entry.1
+        };
+        self.level_strength(&levels) * (inner * outer * far)
     }
 
     /// Gamma of every raw (unfolded) 3x3 code, for the playout policy: one lookup per

@@ -253,10 +253,11 @@ impl Dataset {
 
 /// Turns the features of a candidate into a team row: levelled groups first (feature index
 /// `level - 1`), then shape groups (index 0 for "other", `k + 1` for the `k`-th listed
-/// shape).
+/// shape). The groups in `left_out` are [`ABSENT`] (their gammas stay 1).
 pub fn team_row(
     f: &MoveFeatures,
     shape_index: &[HashMap<u64, u32>; SHAPE_GROUPS],
+    left_out: &[Group],
 ) -> [u32; LEVELLED_GROUPS + SHAPE_GROUPS] {
     let mut row = [ABSENT; LEVELLED_GROUPS + SHAPE_GROUPS];
     for (slot, &level) in f.levels.iter().enumerate() {
@@ -268,6 +269,14 @@ pub fn team_row(
         for (slot, &code) in f.shapes.iter().enumerate() {
             row[LEVELLED_GROUPS + slot] = shape_index[slot].get(&code).map_or(0, |&k| k + 1);
         }
+    }
+    for g in left_out {
+        let column = if Group::SHAPES.contains(g) {
+            LEVELLED_GROUPS + g.slot()
+        } else {
+            g.slot()
+        };
+        row[column] = ABSENT;
     }
     row
 }
@@ -286,12 +295,19 @@ pub struct PatternDataset {
     pub data: Dataset,
     shapes: [Vec<u64>; SHAPE_GROUPS],
     shape_index: [HashMap<u64, u32>; SHAPE_GROUPS],
+    left_out: Vec<Group>,
     scratch: Vec<u32>,
 }
 
 impl PatternDataset {
     /// An empty data set where the given shapes get their own gamma.
     pub fn new(shapes: [Vec<u64>; SHAPE_GROUPS]) -> PatternDataset {
+        PatternDataset::without(shapes, Vec::new())
+    }
+
+    /// An empty data set where the given shapes get their own gamma and the groups
+    /// `left_out` are not used (their gammas stay 1).
+    pub fn without(shapes: [Vec<u64>; SHAPE_GROUPS], left_out: Vec<Group>) -> PatternDataset {
         let shape_index = std::array::from_fn(|slot| {
             shapes[slot]
                 .iter()
@@ -303,6 +319,7 @@ impl PatternDataset {
             data: Dataset::new(model_group_sizes(&shapes)),
             shapes,
             shape_index,
+            left_out,
             scratch: Vec::new(),
         }
     }
@@ -311,7 +328,11 @@ impl PatternDataset {
     pub fn observe(&mut self, board: &Board, ctx: &Context, played: Move) {
         self.scratch.clear();
         let mut winner = None;
-        let pass = team_row(&extract(board, None, ctx), &self.shape_index);
+        let pass = team_row(
+            &extract(board, None, ctx),
+            &self.shape_index,
+            &self.left_out,
+        );
         if played == Move::Pass {
             winner = Some(0);
         }
@@ -324,7 +345,11 @@ impl PatternDataset {
             if played == Move::Play(p) {
                 winner = Some(self.scratch.len());
             }
-            let row = team_row(&extract(board, Some(p), ctx), &self.shape_index);
+            let row = team_row(
+                &extract(board, Some(p), ctx),
+                &self.shape_index,
+                &self.left_out,
+            );
             let id = self.data.team(&row);
             self.scratch.push(id);
         }

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 
-use super::{PatternDataset, PatternTable, Prediction, ShapeCounter, for_each_position};
+use super::{Group, PatternDataset, PatternTable, Prediction, ShapeCounter, for_each_position};
 use crate::log::progress_bar;
 use crate::sgf::SgfGame;
 use crate::sgf::collection::{GameSource, read_games};
@@ -42,6 +42,10 @@ pub struct TrainOptions {
     pub min_count_24: u32,
     /// The same for the 40-point diamond.
     pub min_count_40: u32,
+    /// The same for the 60-point diamond.
+    pub min_count_60: u32,
+    /// Feature groups not used (their gammas stay 1): for measuring what a group adds.
+    pub leave_out: Vec<super::Group>,
 }
 
 /// Games that could not be replayed to the end.
@@ -119,16 +123,17 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
         args.min_count_12,
         args.min_count_24,
         args.min_count_40,
+        args.min_count_60,
     ];
-    let (shapes, faults) = frequent_shapes(&training, min_counts);
-    let shape_counts = [
-        shapes[0].len(),
-        shapes[1].len(),
-        shapes[2].len(),
-        shapes[3].len(),
-    ];
+    let (mut shapes, faults) = frequent_shapes(&training, min_counts);
+    for g in &args.leave_out {
+        if Group::SHAPES.contains(g) {
+            shapes[g.slot()].clear();
+        }
+    }
+    let shape_counts = shapes.each_ref().map(Vec::len);
     let sample_every = args.sample_every.max(1);
-    let dataset = sample_positions(shapes, &training, sample_every);
+    let dataset = sample_positions(shapes, &training, sample_every, &args.leave_out);
     let positions = dataset.data.positions();
     eprintln!(
         "{positions} positions, {} candidates, {} distinct teams ({:.0} s)",
@@ -199,7 +204,7 @@ fn read_sets(args: &TrainOptions) -> (GameSource, Vec<SgfGame>, Vec<SgfGame>) {
 
 /// The shapes played at least `min_counts` times in the training games, per shape group,
 /// and the games not replayed to the end; reported on stderr.
-fn frequent_shapes(training: &[SgfGame], min_counts: [u32; 4]) -> ([Vec<u64>; 4], ReplayFaults) {
+fn frequent_shapes(training: &[SgfGame], min_counts: [u32; 5]) -> ([Vec<u64>; 5], ReplayFaults) {
     let mut counter = ShapeCounter::new();
     let mut faults = ReplayFaults::default();
     let bar = progress_bar(training.len() as u64, "shapes");
@@ -211,12 +216,13 @@ fn frequent_shapes(training: &[SgfGame], min_counts: [u32; 4]) -> ([Vec<u64>; 4]
     let shapes = counter.frequent(min_counts);
     drop(counter);
     eprintln!(
-        "shapes kept: 3x3 {}, diamond-12 {}, diamond-24 {}, diamond-40 {}; {} games cut at an \
-         illegal move, {} with setup stones that could not be placed",
+        "shapes kept: 3x3 {}, diamond-12 {}, diamond-24 {}, diamond-40 {}, diamond-60 {}; {} \
+         games cut at an illegal move, {} with setup stones that could not be placed",
         shapes[0].len(),
         shapes[1].len(),
         shapes[2].len(),
         shapes[3].len(),
+        shapes[4].len(),
         faults.cut,
         faults.bad_setup
     );
@@ -226,11 +232,12 @@ fn frequent_shapes(training: &[SgfGame], min_counts: [u32; 4]) -> ([Vec<u64>; 4]
 /// The training positions: every `sample_every`-th position of the training games
 /// (counted across games), described with `shapes`.
 fn sample_positions(
-    shapes: [Vec<u64>; 4],
+    shapes: [Vec<u64>; 5],
     training: &[SgfGame],
     sample_every: usize,
+    left_out: &[Group],
 ) -> PatternDataset {
-    let mut dataset = PatternDataset::new(shapes);
+    let mut dataset = PatternDataset::without(shapes, left_out.to_vec());
     let bar = progress_bar(training.len() as u64, "positions");
     for (g, game) in training.iter().enumerate() {
         let mut k = g;
@@ -275,8 +282,8 @@ struct RunFacts<'a> {
     positions: usize,
     sample_every: usize,
     /// Shapes kept per group, and the counts that kept them.
-    shape_counts: [usize; 4],
-    min_counts: [u32; 4],
+    shape_counts: [usize; 5],
+    min_counts: [u32; 5],
     last_ll: f64,
     prediction: &'a Prediction,
     seconds: f64,
@@ -313,7 +320,8 @@ fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
             ordinal(facts.sample_every)
         ),
         format!(
-            "shapes: 3x3 {} (played >= {}), diamond-12 {} (>= {}), diamond-24 {} (>= {}), diamond-40 {} (>= {})",
+            "shapes: 3x3 {} (played >= {}), diamond-12 {} (>= {}), diamond-24 {} (>= {}), \
+             diamond-40 {} (>= {}), diamond-60 {} (>= {})",
             facts.shape_counts[0],
             facts.min_counts[0],
             facts.shape_counts[1],
@@ -321,8 +329,16 @@ fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
             facts.shape_counts[2],
             facts.min_counts[2],
             facts.shape_counts[3],
-            facts.min_counts[3]
+            facts.min_counts[3],
+            facts.shape_counts[4],
+            facts.min_counts[4]
         ),
+        if args.leave_out.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<&str> = args.leave_out.iter().map(|g| g.name()).collect();
+            format!("left out (gamma 1): {}", names.join(" "))
+        },
         format!(
             "mm: {} rounds, training mean log-likelihood {:.4}",
             args.iterations, facts.last_ll
