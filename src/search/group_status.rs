@@ -82,13 +82,21 @@ impl GroupStatusCache {
     /// Drops the verdicts whose area changed on `board` (they cannot match it again
     /// unless the same stones come back), and every verdict of another board size.
     pub fn keep_valid(&mut self, board: &Board) {
-        if board.size() != self.size {
-            self.entries.clear();
-            self.size = board.size();
-            return;
+        if self.set_size(board.size()) {
+            self.entries
+                .retain(|e| area_signature(board, &e.area) == e.signature);
         }
-        self.entries
-            .retain(|e| area_signature(board, &e.area) == e.signature);
+    }
+
+    /// Makes `size` the cache's board size, dropping every verdict of another size;
+    /// whether the size was already `size`.
+    fn set_size(&mut self, size: usize) -> bool {
+        if size == self.size {
+            return true;
+        }
+        self.entries.clear();
+        self.size = size;
+        false
     }
 
     /// The stored verdict of the group through the stone at `target` on `board`, when a
@@ -129,10 +137,7 @@ impl GroupStatusCache {
         let mut seeds = reader.touched();
         seeds.union_with(&stones);
         let area = widen(board, &seeds);
-        if board.size() != self.size {
-            self.entries.clear();
-            self.size = board.size();
-        }
+        self.set_size(board.size());
         if self.entries.len() == CAPACITY {
             self.entries.remove(0);
         }
