@@ -14,9 +14,9 @@
 //! or a change beyond it that would have altered the analysis, is missed (the tests
 //! measure how often a stored verdict differs from a fresh read on random games).
 
-use crate::board::{Board, Point, PointBits, stone_key};
+use crate::board::{Board, Color, Move, Point, PointBits, stone_key};
 use crate::tactics::owl::OwlReader;
-use crate::tactics::reader::Reading;
+use crate::tactics::reader::{Reading, Verdict};
 
 /// Points within this Manhattan distance of a group stone or of a point a read played on
 /// belong to the read's area.
@@ -32,6 +32,110 @@ pub struct GroupStatus {
     pub attack: Reading,
     /// `defend`, read only when the attack succeeds (otherwise the group needs no move).
     pub defence: Option<Reading>,
+}
+
+impl GroupStatus {
+    /// The group's life as the verdict says it, when no ko decides it and no cut-off
+    /// decided the attack (`None` otherwise). A defence that works counts even when a
+    /// cut-off decided it (the group is then critical, as it is when the defence is
+    /// sure); a failed defence counts only when it was read out (dead).
+    pub fn life(&self) -> Option<Life> {
+        if !self.attack.exact {
+            return None;
+        }
+        match self.attack.verdict {
+            Verdict::Fails => Some(Life::Alive),
+            Verdict::Works => match self.defence? {
+                Reading {
+                    verdict: Verdict::Fails,
+                    exact: true,
+                    ..
+                } => Some(Life::Dead),
+                Reading {
+                    verdict: Verdict::Works,
+                    ..
+                } => Some(Life::Critical),
+                _ => None,
+            },
+            Verdict::Ko | Verdict::KoNeedsThreat => None,
+        }
+    }
+}
+
+/// A group's life, apart from ko.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Life {
+    /// No kill works, even with the opponent moving first.
+    Alive,
+    /// No move saves it, even with its owner moving first.
+    Dead,
+    /// The side to move decides: the kill works, and so does the defence.
+    Critical,
+}
+
+/// The life of one group of a search's root and what it depends on, for the playouts'
+/// final scores (`owl-score`).
+#[derive(Clone, Copy, Debug)]
+pub struct GroupLife {
+    pub owner: Color,
+    pub life: Life,
+    /// The killing and the saving move the reads found (a critical group's first move in
+    /// its area at one of them decides it).
+    pub attack: Option<Point>,
+    pub defence: Option<Point>,
+    /// The group's stones at the root.
+    pub stones: PointBits,
+    /// The points the verdict depended on.
+    pub area: PointBits,
+}
+
+impl GroupLife {
+    /// Whether the group is dead after the tree's `moves` from the root with `to_move`
+    /// to move next. While no move fell in the area, as the verdict says, a critical
+    /// group going to the side to move; a critical group whose first move in the area
+    /// was the reads' killing move (by the opponent) or saving move (by the owner) as
+    /// that move decides; `None` when another move fell in the area (the verdict no
+    /// longer says anything).
+    pub fn dead_after(&self, moves: &[(Color, Move)], to_move: Color) -> Option<bool> {
+        let first_in_area = moves.iter().find_map(|&(color, mv)| match mv {
+            Move::Play(p) if self.area.contains(p) => Some((color, p)),
+            _ => None,
+        });
+        match (self.life, first_in_area) {
+            (Life::Alive, None) => Some(false),
+            (Life::Dead, None) => Some(true),
+            (Life::Critical, None) => Some(to_move != self.owner),
+            (Life::Critical, Some((color, p))) => {
+                if color == self.owner {
+                    (self.defence == Some(p)).then_some(false)
+                } else {
+                    (self.attack == Some(p)).then_some(true)
+                }
+            }
+            (Life::Alive | Life::Dead, Some(_)) => None,
+        }
+    }
+
+    /// What to add to the area score (black's minus white's) of the final position on
+    /// `board` so that the group's stones count as the verdict (`dead`) says: a stone
+    /// of a dead group still standing goes to the opponent (2 points), a point of a
+    /// living group no longer the owner's goes back to it (2 points: in a finished
+    /// playout such a point is the opponent's stone or eye).
+    pub fn score_correction(&self, board: &Board, dead: bool) -> i32 {
+        let mut owners_points = 0;
+        for p in self.stones.iter() {
+            let held = board.cell(p).color() == Some(self.owner);
+            if dead && held {
+                owners_points -= 2;
+            } else if !dead && !held {
+                owners_points += 2;
+            }
+        }
+        match self.owner {
+            Color::Black => owners_points,
+            Color::White => -owners_points,
+        }
+    }
 }
 
 /// One stored verdict.
@@ -102,13 +206,31 @@ impl GroupStatusCache {
     /// The stored verdict of the group through the stone at `target` on `board`, when a
     /// read of that group had its area unchanged on `board`.
     pub fn lookup(&self, board: &Board, target: Point) -> Option<GroupStatus> {
+        self.find(board, target).map(|e| e.status)
+    }
+
+    /// The stored entry of the group through `target` whose area is unchanged on `board`.
+    fn find(&self, board: &Board, target: Point) -> Option<&Entry> {
         if board.size() != self.size {
             return None;
         }
         self.entries
             .iter()
             .find(|e| e.stones.contains(target) && area_signature(board, &e.area) == e.signature)
-            .map(|e| e.status)
+    }
+
+    /// The life of the group through the stone at `target` on `board` from its stored
+    /// verdict (as [`GroupStatusCache::lookup`] finds it), when the verdict tells it.
+    pub fn life(&self, board: &Board, target: Point) -> Option<GroupLife> {
+        let entry = self.find(board, target)?;
+        Some(GroupLife {
+            owner: board.cell(target).color()?,
+            life: entry.status.life()?,
+            attack: entry.status.attack.point,
+            defence: entry.status.defence.and_then(|d| d.point),
+            stones: entry.stones,
+            area: entry.area,
+        })
     }
 
     /// Reads the group through the stone at `target` with `reader` (the attack, then the

@@ -556,6 +556,8 @@ impl Searcher {
             readers: &self.readers,
             reading: Mutex::new(share),
             avoid: &avoid,
+            lives: self.owl.as_ref().map_or(&[], RootOwl::lives),
+            owl_score: self.config.params.owl_score,
         };
         let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);
         if !nothing_to_do && !control.is_stopped() {

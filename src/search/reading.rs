@@ -26,7 +26,9 @@
 //! [`OWL_MIN_STONES`] stones or more (at most [`OWL_TARGETS`], the biggest first): a group
 //! of the side to move that the opponent could kill and a move saves gives that move its
 //! bonus, and so does a group of the opponent that a move kills and the opponent could
-//! still save. Groups that live whoever moves, and dead ones, get nothing.
+//! still save. Groups that live whoever moves, and dead ones, get nothing. With
+//! `owl-score` it also keeps each group's life ([`GroupLife`]) for the playouts' final
+//! scores.
 //!
 //! Each search thread has its own reader ([`Reader`], with its transposition table kept
 //! from one search to the next), so reading takes no lock; the time it takes is counted so
@@ -41,7 +43,7 @@ use crate::tactics::owl::{OwlLimits, OwlReader};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
-use super::group_status::GroupStatusCache;
+use super::group_status::{GroupLife, GroupStatusCache};
 use super::prior_mix::PriorQuery;
 use super::tree::Prior;
 
@@ -478,6 +480,10 @@ pub struct RootOwl {
     chains: Vec<u16>,
     /// The verdicts of earlier reads, reused while their areas stand unchanged.
     cache: GroupStatusCache,
+    /// Whether the playouts' scores follow the verdicts (`owl-score`), and the lives of
+    /// the groups read at the last root.
+    scores: bool,
+    lives: Vec<GroupLife>,
     /// Reads and time since the last [`RootOwl::take_share`].
     share: ReadingShare,
 }
@@ -493,9 +499,10 @@ impl std::fmt::Debug for RootOwl {
 
 impl RootOwl {
     /// The root owl `params` describe: a bonus of `owl` virtual playouts, `owl-nodes`
-    /// nodes a read; `None` when the owl is off.
+    /// nodes a read, the groups' lives kept for the playouts' scores with `owl-score`;
+    /// `None` when neither uses the owl.
     pub fn configured(params: &SearchParams) -> Option<RootOwl> {
-        if params.owl <= 0.0 {
+        if params.owl <= 0.0 && params.owl_score <= 0.0 {
             return None;
         }
         let limits = OwlLimits {
@@ -509,13 +516,21 @@ impl RootOwl {
             read: Vec::with_capacity(crate::board::MAX_CELLS),
             chains: Vec::with_capacity(crate::board::MAX_CELLS),
             cache: GroupStatusCache::new(),
+            scores: params.owl_score > 0.0,
+            lives: Vec::with_capacity(OWL_TARGETS),
             share: ReadingShare::default(),
         })
     }
 
     /// The settings [`RootOwl::configured`] reads.
-    pub fn settings_key(params: &SearchParams) -> (f32, u64) {
-        (params.owl, params.owl_nodes)
+    pub fn settings_key(params: &SearchParams) -> (f32, u64, f32) {
+        (params.owl, params.owl_nodes, params.owl_score)
+    }
+
+    /// The lives of the groups read at the last root whose verdicts tell them (kept
+    /// with `owl-score` only).
+    pub fn lives(&self) -> &[GroupLife] {
+        &self.lives
     }
 
     /// Takes the counts since the last call.
@@ -529,6 +544,7 @@ impl RootOwl {
         let start = Instant::now();
         let reads_before = self.reader.stats().reads;
         self.cache.keep_valid(board);
+        self.lives.clear();
         // The big chains, biggest first (one stone each: the chain's head).
         self.targets.clear();
         for p in board.geometry().points() {
@@ -579,6 +595,14 @@ impl RootOwl {
                     .cache
                     .read(&mut self.reader, board, target, &self.chains),
             };
+            if self.scores
+                && let Some(life) = self.cache.life(board, target)
+            {
+                self.lives.push(life);
+            }
+            if self.weight <= 0.0 {
+                continue;
+            }
             // Our group: killable, and saved by a move; theirs: killable by a move, and
             // not dead already.
             let Some(defence) = status.defence else {

@@ -33,15 +33,16 @@ use std::sync::atomic::{
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Recent};
 use crate::playout::{
     AmafRecord, LightPolicy, PatternPolicy, PlayoutPolicy, PlayoutRng, default_move_cap,
-    playout_rng, run_playout,
+    playout_rng, random_below, run_playout,
 };
 
 use super::SearchConfig;
 use super::avoid::AvoidMoves;
+use super::group_status::GroupLife;
 use super::opening_prior::OpeningLines;
 use super::prior_mix::{PriorQuery, PriorSources};
 use super::priors::MovePriors;
-use super::reading::{ExpansionReader, ReadingShare};
+use super::reading::{ExpansionReader, OWL_TARGETS, ReadingShare};
 use super::tree::{
     AMAF_WEIGHT_UNITS, CRITICALITY_START_VISITS, Edge, LocalMemory, MemoryBudget, Node, Prior,
     VirtualLoss, result_increment, weighted_increment,
@@ -122,6 +123,10 @@ pub struct SharedSearch<'a> {
     pub reading: Mutex<ReadingShare>,
     /// Moves left out of the tree near the root (the analyze commands' `avoid`/`allow`).
     pub avoid: &'a AvoidMoves,
+    /// The root groups' lives the playouts' final scores follow, and the share of the
+    /// playouts that follow them (`owl-score`).
+    pub lives: &'a [GroupLife],
+    pub owl_score: f32,
 }
 
 impl SharedSearch<'_> {
@@ -501,6 +506,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         let black = match decided {
             Some(result) => result,
             None => {
+                let verdicts = self.verdicts_at_leaf(color);
                 self.policy
                     .begin(recent, shared.root_recent, shared.root_color, &self.moves);
                 // The playout's stones come after the tree moves, steps 0 to depth - 1.
@@ -517,8 +523,9 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                 if self.done.is_multiple_of(OWNERSHIP_SAMPLE_EVERY) {
                     self.sample_ownership();
                 }
-                score = Some(outcome.score);
-                let black = black_half_wins(outcome.score, shared.komi);
+                let final_score = outcome.score + self.score_correction(&verdicts);
+                score = Some(final_score);
+                let black = black_half_wins(final_score, shared.komi);
                 self.policy.learn(match black {
                     0 => Some(Color::White),
                     2 => Some(Color::Black),
@@ -547,6 +554,35 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         self.backup(black, critical_winner);
         // Dropping the guards removes the virtual loss.
         self.guards.clear();
+    }
+
+    /// For each of the root's group lives (`owl-score`), whether the group counts as dead
+    /// at the end of this playout (`None`: as the playout leaves it), given the tree's
+    /// moves and `to_move` at the leaf; all `None` for a playout that does not follow
+    /// the verdicts.
+    fn verdicts_at_leaf(&mut self, to_move: Color) -> [Option<bool>; OWL_TARGETS] {
+        let shared = self.shared;
+        let mut dead = [None; OWL_TARGETS];
+        if shared.lives.is_empty()
+            || (shared.owl_score < 1.0
+                && random_below(&mut self.rng, 1 << 24) as f32 >= shared.owl_score * 16_777_216.0)
+        {
+            return dead;
+        }
+        for (slot, life) in dead.iter_mut().zip(shared.lives) {
+            *slot = life.dead_after(&self.moves, to_move);
+        }
+        dead
+    }
+
+    /// What the verdicts of [`Worker::verdicts_at_leaf`] add to the final score of the
+    /// position on the worker's board.
+    fn score_correction(&self, verdicts: &[Option<bool>; OWL_TARGETS]) -> i32 {
+        verdicts
+            .iter()
+            .zip(self.shared.lives)
+            .filter_map(|(dead, life)| dead.map(|dead| life.score_correction(&self.board, dead)))
+            .sum()
     }
 
     /// Fills `owner_codes` from the final position on the worker's board.

@@ -459,6 +459,13 @@ settings! {
     search.owl: f32 = 0.0, Meta::new("owl", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Node budget of each owl read at the root.
     search.owl_nodes: u64 = 20000, Meta::new("owl-nodes", Scope::Search).range(1.0, 1e7);
+    /// Share of the playouts whose final score follows the root owl's verdicts (0: none): a
+    /// group the owl reads as dead (or alive) counts as dead (alive) at the end of such a
+    /// playout unless a tree move of the playout fell in the area the read depended on; a group
+    /// that lives or dies by who moves first goes to the side to move after the tree's moves,
+    /// or to the side whose first move in the area was the reads' killing or saving move. Reads
+    /// the groups as `owl` does, even with `owl` at 0.
+    search.owl_score: f32 = 0.0, Meta::new("owl-score", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.1);
     /// Stop a move's search early when the runner-up cannot overtake the best move in
     /// the playouts or time left.
     search.early_stop: bool = true, Meta::new("early-stop", Scope::Search);

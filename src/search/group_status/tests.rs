@@ -216,3 +216,135 @@ fn stored_verdicts_agree_with_fresh_reads_on_random_games() {
         disagreements.join("\n")
     );
 }
+
+fn reading(verdict: Verdict, exact: bool) -> Reading {
+    Reading {
+        verdict,
+        point: None,
+        exact,
+    }
+}
+
+#[test]
+fn life_needs_a_read_out_attack_and_no_ko() {
+    let status = |attack, defence| GroupStatus { attack, defence };
+    let works = reading(Verdict::Works, true);
+    let fails = reading(Verdict::Fails, true);
+    assert_eq!(status(fails, None).life(), Some(Life::Alive));
+    assert_eq!(status(works, Some(fails)).life(), Some(Life::Dead));
+    assert_eq!(status(works, Some(works)).life(), Some(Life::Critical));
+    // A defence found before a cut-off still makes the group critical; a defence that
+    // failed at a cut-off says nothing.
+    let cut_works = reading(Verdict::Works, false);
+    let cut_fails = reading(Verdict::Fails, false);
+    assert_eq!(status(works, Some(cut_works)).life(), Some(Life::Critical));
+    assert_eq!(status(works, Some(cut_fails)).life(), None);
+    // An attack decided by a cut-off, or any ko, says nothing.
+    assert_eq!(status(cut_fails, None).life(), None);
+    assert_eq!(status(cut_works, Some(fails)).life(), None);
+    assert_eq!(status(reading(Verdict::Ko, true), Some(fails)).life(), None);
+    assert_eq!(
+        status(works, Some(reading(Verdict::KoNeedsThreat, true))).life(),
+        None
+    );
+}
+
+#[test]
+fn a_critical_group_goes_to_the_side_to_move_or_to_the_key_point_played() {
+    let mut owl = reader();
+    let mut cache = GroupStatusCache::new();
+    let b = board(CORNER);
+    let target = point(&b, "A1");
+    let group = chains(&mut owl, &b, target);
+    cache.read(&mut owl, &b, target, &group);
+    let life = cache.life(&b, target).expect("a verdict without ko");
+    assert_eq!(life.owner, Color::White);
+    assert_eq!(life.life, Life::Critical);
+    let c1 = point(&b, "C1");
+    assert_eq!((life.attack, life.defence), (Some(c1), Some(c1)));
+    let play = |color: Color, vertex: &str| (color, Move::Play(point(&b, vertex)));
+    // Nothing played in the area: the side to move decides.
+    assert_eq!(life.dead_after(&[], Color::White), Some(false));
+    assert_eq!(life.dead_after(&[], Color::Black), Some(true));
+    let far = [play(Color::Black, "M13"), (Color::White, Move::Pass)];
+    assert_eq!(life.dead_after(&far, Color::Black), Some(true));
+    assert_eq!(life.dead_after(&far[..1], Color::White), Some(false));
+    // The key point decides whatever follows.
+    let killed = [play(Color::Black, "C1"), play(Color::White, "B1")];
+    assert_eq!(life.dead_after(&killed, Color::Black), Some(true));
+    let saved = [play(Color::White, "C1"), play(Color::Black, "B1")];
+    assert_eq!(life.dead_after(&saved, Color::White), Some(false));
+    // Another move in the area first: the verdict says nothing.
+    let other = [play(Color::Black, "B1"), play(Color::White, "C1")];
+    assert_eq!(life.dead_after(&other, Color::Black), None);
+    assert_eq!(
+        life.dead_after(&[play(Color::Black, "G3")], Color::White),
+        None
+    );
+}
+
+/// White's corner group of 13x13 with a straight two: dead whoever moves.
+const DEAD_CORNER: &str = "
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    XXXXX........
+    OOOOX........
+    O..OX........
+";
+
+#[test]
+fn a_dead_group_counts_as_dead_until_a_move_falls_in_its_area() {
+    let mut owl = reader();
+    let mut cache = GroupStatusCache::new();
+    let b = board(DEAD_CORNER);
+    let target = point(&b, "A1");
+    let group = chains(&mut owl, &b, target);
+    cache.read(&mut owl, &b, target, &group);
+    let life = cache.life(&b, target).expect("a verdict without ko");
+    assert_eq!(life.life, Life::Dead, "{:?}", cache.lookup(&b, target));
+    assert_eq!(life.stones.iter().count(), 6);
+    let far = [(Color::White, Move::Play(point(&b, "M13")))];
+    assert_eq!(life.dead_after(&far, Color::Black), Some(true));
+    assert_eq!(life.dead_after(&far, Color::White), Some(true));
+    let near = [(Color::White, Move::Play(point(&b, "B1")))];
+    assert_eq!(life.dead_after(&near, Color::Black), None);
+
+    // Standing at the end, the 6 stones go to black: 12 points of black's minus white's.
+    assert_eq!(life.score_correction(&b, true), 12);
+    assert_eq!(life.score_correction(&b, false), 0);
+    // Captured at the end (black stones on all but one point, that one empty), a
+    // living verdict gives them back to white.
+    let captured = board(
+        "
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    .............
+    XXXXX........
+    XXXXX........
+    .XXXX........
+",
+    );
+    assert_eq!(life.score_correction(&captured, false), -12);
+    assert_eq!(life.score_correction(&captured, true), 0);
+    // A black group's correction has the other sign.
+    let black = GroupLife {
+        owner: Color::Black,
+        ..life
+    };
+    assert_eq!(black.score_correction(&captured, true), -10);
+}
