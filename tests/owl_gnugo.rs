@@ -180,6 +180,147 @@ fn owl_reader_agrees_with_gnugo_on_most_dragons() {
     );
 }
 
+/// Eye shapes in the lower left corner of a 9x9 board (the rows given are its lowest ones),
+/// each with one stone of the black group: the bent four in the corner (on either arm,
+/// with an outside liberty, with the key point taken), a bent four and a pyramid four on
+/// the edge, the rectangular six in the corner (both ways up, with none and with two
+/// outside liberties, and with two after the attacker's move at the 2-1 point), on the
+/// edge, the flower
+/// six on the edge and in the middle, a bulky five and a straight two of the attacker's
+/// stones inside.
+const EYE_SHAPES: [(&str, &str, &str); 15] = [
+    (
+        "bent four in the corner",
+        "C3",
+        "O O O O . / X X X O . / . X X O . / . X X O . / . . X O .",
+    ),
+    (
+        "bent four in the corner along the edge",
+        "C3",
+        "O O O O O / X X X X O / . X X X O / . . . X O",
+    ),
+    (
+        "bent four in the corner with a liberty",
+        "C3",
+        "O O O O O / X X X X O / . X X . O / . X X O . / . . X O .",
+    ),
+    (
+        "bent four in the corner, key point taken",
+        "C3",
+        "O O O O . / X X X O . / . X X O . / O X X O . / . . X O .",
+    ),
+    (
+        "bent four on the edge",
+        "C3",
+        "O O O O O O O O / X X X X X X X O / X X . X X X X O / X X . . . X X O",
+    ),
+    (
+        "pyramid four on the edge",
+        "D3",
+        "O O O O O O O O / X X X X X X X O / X X X . X X X O / X X . . . X X O",
+    ),
+    (
+        "rectangular six in the corner",
+        "A3",
+        "O O O O O / X X X X O / . . . X O / . . . X O",
+    ),
+    (
+        "rectangular six in the corner, upright",
+        "A4",
+        "O O O O . / X X X O . / . . X O . / . . X O . / . . X O .",
+    ),
+    (
+        "rectangular six in the corner, two liberties",
+        "A3",
+        "O O O O O O / X X X X X O / . . . X . O / . . . X . O",
+    ),
+    (
+        "rectangular six after 2-1, two liberties",
+        "A3",
+        "O O O O O O / X X X X X O / . . . X . O / . O . X . O",
+    ),
+    (
+        "rectangular six on the edge",
+        "B4",
+        "O O O O O O O / O X X X X X O / O X . . . X O / O X . . . X O",
+    ),
+    (
+        "flower six on the edge",
+        "D4",
+        "O O O O O O O O / O X X X X X X O / O X X . X X X O / O X . . . X X O / O X X . . X X O",
+    ),
+    (
+        "flower six in the middle",
+        "D5",
+        "O O O O O O O O O / O X X X X X X X O / O X X X . X X X O / O X X . . . X X O / O X X X . . X X O / O O O X X X X O O",
+    ),
+    (
+        "bulky five of stones in a six",
+        "A3",
+        "O O O O O O / X X X X X O / O O O X X O / O O . X X O",
+    ),
+    (
+        "two stones in a straight three",
+        "A2",
+        "O O O O O / X X X X O / O O . X O",
+    ),
+];
+
+/// A 9x9 board with `rows` (separated by `/`, padded with empty points to the right) as its
+/// lowest rows.
+fn corner_board(rows: &str) -> Board {
+    let given: Vec<&str> = rows.split('/').map(str::trim).collect();
+    let mut lines = vec![". . . . . . . . .".to_string(); 9 - given.len()];
+    for row in given {
+        let cells = row.split_whitespace().count();
+        lines.push(format!("{row}{}", " .".repeat(9 - cells)));
+    }
+    common::diagram(&lines.join("\n"))
+}
+
+/// The eye shapes that the owl reader judges by shape (see the module documentation of
+/// `hane::tactics::owl`) read both ways by both programs: the codes agree, and the moves
+/// too where both name one (GNU Go names a defence even when the group needs none).
+#[test]
+fn owl_reader_agrees_with_gnugo_on_eye_shapes() {
+    let Some(mut gnugo) = comparison::start_or_skip() else {
+        return;
+    };
+    let mut reader = OwlReader::new();
+    let mut disagreements = Vec::new();
+    for (name, vertex, rows) in EYE_SHAPES {
+        let board = corner_board(rows);
+        gnugo.load_board(&board);
+        let p = board.geometry().parse_point(vertex).expect("vertex");
+        for attack in [true, false] {
+            let ours = if attack {
+                reader.attack(&board, p)
+            } else {
+                reader.defend(&board, p)
+            };
+            let hane = hane_answer(&board, &ours);
+            let command = if attack { "owl_attack" } else { "owl_defend" };
+            let theirs = gnugo.ok(&format!("{command} {vertex}"));
+            let moves = |s: &str| {
+                s.split_whitespace()
+                    .nth(1)
+                    .filter(|&m| m != "PASS")
+                    .map(String::from)
+            };
+            let same_move = match (moves(&hane), moves(&theirs)) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            };
+            if code(&hane) != code(&theirs) || !same_move {
+                disagreements.push(format!(
+                    "{name}: {command} {vertex}: hane {hane:?}, gnugo {theirs:?}"
+                ));
+            }
+        }
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
 #[test]
 #[ignore = "a long run: cargo test --release --test owl_gnugo -- --ignored --nocapture"]
 fn owl_reader_agrees_with_gnugo_on_many_dragons() {

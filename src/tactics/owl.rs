@@ -21,36 +21,56 @@
 //! An eye space is a region of points that are empty or hold the opponent's stones, reached
 //! from a liberty of the group, bounded by stones of the group's colour and the edge, and of
 //! at most [`EYE_MAX`] points; a bigger region is *open*. The opponent's stones inside an
-//! eye space are surrounded. Each eye space gets two eye counts, the eyes it gives when the
-//! opponent moves there first and when the owner does:
+//! eye space are surrounded. Each eye space gets three eye counts: the eyes it gives when
+//! the opponent moves there first (*min*), those the owner is sure of after moving there
+//! first (*sure*: the opponent answers), and the most it might give (*max*):
 //!
 //! - one point: one eye, or none when it is false: the opponent holds two of its diagonals
 //!   (one on the edge). An empty diagonal that would make it false is its *vital point*
-//!   (no eye if the opponent plays it first, one if the owner does);
+//!   (no eye if the opponent plays it first, one if the owner does); an empty diagonal
+//!   where the opponent's move would be suicide does not count, and a diagonal stone of
+//!   the opponent in atari counts for min and sure but not for max (the owner may capture
+//!   it);
 //! - two points: one eye;
 //! - three to six points with a single point next to more of the space than any other (two
 //!   neighbours for three points, three for more: straight and bent three, pyramid four,
-//!   bulky and crossed five, rabbity six; the rule of the eye-space reader,
+//!   bulky and crossed five, rabbity (flower) six; the rule of the eye-space reader,
 //!   [`super::eye_space`]): that point is vital, one eye or two; the square four: one eye;
-//!   other shapes: two eyes;
-//! - with the opponent's stones inside: none if the opponent moves first; if the owner
-//!   does, one when the space has at most two points, or is a square four, or the
-//!   opponent holds its vital point and none of its stones there is in atari; else two.
+//! - the *bent four in the corner* (four points in a line bent at the corner point of the
+//!   board, whose neighbours are both in the space): one eye or two, the corner point
+//!   being the owner's vital point. The opponent's move at the other middle point starts a
+//!   ko that it can start when it likes, after removing the owner's threats; counted as a
+//!   kill, as Japanese rules and GNU Go count it;
+//! - the *rectangular six in the corner* (two by three, with a corner point of the board):
+//!   two eyes when the group has two liberties outside its eye spaces; with fewer, the
+//!   opponent's move at the inner middle point kills (or makes a ko), so one eye or two,
+//!   the owner's vital point being the middle point on the edge;
+//! - other shapes: two eyes;
+//! - with the opponent's stones inside: min none; max one when the space has at most two
+//!   points, or is a square four, or the opponent holds its vital point and none of its
+//!   stones there is in atari, else two; sure as max, but one when no stone of the
+//!   opponent there is in atari (the owner's move does not remove them, and the reads
+//!   decide what they spoil), when the opponent holds the other middle point of a bent
+//!   four in the corner, or a rectangular six in the corner short of outside liberties,
+//!   and when the opponent's stones fill all of it but one point, their last liberty, and
+//!   the points they leave when captured make a space of one eye (a nakade: two points, a
+//!   square four, a vital point, a bent four in the corner).
 //!
 //! # Terminal positions
 //!
 //! - The target's chain captured: the attacker wins.
 //! - Never alive with the attacker to move while the target's chain is in atari.
 //! - *Alive*, when no chain of the group is in atari and the eye spaces give two eyes with
-//!   the opponent moving first in each (below the root with the owner to move: two after
-//!   the owner improves one space); or the group has [`ESCAPE_LIBERTIES`] liberties; or it
-//!   reaches [`ESCAPE_SPACE`] points of *free space* (empty points outside its eye spaces
-//!   with no stone of the opponent among their eight surrounding points, reached from its
-//!   liberties through such points) through at least two of its liberties, or through one
-//!   with the owner to move (the attacker could shut a single gate).
+//!   the opponent moving first in each (min; below the root with the owner to move: two
+//!   after the owner improves one space to its sure count); or the group has
+//!   [`ESCAPE_LIBERTIES`] liberties; or it reaches [`ESCAPE_SPACE`] points of *free space*
+//!   (empty points outside its eye spaces with no stone of the opponent among their eight
+//!   surrounding points, reached from its liberties through such points) through at least
+//!   two of its liberties, or through one with the owner to move (the attacker could shut
+//!   a single gate).
 //! - *Dead* (below the root only, so that an attack on a dead group still names a move),
-//!   when even the owner moving first in every eye space could not make two eyes, every
-//!   liberty of the group outside its eye spaces touches a stone of the opponent and no
+//!   when even the owner moving first in every eye space could not make two eyes (max),
+//!   every liberty of the group outside its eye spaces touches a stone of the opponent and no
 //!   other chain of the owner (nowhere to run, nothing to connect to), and no chain of the
 //!   opponent next to the group (outside its eye spaces) has [`WEAK_LIBERTIES`] liberties
 //!   or fewer (the group might capture it).
@@ -154,15 +174,23 @@ impl Default for OwlLimits {
 pub use super::skeleton::ReadStats as OwlStats;
 
 /// One eye space of the group: its points in `Analysis::region_points`, its eye counts
-/// with the opponent and with the owner moving first there, and its vital point.
+/// with the opponent moving first there (`min`), after the owner moved first there and the
+/// opponent answered (`sure`, never more than the owner is sure of) and at best (`max`,
+/// never less than the owner might get), and its vital point.
 #[derive(Clone, Copy, Debug, Default)]
 struct Region {
     start: u16,
     len: u8,
     min: u8,
+    sure: u8,
     max: u8,
     /// The vital point (empty), or [`NO_POINT`].
     vital: u16,
+    /// Whether the opponent has stones in the space.
+    intruded: bool,
+    /// For a rectangular six in the corner, whose life turns on the group's outside
+    /// liberties (see [`corner_six`]): the middle point on the edge, else [`NO_POINT`].
+    corner_six: u16,
 }
 
 /// What the group analysis found about a position.
@@ -300,10 +328,11 @@ impl Analysis {
             liberties: self.liberties.len().min(ESCAPE_LIBERTIES),
             ..Summary::default()
         };
+        self.count_outside_liberties();
         for r in &self.regions {
             summary.min_eyes += usize::from(r.min);
             summary.max_eyes += usize::from(r.max);
-            summary.gain = summary.gain.max(usize::from(r.max - r.min));
+            summary.gain = summary.gain.max(usize::from(r.sure.saturating_sub(r.min)));
         }
         summary.in_atari = self
             .chains
@@ -472,6 +501,34 @@ impl Analysis {
         }
     }
 
+    /// Settles the rectangular sixes in the corner by the group's liberties outside its
+    /// eye spaces: with fewer than two the opponent moving first kills or makes a ko (one
+    /// eye counted), and an opponent's stone inside leaves the owner sure of one eye.
+    fn count_outside_liberties(&mut self) {
+        if self.regions.iter().all(|r| r.corner_six == NO_POINT) {
+            return;
+        }
+        let outside = self
+            .liberties
+            .iter()
+            .filter(|&&x| !self.in_eye_space(x as usize))
+            .count();
+        if outside >= 2 {
+            return;
+        }
+        for r in &mut self.regions {
+            if r.corner_six == NO_POINT {
+                continue;
+            }
+            if r.intruded {
+                r.sure = r.sure.min(1);
+            } else {
+                r.min = 1;
+                r.vital = r.corner_six;
+            }
+        }
+    }
+
     /// Whether cell `n` lies in one of the eye spaces kept by the last `read_regions`.
     fn in_eye_space(&self, n: usize) -> bool {
         self.regions.iter().any(|r| {
@@ -553,8 +610,11 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
         start: start as u16,
         len: len as u8,
         min: 1,
+        sure: 1,
         max: 1,
         vital: NO_POINT,
+        intruded,
+        corner_six: NO_POINT,
     };
     if len == 1 {
         if intruded {
@@ -562,19 +622,26 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
             return region;
         }
         let p = Point::from_index(points[0] as usize);
-        let (mut bad, mut edge, mut open) = (0, false, NO_POINT);
+        // Diagonals held by the opponent (`bad`), those of them in atari (`weak`: the owner
+        // may capture them), and an empty one the opponent may play (`open`).
+        let (mut bad, mut weak, mut edge, mut open) = (0, 0, false, NO_POINT);
         for d in geometry.diagonals(p) {
+            let dp = Point::from_index(d);
             match board.cell_at(d) {
                 Cell::Border => edge = true,
-                Cell::Empty => open = d as u16,
-                cell if cell.is(attacker) => bad += 1,
+                Cell::Empty if !board.is_suicide(dp, attacker) => open = d as u16,
+                cell if cell.is(attacker) => {
+                    bad += 1;
+                    weak += usize::from(board.in_atari(dp));
+                }
                 _ => {}
             }
         }
         let limit = if edge { 1 } else { 2 };
-        region.max = u8::from(bad < limit);
+        region.max = u8::from(bad - weak < limit);
+        region.sure = u8::from(bad < limit);
         region.min = u8::from(bad + usize::from(open != NO_POINT) < limit);
-        if region.min < region.max {
+        if region.min < region.sure {
             region.vital = open;
         }
         return region;
@@ -583,17 +650,83 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
         region.min = u8::from(!intruded);
         return region;
     }
-    // The point next to most of the space, if it is the only one.
-    let degree = |q: u16| {
-        geometry
-            .neighbors(Point::from_index(q as usize))
-            .into_iter()
-            .filter(|&n| points.contains(&(n as u16)))
-            .count()
+    let (vital, square) = nakade_shape(board, points);
+    // The opponent's stones on the vital point hold the space to one eye, unless the owner
+    // can capture some of them at once.
+    let capturable = points.iter().any(|&q| {
+        board.cell_at(q as usize).is(attacker) && board.in_atari(Point::from_index(q as usize))
+    });
+    let vital_taken = !capturable && vital.is_some_and(|v| board.cell_at(v as usize).is(attacker));
+    let bent = (vital.is_none() && !square)
+        .then(|| bent_four_in_the_corner(board, points))
+        .flatten();
+    region.max = if square || vital_taken { 1 } else { 2 };
+    region.sure = region.max;
+    region.min = if intruded {
+        0
+    } else if vital.is_some() || square || bent.is_some() {
+        1
+    } else {
+        2
     };
+    region.vital = vital
+        .filter(|&v| board.cell_at(v as usize) == Cell::Empty)
+        .unwrap_or(NO_POINT);
+    if let Some((corner, key)) = bent {
+        if !intruded {
+            // The owner lives by taking the corner point; the opponent's key point starts
+            // a ko it can wait with, counted as a kill (as Japanese rules and GNU Go do).
+            region.vital = corner;
+        } else if board.cell_at(key as usize).is(attacker) {
+            // The owner's best is that ko.
+            region.sure = 1;
+        }
+    }
+    if vital.is_none()
+        && !square
+        && let Some(edge_middle) = corner_six(board, points)
+    {
+        region.corner_six = edge_middle;
+    }
+    if capturable && let Some(after) = after_capture(board, attacker, points) {
+        region.sure = region.sure.min(after);
+    }
+    if intruded && !capturable {
+        // The owner's move leaves the opponent's stones there to fight on.
+        region.sure = 1;
+    }
+    region
+}
+
+/// The neighbours of `q` among `points`.
+fn degree_in(board: &Board, q: u16, points: &[u16]) -> usize {
+    board
+        .geometry()
+        .neighbors(Point::from_index(q as usize))
+        .into_iter()
+        .filter(|&n| points.contains(&(n as u16)))
+        .count()
+}
+
+/// Whether the point `q` is a corner of the board (two neighbours on the board).
+fn is_board_corner(board: &Board, q: u16) -> bool {
+    board
+        .geometry()
+        .neighbors(Point::from_index(q as usize))
+        .into_iter()
+        .filter(|&n| board.cell_at(n) != Cell::Border)
+        .count()
+        == 2
+}
+
+/// The vital point of a space of three to six `points` (one point next to more of the
+/// space than any other: two neighbours for three points, three for more), and whether the
+/// space is a square four.
+fn nakade_shape(board: &Board, points: &[u16]) -> (Option<u16>, bool) {
+    let len = points.len();
     let (mut best, mut best_degree, mut ties) = (NO_POINT, 0, 0);
     for &q in points {
-        let d = degree(q);
+        let d = degree_in(board, q, points);
         if d > best_degree {
             (best, best_degree, ties) = (q, d, 1);
         } else if d == best_degree {
@@ -603,24 +736,127 @@ fn eye_counts(board: &Board, owner: Color, points: &[u16], start: usize) -> Regi
     let enough = if len == 3 { 2 } else { 3 };
     let vital = (len <= 6 && ties == 1 && best_degree >= enough).then_some(best);
     let square = len == 4 && best_degree == 2 && ties == 4;
-    // The opponent's stones on the vital point hold the space to one eye, unless the owner
-    // can capture some of them at once.
-    let capturable = points.iter().any(|&q| {
-        board.cell_at(q as usize).is(attacker) && board.in_atari(Point::from_index(q as usize))
-    });
-    let vital_taken = !capturable && vital.is_some_and(|v| board.cell_at(v as usize).is(attacker));
-    region.max = if square || vital_taken { 1 } else { 2 };
-    region.min = if intruded {
-        0
-    } else if vital.is_some() || square {
-        1
-    } else {
-        2
+    (vital, square)
+}
+
+/// A bent four in the corner: four `points` in a line bent at the corner of the board
+/// (whose two neighbours are both in the space). The corner point, where the owner makes
+/// two eyes, and the other middle point of the line, where the opponent starts a ko: a
+/// stone of the owner on the corner point would touch no other stone of its own.
+fn bent_four_in_the_corner(board: &Board, points: &[u16]) -> Option<(u16, u16)> {
+    if points.len() != 4 {
+        return None;
+    }
+    let mut middles = [NO_POINT; 2];
+    let mut count = 0;
+    for &q in points {
+        match degree_in(board, q, points) {
+            2 if count < 2 => {
+                middles[count] = q;
+                count += 1;
+            }
+            1 => {}
+            _ => return None,
+        }
+    }
+    if count != 2 {
+        return None;
+    }
+    match middles.map(|q| is_board_corner(board, q)) {
+        [true, false] => Some((middles[0], middles[1])),
+        [false, true] => Some((middles[1], middles[0])),
+        _ => None,
+    }
+}
+
+/// A rectangular six (two by three) in the corner of the board: its middle point on the
+/// edge, where the owner lives. With fewer than two outside liberties the opponent kills
+/// it at the other middle point (with none) or makes a ko (with one); GNU Go reads it so.
+fn corner_six(board: &Board, points: &[u16]) -> Option<u16> {
+    if points.len() != 6 || !points.iter().any(|&q| is_board_corner(board, q)) {
+        return None;
+    }
+    let mut middles = [NO_POINT; 2];
+    let mut count = 0;
+    for &q in points {
+        match degree_in(board, q, points) {
+            3 if count < 2 => {
+                middles[count] = q;
+                count += 1;
+            }
+            2 => {}
+            _ => return None,
+        }
+    }
+    // Four corners of degree two and two middles of degree three, next to each other:
+    // seven adjacencies among six points, which only the rectangle has.
+    let geometry = board.geometry();
+    let beside = geometry
+        .neighbors(Point::from_index(middles[0] as usize))
+        .contains(&(middles[1] as usize));
+    if count != 2 || !beside {
+        return None;
+    }
+    middles.into_iter().find(|&q| {
+        geometry
+            .neighbors(Point::from_index(q as usize))
+            .into_iter()
+            .any(|n| board.cell_at(n) == Cell::Border)
+    })
+}
+
+/// When the owner can capture every stone of `attacker` in the space `points` with one
+/// move (they fill all of it but one point, their last liberty): the eyes the captured
+/// points give with the opponent to move, which may play the vital point of their shape
+/// (a nakade). `None` otherwise.
+fn after_capture(board: &Board, attacker: Color, points: &[u16]) -> Option<u8> {
+    let mut rest = [0u16; EYE_MAX];
+    let mut len = 0;
+    let mut empty = 0;
+    for &q in points {
+        let qp = Point::from_index(q as usize);
+        if board.cell_at(q as usize) == Cell::Empty {
+            empty += 1;
+        } else if board.cell(qp).is(attacker) && board.in_atari(qp) {
+            rest[len] = q;
+            len += 1;
+        } else {
+            return None;
+        }
+    }
+    if empty != 1 {
+        return None;
+    }
+    let rest = &rest[..len];
+    // Captured stones in two or more separate groups leave as many eyes.
+    let mut reached = [false; EYE_MAX];
+    reached[0] = true;
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for i in 0..len {
+            if reached[i] {
+                continue;
+            }
+            let touches = board
+                .geometry()
+                .neighbors(Point::from_index(rest[i] as usize))
+                .into_iter()
+                .any(|n| (0..len).any(|j| reached[j] && rest[j] as usize == n));
+            if touches {
+                reached[i] = true;
+                grew = true;
+            }
+        }
+    }
+    if reached[..len].iter().any(|&r| !r) {
+        return Some(2);
+    }
+    let one = len <= 2 || {
+        let (vital, square) = nakade_shape(board, rest);
+        vital.is_some() || square || bent_four_in_the_corner(board, rest).is_some()
     };
-    region.vital = vital
-        .filter(|&v| board.cell_at(v as usize) == Cell::Empty)
-        .unwrap_or(NO_POINT);
-    region
+    Some(if one { 1 } else { 2 })
 }
 
 /// The owl reader's goal: kill the group through `target`, of the attacker's opponent.
@@ -711,7 +947,7 @@ impl Goal for Kill {
         }
         // Vital points of the eye spaces.
         for r in &a.regions {
-            if r.vital != NO_POINT && r.min < r.max {
+            if r.vital != NO_POINT && r.min < r.sure {
                 list.add(r.vital, 1200);
             }
         }
@@ -743,14 +979,16 @@ impl Goal for Kill {
         }
         // The other points of the eye spaces.
         for r in &a.regions {
-            if r.len < 3 && !(r.len == 2 && attacker_to_move) {
+            // In a space of one or two points the opponent throws in, and the owner
+            // captures what was thrown in.
+            if r.len < 3 && !(r.len == 2 && (attacker_to_move || r.intruded)) {
                 continue;
             }
             let start = usize::from(r.start);
             for &q in &a.region_points[start..start + usize::from(r.len)] {
                 if board.cell_at(q as usize) == Cell::Empty {
                     let score = if attacker_to_move { 600 } else { 250 };
-                    list.add(q, score + 50 * i32::from(r.max - r.min));
+                    list.add(q, score + 50 * i32::from(r.sure.saturating_sub(r.min)));
                 }
             }
         }
