@@ -747,26 +747,29 @@ fn bent_four_in_the_corner(board: &Board, points: &[u16]) -> Option<(u16, u16)> 
     if points.len() != 4 {
         return None;
     }
-    let mut middles = [NO_POINT; 2];
-    let mut count = 0;
-    for &q in points {
-        match degree_in(board, q, points) {
-            2 if count < 2 => {
-                middles[count] = q;
-                count += 1;
-            }
-            1 => {}
-            _ => return None,
-        }
-    }
-    if count != 2 {
-        return None;
-    }
+    let middles = two_middles(board, points, 2, 1)?;
     match middles.map(|q| is_board_corner(board, q)) {
         [true, false] => Some((middles[0], middles[1])),
         [false, true] => Some((middles[1], middles[0])),
         _ => None,
     }
+}
+
+/// The two points of the space `points` with `middle` neighbours in it, when every
+/// other point has `end` of them (a line's two middle points, say).
+fn two_middles(board: &Board, points: &[u16], middle: usize, end: usize) -> Option<[u16; 2]> {
+    let mut middles = [NO_POINT; 2];
+    let mut count = 0;
+    for &q in points {
+        let degree = degree_in(board, q, points);
+        if degree == middle && count < 2 {
+            middles[count] = q;
+            count += 1;
+        } else if degree != end {
+            return None;
+        }
+    }
+    (count == 2).then_some(middles)
 }
 
 /// A rectangular six (two by three) in the corner of the board: its middle point on the
@@ -776,25 +779,14 @@ fn corner_six(board: &Board, points: &[u16]) -> Option<u16> {
     if points.len() != 6 || !points.iter().any(|&q| is_board_corner(board, q)) {
         return None;
     }
-    let mut middles = [NO_POINT; 2];
-    let mut count = 0;
-    for &q in points {
-        match degree_in(board, q, points) {
-            3 if count < 2 => {
-                middles[count] = q;
-                count += 1;
-            }
-            2 => {}
-            _ => return None,
-        }
-    }
+    let middles = two_middles(board, points, 3, 2)?;
     // Four corners of degree two and two middles of degree three, next to each other:
     // seven adjacencies among six points, which only the rectangle has.
     let geometry = board.geometry();
     let beside = geometry
         .neighbors(Point::from_index(middles[0] as usize))
         .contains(&(middles[1] as usize));
-    if count != 2 || !beside {
+    if !beside {
         return None;
     }
     middles.into_iter().find(|&q| {
