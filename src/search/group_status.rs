@@ -14,7 +14,7 @@
 //! or a change beyond it that would have altered the analysis, is missed (the tests
 //! measure how often a stored verdict differs from a fresh read on random games).
 
-use crate::board::{Board, Cell, Color, Move, Point, PointBits, stone_key};
+use crate::board::{Board, Color, Move, Point, PointBits, stone_key};
 use crate::tactics::owl::OwlReader;
 use crate::tactics::reader::{Reading, Verdict};
 
@@ -35,22 +35,28 @@ pub struct GroupStatus {
 }
 
 impl GroupStatus {
-    /// The group's life as the verdict says it, when the reads were read out (no cut-off
-    /// decided them) and no ko decides it (`None` otherwise).
+    /// The group's life as the verdict says it, when no ko decides it and no cut-off
+    /// decided the attack (`None` otherwise). A defence that works counts even when a
+    /// cut-off decided it (the group is then critical, as it is when the defence is
+    /// sure); a failed defence counts only when it was read out (dead).
     pub fn life(&self) -> Option<Life> {
         if !self.attack.exact {
             return None;
         }
         match self.attack.verdict {
             Verdict::Fails => Some(Life::Alive),
-            Verdict::Works => {
-                let defence = self.defence.filter(|d| d.exact)?;
-                match defence.verdict {
-                    Verdict::Fails => Some(Life::Dead),
-                    Verdict::Works => Some(Life::Critical),
-                    Verdict::Ko | Verdict::KoNeedsThreat => None,
-                }
-            }
+            Verdict::Works => match self.defence? {
+                Reading {
+                    verdict: Verdict::Fails,
+                    exact: true,
+                    ..
+                } => Some(Life::Dead),
+                Reading {
+                    verdict: Verdict::Works,
+                    ..
+                } => Some(Life::Critical),
+                _ => None,
+            },
             Verdict::Ko | Verdict::KoNeedsThreat => None,
         }
     }
@@ -111,100 +117,24 @@ impl GroupLife {
     }
 
     /// What to add to the area score (black's minus white's) of the final position on
-    /// `board` so that the group counts as the verdict (`dead`) says: a dead group still
-    /// standing gives the opponent what it holds in its area (its standing stones, the
-    /// owner's stones joined to them there and the empty points only they surround: 2
-    /// points each); a point of a living group's stones no longer the owner's goes back
-    /// to it (2 points: in a finished playout such a point is the opponent's stone or
-    /// eye).
+    /// `board` so that the group's stones count as the verdict (`dead`) says: a stone
+    /// of a dead group still standing goes to the opponent (2 points), a point of a
+    /// living group no longer the owner's goes back to it (2 points: in a finished
+    /// playout such a point is the opponent's stone or eye).
     pub fn score_correction(&self, board: &Board, dead: bool) -> i32 {
-        let owners_points = if dead {
-            -2 * self.standing_region(board)
-        } else {
-            let lost = self
-                .stones
-                .iter()
-                .filter(|&p| board.cell(p).color() != Some(self.owner))
-                .count();
-            2 * lost as i32
-        };
+        let mut owners_points = 0;
+        for p in self.stones.iter() {
+            let held = board.cell(p).color() == Some(self.owner);
+            if dead && held {
+                owners_points -= 2;
+            } else if !dead && !held {
+                owners_points += 2;
+            }
+        }
         match self.owner {
             Color::Black => owners_points,
             Color::White => -owners_points,
         }
-    }
-}
-
-impl GroupLife {
-    /// The points of the final position on `board` that a dead group's survival holds
-    /// within its area: the owner's stones connected there to a standing stone of the
-    /// group, and the empty spaces inside the area that only they (and the edge) border.
-    fn standing_region(&self, board: &Board) -> i32 {
-        let geometry = board.geometry();
-        let mut region = PointBits::EMPTY;
-        let mut stack = [0u16; crate::board::MAX_CELLS];
-        let mut top = 0;
-        let mut points = 0;
-        for p in self.stones.iter() {
-            if board.cell(p).color() == Some(self.owner) && !region.contains(p) {
-                region.insert(p);
-                stack[top] = p.index() as u16;
-                top += 1;
-            }
-        }
-        while top > 0 {
-            top -= 1;
-            points += 1;
-            let p = Point::from_index(usize::from(stack[top]));
-            for n in geometry.neighbors(p) {
-                let q = Point::from_index(n);
-                if self.area.contains(q)
-                    && !region.contains(q)
-                    && board.cell(q).color() == Some(self.owner)
-                {
-                    region.insert(q);
-                    stack[top] = n as u16;
-                    top += 1;
-                }
-            }
-        }
-        // The empty spaces of the area next to the region that no other stone borders.
-        let mut seen = PointBits::EMPTY;
-        for p in region.iter() {
-            for n in geometry.neighbors(p) {
-                let start = Point::from_index(n);
-                if board.cell(start) != Cell::Empty || seen.contains(start) {
-                    continue;
-                }
-                seen.insert(start);
-                stack[0] = n as u16;
-                top = 1;
-                let mut size = 0;
-                let mut enclosed = true;
-                while top > 0 {
-                    top -= 1;
-                    let q = Point::from_index(usize::from(stack[top]));
-                    size += 1;
-                    enclosed &= self.area.contains(q);
-                    for m in geometry.neighbors(q) {
-                        let r = Point::from_index(m);
-                        match board.cell(r) {
-                            Cell::Empty if !seen.contains(r) => {
-                                seen.insert(r);
-                                stack[top] = m as u16;
-                                top += 1;
-                            }
-                            Cell::Black | Cell::White => enclosed &= region.contains(r),
-                            _ => {}
-                        }
-                    }
-                }
-                if enclosed {
-                    points += size;
-                }
-            }
-        }
-        points
     }
 }
 

