@@ -528,6 +528,13 @@ impl Node {
                 .is_ok()
     }
 
+    /// Whether some thread's `try_begin_expansion` succeeded and its edges are not
+    /// published yet.
+    #[inline]
+    pub fn is_expanding(&self) -> bool {
+        self.expansion.load(Ordering::Acquire) == EXPANDING
+    }
+
     /// Publishes the edges after `try_begin_expansion` succeeded.
     pub fn finish_expansion(&self, edges: Box<[Edge]>) {
         let _ = self.edges.set(edges);

@@ -62,15 +62,31 @@ const OWNERSHIP_SAMPLE_EVERY: u64 = 8;
 /// Finished playouts are added to the shared count in batches of this many.
 const PLAYOUT_COUNT_BATCH: u64 = 8;
 
-/// A worker adds its root AMAF results to the root's edges once per this many playouts
-/// (every playout while the root is young, see [`ROOT_AMAF_EAGER_VISITS`]). Every playout
-/// touches about half of the root's edges for AMAF; written at once by every thread, those
-/// cache lines would move between cores on every playout.
+/// A worker adds its root AMAF results to the root's edges once per this many playouts at
+/// most (every playout while the root is young, see [`ROOT_AMAF_EAGER_VISITS`]). Every
+/// playout touches about half of the root's edges for AMAF; written at once by every thread,
+/// those cache lines would move between cores on every playout.
 const ROOT_AMAF_BATCH: u32 = 16;
 
 /// Below this many root visits the root's AMAF statistics are written at once: early
 /// selection depends on them most.
 const ROOT_AMAF_EAGER_VISITS: u32 = 512;
+
+/// The batches of all threads together hold at most about one root AMAF result in this
+/// many of the root's visits: a worker's batch is `visits / (ROOT_AMAF_LAG * threads)`,
+/// between 1 and [`ROOT_AMAF_BATCH`]. (One thread reaches the full batch at
+/// [`ROOT_AMAF_EAGER_VISITS`]; sixteen threads batching 16 each would keep 240 results
+/// unwritten, a quarter of a 1,000-playout search.)
+const ROOT_AMAF_LAG: u32 = 32;
+
+/// The root AMAF batch of one of `threads` workers when the root has `visits` visits.
+fn root_amaf_batch(visits: u32, threads: usize) -> u32 {
+    if visits < ROOT_AMAF_EAGER_VISITS {
+        return 1;
+    }
+    let threads = threads.clamp(1, u32::MAX as usize) as u32;
+    (visits / ROOT_AMAF_LAG.saturating_mul(threads)).clamp(1, ROOT_AMAF_BATCH)
+}
 
 /// Everything the workers of one search share.
 pub struct SharedSearch<'a> {
@@ -457,6 +473,8 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                             break;
                         }
                         node.edges().expect("just expanded")
+                    } else if let Some(edges) = wait_for_expansion(node, &shared.stop) {
+                        edges
                     } else {
                         break;
                     }
@@ -753,13 +771,28 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
         }
         if depth > 0 && self.shared.root.edges().is_some() {
             self.root_amaf_pending += 1;
-            if self.root_amaf_pending >= ROOT_AMAF_BATCH
-                || self.shared.root.stats().visits < ROOT_AMAF_EAGER_VISITS
-            {
+            let batch =
+                root_amaf_batch(self.shared.root.stats().visits, self.shared.config.threads);
+            if self.root_amaf_pending >= batch {
                 self.flush_root_amaf();
             }
         }
     }
+}
+
+/// The edges of `node` once the thread expanding it has published them; `None` when no
+/// thread is expanding it, when that thread gave up (memory full) or when the search
+/// stops. A descent that meets a node under expansion waits for its edges rather than
+/// play out from the bare node: with more threads than cores the expanding thread can
+/// be descheduled for several milliseconds, long enough for the other threads to spend
+/// a good share of a short search on playouts from one unexpanded node (16 threads at
+/// 1,000 playouts a move on two cores lost most of their strength that way,
+/// benches/README.md).
+fn wait_for_expansion<'n>(node: &'n Node, stop: &AtomicBool) -> Option<&'n [Edge]> {
+    while node.is_expanding() && !stop.load(Ordering::Relaxed) {
+        std::thread::yield_now();
+    }
+    node.edges()
 }
 
 /// The index of the edge to descend, for the player to move at `node`.

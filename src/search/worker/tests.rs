@@ -205,3 +205,63 @@ fn criticality_prefers_the_critical_move() {
     config.criticality = 0.0;
     assert_eq!(select(&node, node.edges().unwrap(), &config), 0);
 }
+
+#[test]
+fn root_amaf_batches_keep_the_unwritten_results_a_small_share() {
+    for visits in [0, 1, 100, 511, 512, 1_000, 5_000, 20_000, 1_000_000] {
+        // One thread: eager while the root is young, the full batch after.
+        let one = root_amaf_batch(visits, 1);
+        assert_eq!(one, if visits < 512 { 1 } else { 16 }, "visits {visits}");
+        for threads in [1, 2, 4, 16, 32, 64] {
+            let batch = root_amaf_batch(visits, threads);
+            assert!(
+                (1..=16).contains(&batch),
+                "visits {visits} threads {threads}"
+            );
+            // All threads' pending results together: at most one in 32 of the visits,
+            // or one playout per thread.
+            let pending = (batch - 1) as usize * threads;
+            assert!(
+                pending <= (visits as usize / 32).max(threads),
+                "visits {visits} threads {threads}: {pending} pending"
+            );
+        }
+    }
+    // Sixteen threads on a 1,000-playout search write every result at once.
+    assert_eq!(root_amaf_batch(1_000, 16), 1);
+    assert_eq!(root_amaf_batch(8_192, 16), 16);
+}
+
+#[test]
+fn a_descent_waits_for_the_edges_of_a_node_under_expansion() {
+    let edge = |i| Edge::new(Move::Play(Point::from_index(i)), Prior::NONE);
+    let stop = AtomicBool::new(false);
+    // Unexpanded: nothing to wait for.
+    let node = Node::default();
+    assert!(wait_for_expansion(&node, &stop).is_none());
+    // Another thread publishes the edges after a while: the wait returns them.
+    assert!(node.try_begin_expansion());
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            node.finish_expansion(vec![edge(30), edge(31)].into_boxed_slice());
+        });
+        let edges = wait_for_expansion(&node, &stop).expect("published");
+        assert_eq!(edges.len(), 2);
+    });
+    // The expanding thread gives up (memory full): no edges, the node stays a leaf.
+    let node = Node::default();
+    assert!(node.try_begin_expansion());
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            node.abandon_expansion();
+        });
+        assert!(wait_for_expansion(&node, &stop).is_none());
+    });
+    assert!(node.try_begin_expansion(), "free to expand again");
+    // The search stops while the expansion is under way: the wait ends at once.
+    stop.store(true, Ordering::Relaxed);
+    assert!(wait_for_expansion(&node, &stop).is_none());
+    assert!(node.is_expanding());
+}
