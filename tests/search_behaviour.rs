@@ -119,6 +119,49 @@ fn time_extension_never_passes_max_time() {
 }
 
 #[test]
+fn a_win_rate_below_the_threshold_runs_into_the_extension() {
+    // Black captures the nine white stones at E4 or loses: no doubt about the best move,
+    // so only the win rate threshold can keep the search past its budget.
+    let board = Board::from_diagram(
+        ". . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         . . . . . . . . .
+         X X X X X X X X X
+         X X X X . X X X X
+         O O O O O O O O O
+         X X X X X X X X X
+         . . . . . . . . .",
+    )
+    .unwrap();
+    let state = GameState::from_board(board, Color::Black, Rules::chinese(7.5));
+    let mut settings = config(2);
+    settings.search.early_stop = false;
+    let run = |extend_below: f32| {
+        let mut searcher = searcher_with(settings.clone());
+        let limits = SearchLimits {
+            time: Some(Duration::from_millis(30)),
+            max_time: Some(Duration::from_secs(3)),
+            extend_below: Some(extend_below),
+            ..SearchLimits::default()
+        };
+        let clock = Instant::now();
+        let analysis = search(&mut searcher, &state, &limits);
+        (clock.elapsed(), analysis.moves.first().map(|m| m.mv))
+    };
+    let e4 = Move::parse(state.geometry(), "E4").unwrap();
+    // Every win rate is below 1.5: the search runs on to `max_time`.
+    let (elapsed, best) = run(1.5);
+    assert!(elapsed >= Duration::from_secs(3), "{elapsed:?}");
+    assert_eq!(best, Some(e4));
+    // None is below -1: the budget ends it, far before `max_time` (on a loaded machine
+    // perhaps before any playout).
+    let (elapsed, best) = run(-1.0);
+    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+    assert!(best.is_none_or(|m| m == e4));
+}
+
+#[test]
 fn seeded_single_thread_search_is_reproducible() {
     let state = middle_game(9, 16);
     let run = || {

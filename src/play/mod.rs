@@ -154,6 +154,9 @@ pub struct Player {
     dynamic_komi: DynamicKomi,
     /// Moves the next [`Player::choose`] leaves out (see [`Player::set_avoid`]).
     avoid: AvoidMoves,
+    /// The colour, search win rate and komi offset of the last counted search (for
+    /// `time-drop`).
+    last_search: Option<(Color, f32, f32)>,
 }
 
 impl Player {
@@ -177,6 +180,7 @@ impl Player {
             high_winrate_streak: 0,
             dynamic_komi: DynamicKomi::default(),
             avoid: AvoidMoves::new(),
+            last_search: None,
         }
     }
 
@@ -223,6 +227,7 @@ impl Player {
         self.low_winrate_streak = 0;
         self.high_winrate_streak = 0;
         self.dynamic_komi.reset();
+        self.last_search = None;
     }
 
     /// Gives the searches `seed` and the end-of-game judgements `judge_seed` from now on
@@ -246,6 +251,7 @@ impl Player {
         ));
         self.low_winrate_streak = 0;
         self.high_winrate_streak = 0;
+        self.last_search = None;
     }
 
     /// The search limits of one move: the clock's budget, the `time` setting (which caps
@@ -268,6 +274,7 @@ impl Player {
             time: Some(time.map_or(cap, |t| t.min(cap))),
             report_interval: None,
             max_time: max_time.map(|m| m.min(cap)),
+            extend_below: None,
         }
     }
 
@@ -338,6 +345,7 @@ impl Player {
             );
         }
         self.searcher.set_komi_offset(offset);
+        limits.extend_below = self.extend_below(request, color, offset);
         let mut ignore = |_: &Analysis| {};
         let progress: &mut dyn FnMut(&Analysis) = match report {
             Some((interval, callback)) => {
@@ -360,6 +368,7 @@ impl Player {
                 time: Some(quick_time),
                 report_interval: None,
                 max_time: None,
+                extend_below: None,
             };
             if let Some(bars) = &bars {
                 self.searcher.set_avoid(bars.clone());
@@ -372,6 +381,7 @@ impl Player {
         // and leaves the game's state (dynamic komi, streaks) as it was.
         let counted = bars.is_none() && request.kind != MoveKind::Regression;
         if result.analysis.playouts > 0 && counted {
+            self.last_search = Some((color, result.analysis.search_winrate, offset));
             self.dynamic_komi
                 .adapt(&self.settings, state, color, result.analysis.search_winrate);
             // Pondering and analysis until the next move search with the offset that move
@@ -411,6 +421,20 @@ impl Player {
             claim,
             result,
             book: book.map(|hit| BookNote { played: false, hit }),
+        }
+    }
+
+    /// The win rate under which a search of `color` under a game clock runs on into the
+    /// clock's extension (`time-drop` below the win rate of `color`'s last search, at the
+    /// same komi offset); `None` when the setting is off or there is nothing to compare.
+    fn extend_below(&self, request: &MoveRequest, color: Color, offset: f32) -> Option<f32> {
+        let drop = self.settings.game.time_drop;
+        if drop <= 0.0 || request.clock.is_none() {
+            return None;
+        }
+        match self.last_search {
+            Some((c, winrate, o)) if c == color && o == offset => Some(winrate - drop as f32),
+            _ => None,
         }
     }
 
@@ -592,6 +616,75 @@ mod tests {
         let chosen = p.choose(&state, Color::Black, &request, &control, None);
         assert!(!chosen.resign && chosen.mv != vertex(&state, "C3"));
         assert_eq!(p.low_winrate_streak, 0);
+    }
+
+    #[test]
+    fn a_search_under_a_clock_extends_below_the_last_win_rate_less_the_drop() {
+        let clock = Some(MoveTime {
+            budget: Duration::from_secs(1),
+            max: Duration::from_secs(2),
+        });
+        let mut p = player({
+            let mut s = Settings::default();
+            s.game.time_drop = 0.125;
+            s
+        });
+        let timed = MoveRequest::normal(clock);
+        assert_eq!(
+            p.extend_below(&timed, Color::Black, 0.0),
+            None,
+            "no search yet"
+        );
+        p.last_search = Some((Color::Black, 0.625, 0.0));
+        assert_eq!(p.extend_below(&timed, Color::Black, 0.0), Some(0.5));
+        assert_eq!(
+            p.extend_below(&timed, Color::White, 0.0),
+            None,
+            "the other colour"
+        );
+        assert_eq!(
+            p.extend_below(&timed, Color::Black, 2.0),
+            None,
+            "another offset"
+        );
+        let untimed = MoveRequest::normal(None);
+        assert_eq!(
+            p.extend_below(&untimed, Color::Black, 0.0),
+            None,
+            "no clock"
+        );
+        p.new_game();
+        assert_eq!(
+            p.extend_below(&timed, Color::Black, 0.0),
+            None,
+            "a new game"
+        );
+        let mut off = player(Settings::default());
+        off.last_search = Some((Color::Black, 0.625, 0.0));
+        assert_eq!(
+            off.extend_below(&timed, Color::Black, 0.0),
+            None,
+            "time-drop=0"
+        );
+        // A counted search records its win rate for the next.
+        let mut q = player({
+            let mut s = Settings::default();
+            s.game.playouts = Some(100);
+            s.game.time_drop = 0.125;
+            s.game.book = BookSource::Off;
+            s
+        });
+        let state = GameState::new(9, rules(7.5)).unwrap();
+        let control = SearchControl::default();
+        let chosen = q.choose(
+            &state,
+            Color::Black,
+            &MoveRequest::normal(None),
+            &control,
+            None,
+        );
+        let winrate = chosen.result.analysis.search_winrate;
+        assert_eq!(q.last_search, Some((Color::Black, winrate, 0.0)));
     }
 
     #[test]

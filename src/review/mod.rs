@@ -444,6 +444,7 @@ impl Plan {
             time: Some(time),
             report_interval: None,
             max_time: None,
+            extend_below: None,
         }
     }
 

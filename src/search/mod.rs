@@ -109,6 +109,9 @@ pub struct SearchLimits {
     /// With `time`: the search may run on up to this long while the best move is uncertain
     /// (the runner-up close in visits or ahead in winrate). `None`: never past `time`.
     pub max_time: Option<Duration>,
+    /// With `max_time`: the search also runs on while the best move's win rate (for the
+    /// player to move) is below this, as when the win rate just dropped.
+    pub extend_below: Option<f32>,
 }
 
 /// A stop request shared with other threads (the GTP reader sets it on `# interrupt` or when
@@ -705,7 +708,9 @@ fn monitor(
             let cap = full_at.map_or(Duration::MAX, |t| t.saturating_mul(2));
             let budget = budget.min(cap);
             let max = limits.max_time.map_or(budget, |m| m.max(budget)).min(cap);
-            if elapsed >= max || (elapsed >= budget && !uncertain(shared)) {
+            if elapsed >= max
+                || (elapsed >= budget && !uncertain(shared) && !below(shared, limits.extend_below))
+            {
                 return;
             }
             if shared.config.params.early_stop
@@ -767,6 +772,20 @@ fn uncertain(shared: &SharedSearch<'_>) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the most visited root move's win rate is below `threshold` (false without one).
+fn below(shared: &SharedSearch<'_>, threshold: Option<f32>) -> bool {
+    let (Some(threshold), Some(edges)) = (threshold, shared.root.edges()) else {
+        return false;
+    };
+    edges
+        .iter()
+        .map(Edge::stats)
+        .filter(|s| s.visits > 0)
+        .max_by_key(|s| s.visits)
+        .and_then(|s| s.mean())
+        .is_some_and(|mean| mean < threshold)
 }
 
 /// A snapshot of the search: root children by visits, with PVs and ownership.

@@ -338,6 +338,10 @@ settings! {
     /// every expected move) or phased (from 13x13 up, half the flat share in the opening,
     /// a third more in the middle game).
     game.time_plan: TimePlan = TimePlan::Flat, Meta::new("time-plan", Scope::Game);
+    /// Under a game clock, a search whose best move's win rate is this much below the
+    /// player's own at its last move runs on into the clock's extension, as for close
+    /// candidates (0: off).
+    game.time_drop: f64 = 0.0, Meta::new("time-drop", Scope::Game).range(0.0, 1.0);
     /// Seconds kept back from every move's time budget under a game clock, for network
     /// lag.
     game.lag_margin: f64 = 0.5, Meta::new("lag-margin", Scope::Engine).range(0.0, 3600.0);

@@ -141,6 +141,7 @@ pub(super) fn cmd_analyze(
         time: None,
         report_interval: interval(&request),
         max_time: None,
+        extend_below: None,
     };
     let control = Arc::clone(&engine.input.control);
     engine.input.begin_stop_on_input();
