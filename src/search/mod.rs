@@ -550,6 +550,7 @@ impl Searcher {
             claimed: AtomicU64::new(0),
             playout_limit: limits.playouts,
             running: AtomicUsize::new(threads),
+            wait_for_expansions: threads > cores(),
             ownership: (0..MAX_CELLS).map(|_| AtomicI32::new(0)).collect(),
             ownership_samples: AtomicU32::new(0),
             root_scores: (0..MAX_CELLS).map(|_| AtomicI64::new(0)).collect(),
@@ -772,6 +773,12 @@ fn uncertain(shared: &SharedSearch<'_>) -> bool {
         }
         _ => false,
     }
+}
+
+/// The machine's cores (hardware threads) as the operating system reports them, 1 when
+/// it does not.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// Whether the most visited root move's win rate is below `threshold` (false without one).

@@ -119,6 +119,9 @@ pub struct SharedSearch<'a> {
     pub playout_limit: Option<u64>,
     /// Workers still running.
     pub running: AtomicUsize,
+    /// Whether a descent that meets a node under expansion waits for its edges: when the
+    /// search has more threads than the machine has cores (see `wait_for_expansion`).
+    pub wait_for_expansions: bool,
     /// Sum over sampled playouts of +1 (black owns) / -1 (white owns), per board index.
     pub ownership: Box<[AtomicI32]>,
     pub ownership_samples: AtomicU32,
@@ -473,7 +476,11 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                             break;
                         }
                         node.edges().expect("just expanded")
-                    } else if let Some(edges) = wait_for_expansion(node, &shared.stop) {
+                    } else if let Some(edges) = shared
+                        .wait_for_expansions
+                        .then(|| wait_for_expansion(node, &shared.stop))
+                        .flatten()
+                    {
                         edges
                     } else {
                         break;
@@ -782,12 +789,13 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
 
 /// The edges of `node` once the thread expanding it has published them; `None` when no
 /// thread is expanding it, when that thread gave up (memory full) or when the search
-/// stops. A descent that meets a node under expansion waits for its edges rather than
-/// play out from the bare node: with more threads than cores the expanding thread can
-/// be descheduled for several milliseconds, long enough for the other threads to spend
-/// a good share of a short search on playouts from one unexpanded node (16 threads at
-/// 1,000 playouts a move on two cores lost most of their strength that way,
-/// benches/README.md).
+/// stops. Used when the search has more threads than the machine has cores
+/// ([`SharedSearch::wait_for_expansions`]): the expanding thread can then be descheduled
+/// for milliseconds, long enough for the other threads to spend a good share of a short
+/// search on playouts from one unexpanded node (16 threads at 1,000 playouts a move on
+/// two cores lost most of their strength that way, benches/README.md). With a core for
+/// each thread the expansion soon ends, and a descent that meets it plays out from the
+/// leaf at once instead of spinning through it.
 fn wait_for_expansion<'n>(node: &'n Node, stop: &AtomicBool) -> Option<&'n [Edge]> {
     while node.is_expanding() && !stop.load(Ordering::Relaxed) {
         std::thread::yield_now();
