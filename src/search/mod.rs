@@ -709,9 +709,7 @@ fn monitor(
             let cap = full_at.map_or(Duration::MAX, |t| t.saturating_mul(2));
             let budget = budget.min(cap);
             let max = limits.max_time.map_or(budget, |m| m.max(budget)).min(cap);
-            if elapsed >= max
-                || (elapsed >= budget && !uncertain(shared) && !below(shared, limits.extend_below))
-            {
+            if elapsed >= max || (elapsed >= budget && !runs_on(shared, limits.extend_below)) {
                 return;
             }
             if shared.config.params.early_stop
@@ -744,9 +742,10 @@ fn monitor(
     }
 }
 
-/// Whether the best root move is still in doubt: the runner-up has at least 60% of its
-/// visits, or has a third of them and a better winrate.
-fn uncertain(shared: &SharedSearch<'_>) -> bool {
+/// Whether the search should run on past its budget: the best (most visited) root move
+/// is still in doubt — the runner-up has at least 60% of its visits, or has a third of
+/// them and a better winrate — or its win rate is below `extend_below`.
+fn runs_on(shared: &SharedSearch<'_>, extend_below: Option<f32>) -> bool {
     let Some(edges) = shared.root.edges() else {
         return false;
     };
@@ -764,7 +763,11 @@ fn uncertain(shared: &SharedSearch<'_>) -> bool {
             second = Some(stats);
         }
     }
-    match (first, second) {
+    let below = match (first.and_then(tree::Stats::mean), extend_below) {
+        (Some(mean), Some(threshold)) => mean < threshold,
+        _ => false,
+    };
+    let uncertain = match (first, second) {
         (Some(a), Some(b)) if a.visits > 0 && b.visits > 0 => {
             let close = b.visits as f32 >= 0.6 * a.visits as f32;
             let better = b.visits as f32 >= 0.33 * a.visits as f32
@@ -772,27 +775,16 @@ fn uncertain(shared: &SharedSearch<'_>) -> bool {
             close || better
         }
         _ => false,
-    }
+    };
+    uncertain || below
 }
 
 /// The machine's cores (hardware threads) as the operating system reports them, 1 when
-/// it does not.
+/// it does not; asked once (on Linux the answer reads the cgroup files).
 fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-}
-
-/// Whether the most visited root move's win rate is below `threshold` (false without one).
-fn below(shared: &SharedSearch<'_>, threshold: Option<f32>) -> bool {
-    let (Some(threshold), Some(edges)) = (threshold, shared.root.edges()) else {
-        return false;
-    };
-    edges
-        .iter()
-        .map(Edge::stats)
-        .filter(|s| s.visits > 0)
-        .max_by_key(|s| s.visits)
-        .and_then(|s| s.mean())
-        .is_some_and(|mean| mean < threshold)
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES
+        .get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
 /// A snapshot of the search: root children by visits, with PVs and ownership.

@@ -476,10 +476,8 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
                             break;
                         }
                         node.edges().expect("just expanded")
-                    } else if let Some(edges) = shared
-                        .wait_for_expansions
-                        .then(|| wait_for_expansion(node, &shared.stop))
-                        .flatten()
+                    } else if shared.wait_for_expansions
+                        && let Some(edges) = wait_for_expansion(node, &shared.stop)
                     {
                         edges
                     } else {
