@@ -272,9 +272,8 @@ impl Player {
         SearchLimits {
             playouts: self.settings.game.playouts,
             time: Some(time.map_or(cap, |t| t.min(cap))),
-            report_interval: None,
             max_time: max_time.map(|m| m.min(cap)),
-            extend_below: None,
+            ..SearchLimits::default()
         }
     }
 
@@ -366,9 +365,7 @@ impl Player {
             let quick = SearchLimits {
                 playouts: Some(4 * state.size() as u64 * state.size() as u64),
                 time: Some(quick_time),
-                report_interval: None,
-                max_time: None,
-                extend_below: None,
+                ..SearchLimits::default()
             };
             if let Some(bars) = &bars {
                 self.searcher.set_avoid(bars.clone());

@@ -442,9 +442,7 @@ impl Plan {
         SearchLimits {
             playouts: self.settings.game.playouts,
             time: Some(time),
-            report_interval: None,
-            max_time: None,
-            extend_below: None,
+            ..SearchLimits::default()
         }
     }
 

@@ -138,10 +138,8 @@ pub(super) fn cmd_analyze(
         .set_avoid(std::mem::take(&mut request.avoid));
     let limits = SearchLimits {
         playouts: engine.settings.game.analysis_playouts,
-        time: None,
         report_interval: interval(&request),
-        max_time: None,
-        extend_below: None,
+        ..SearchLimits::default()
     };
     let control = Arc::clone(&engine.input.control);
     engine.input.begin_stop_on_input();

@@ -389,8 +389,7 @@ pub fn turn_limits(settings: &Settings, query: &Query) -> SearchLimits {
         playouts,
         time: Some(time.map_or(cap, |t| t.min(cap))),
         report_interval: query.report_every,
-        max_time: None,
-        extend_below: None,
+        ..SearchLimits::default()
     }
 }
 
