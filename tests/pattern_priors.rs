@@ -87,7 +87,7 @@ fn reference_probabilities(
 fn memoised_probabilities_equal_features_extracted_from_scratch() {
     use hane::pattern::features::Group;
     use hane::pattern::table::ShapeWeights;
-    use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
+    use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng, random_below};
     let base = pattern::default_table().clone();
     // The same table with every listed 12-point shape's gamma squared: the memo must not
     // answer for it with the base table's products.
@@ -101,6 +101,34 @@ fn memoised_probabilities_equal_features_extracted_from_scratch() {
         Group::Shape12,
         ShapeWeights::new(squared, base.shapes(Group::Shape12).other()),
     );
+    // The base table with random latent factors for every feature: its memo entries keep
+    // factor sums besides the gammas.
+    let factored = {
+        let mut table = base.clone();
+        let dims = 6;
+        let mut rng = playout_rng(11, 3);
+        let mut factor = move || (random_below(&mut rng, 2001) as f32 - 1000.0) / 3000.0;
+        let level_factors = std::array::from_fn(|slot| {
+            let g = Group::LEVELLED[slot];
+            (0..(g.max_level() + 1) * dims)
+                .map(|k| if k < dims { 0.0 } else { factor() })
+                .collect()
+        });
+        table.set_level_factors(dims, level_factors);
+        for g in Group::SHAPES {
+            let weights = base.shapes(g);
+            let entries = weights
+                .entries()
+                .map(|(code, gamma)| (code, gamma, (0..dims).map(|_| factor()).collect()))
+                .collect();
+            let other = (0..dims).map(|_| factor()).collect();
+            table.set_shapes(
+                g,
+                ShapeWeights::with_factors(entries, weights.other(), other),
+            );
+        }
+        table
+    };
     let mut compared = 0;
     for (size, moves) in [(9, 50), (19, 160)] {
         let mut rng = playout_rng(size as u64, 7);
@@ -114,7 +142,7 @@ fn memoised_probabilities_equal_features_extracted_from_scratch() {
                 Color::White
             };
             if k % 5 == 0 {
-                for table in [&base, &changed, &base] {
+                for table in [&base, &changed, &factored, &base] {
                     let ctx = context(color, last, second_last);
                     let mut out = vec![0f32; MAX_CELLS];
                     let pass = table.move_probabilities(&board, &ctx, &mut out);

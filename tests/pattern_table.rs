@@ -134,3 +134,122 @@ fn tables_without_the_newer_groups_read_with_gamma_one_for_them() {
     let back = PatternTable::parse(&table.to_text()).unwrap();
     assert_eq!(back, table);
 }
+
+/// `random_table` with `dims` random latent factors for every feature.
+fn random_factor_table(seed: u64, dims: usize) -> PatternTable {
+    let mut table = random_table(seed);
+    let mut rng = playout_rng(seed, 2);
+    let mut factor = || (random_below(&mut rng, 2001) as f32 - 1000.0) / 4000.0;
+    let level_factors = std::array::from_fn(|slot| {
+        let g = Group::LEVELLED[slot];
+        (0..(g.max_level() + 1) * dims)
+            .map(|k| if k < dims { 0.0 } else { factor() })
+            .collect()
+    });
+    table.set_level_factors(dims, level_factors);
+    for g in Group::SHAPES {
+        let weights = table.shapes(g);
+        let entries = weights
+            .entries()
+            .map(|(code, gamma)| (code, gamma, (0..dims).map(|_| factor()).collect()))
+            .collect();
+        let other = (0..dims).map(|_| factor()).collect();
+        let weights = ShapeWeights::with_factors(entries, weights.other(), other);
+        table.set_shapes(g, weights);
+    }
+    table
+}
+
+#[test]
+fn a_table_with_latent_factors_round_trips() {
+    for (seed, dims) in [(0, 1), (1, 4), (2, 16)] {
+        let table = random_factor_table(seed, dims);
+        assert_eq!(table.factor_count(), dims);
+        let text = table.to_text();
+        assert!(text.contains(&format!("\nhane-patterns 2 factors {dims}\n")));
+        let back = PatternTable::parse(&text).unwrap();
+        assert_eq!(back, table);
+        assert_eq!(back.to_text(), text);
+    }
+    // A plain table still writes the first version.
+    assert!(random_table(3).to_text().contains("\nhane-patterns 1\n"));
+}
+
+/// With factors, a move's strength is its gammas' product times e to the sum, over each
+/// pair of its features, of the dot product of their factors.
+#[test]
+fn latent_factors_multiply_a_move_by_its_feature_pairs_interactions() {
+    use hane::pattern::features::{LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS};
+    let table = PatternTable::parse(
+        "hane-patterns 2 factors 2\n\
+         capture 1 2 0.5 1\n\
+         edge 3 4 1 -2\n\
+         shape3 other 1 0 0\n\
+         shape3 0x1f 3 0.25 0.5\n",
+    )
+    .unwrap();
+    let mut levels = [0u8; LEVELLED_GROUPS];
+    levels[Group::Capture.slot()] = 1;
+    levels[Group::Edge.slot()] = 3;
+    let mut shapes = [0u64; SHAPE_GROUPS];
+    shapes[0] = 0x1f;
+    let move_features = MoveFeatures {
+        levels,
+        shapes,
+        is_pass: false,
+    };
+    // Pairs: capture.edge = 0.5 - 2, capture.shape = 0.125 + 0.5, edge.shape = 0.25 - 1;
+    // the other shape groups are unlisted (gamma 1, factors 0).
+    let pairs = (0.5 - 2.0) + (0.125 + 0.5) + (0.25 - 1.0);
+    let want = 2.0 * 4.0 * 3.0 * f64::exp(pairs);
+    let got = table.strength(&move_features);
+    assert!((got - want).abs() < 1e-5 * want, "{got} vs {want}");
+    // Without the capture, only the edge-shape pair is left.
+    let mut alone = move_features;
+    alone.levels[Group::Capture.slot()] = 0;
+    let want = 4.0 * 3.0 * f64::exp(0.25 - 1.0);
+    let got = table.strength(&alone);
+    assert!((got - want).abs() < 1e-5 * want, "{got} vs {want}");
+}
+
+#[test]
+fn malformed_factor_tables_are_rejected_with_the_line() {
+    let cases = [
+        ("hane-patterns 2 factors 0\n", 1, "K in 1..=32"),
+        ("hane-patterns 2 factors 33\n", 1, "K in 1..=32"),
+        ("hane-patterns 2 factors x\n", 1, "the version line"),
+        (
+            "hane-patterns 2 factors 2\ncapture 1 2 0.5\n",
+            2,
+            "expected 5 fields",
+        ),
+        (
+            "hane-patterns 2 factors 1\ncapture 1 2 0.5 1\n",
+            2,
+            "expected 4 fields",
+        ),
+        (
+            "hane-patterns 2 factors 1\ncapture 1 2 nan\n",
+            2,
+            "not a number",
+        ),
+        (
+            "hane-patterns 2 factors 1\nshape3 0x1f 2 1e9\n",
+            2,
+            "not a number",
+        ),
+        ("hane-patterns 1\ncapture 1 2 0.5\n", 2, "GROUP KEY GAMMA"),
+    ];
+    for (text, line, message) in cases {
+        match PatternTable::parse(text) {
+            Err(PatternError::Syntax {
+                line: l,
+                message: m,
+            }) => {
+                assert_eq!(l, line, "{text:?}: {m}");
+                assert!(m.contains(message), "{text:?}: {m}");
+            }
+            other => panic!("{text:?} gave {other:?}"),
+        }
+    }
+}

@@ -56,6 +56,20 @@ pub struct TrainPatternsArgs {
     /// the option for several (names as in the table: `liberties`, `shape60`, ...).
     #[arg(long, value_name = "GROUP", value_parser = parse_group)]
     leave_out: Vec<pattern::Group>,
+    /// Latent factors per feature (0: a plain Bradley-Terry table): after MM, fit the
+    /// factorization Bradley-Terry model, where each pair of a move's features adds the
+    /// dot product of their factors to its log-strength.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=32))]
+    factors: u32,
+    /// Passes of stochastic gradient descent over the positions for the factors.
+    #[arg(long, default_value_t = 6)]
+    factor_epochs: usize,
+    /// Step size of the first pass (pass e, from 0, uses rate / (1 + e)).
+    #[arg(long, default_value_t = 0.02)]
+    factor_rate: f32,
+    /// L2 penalty on the factors.
+    #[arg(long, default_value_t = 0.001)]
+    factor_regularization: f32,
 }
 
 fn parse_group(name: &str) -> Result<pattern::Group, String> {
@@ -115,6 +129,13 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
         min_count_40: args.min_count_40,
         min_count_60: args.min_count_60,
         leave_out: args.leave_out.clone(),
+        factors: (args.factors > 0).then_some(pattern::train::LatentFit {
+            dims: args.factors as usize,
+            epochs: args.factor_epochs,
+            rate: args.factor_rate,
+            regularization: args.factor_regularization,
+            seed: 1,
+        }),
     };
     match training_run::train(&options) {
         Ok(prediction) => {

@@ -41,6 +41,13 @@ use super::shape::{
 /// The version line of the format.
 pub const FORMAT_LINE: &str = "hane-patterns 1";
 
+/// The start of the version line of a table with latent factors, followed by their number:
+/// `hane-patterns 2 factors K`.
+pub const FACTORS_FORMAT_LINE: &str = "hane-patterns 2 factors";
+
+/// The most latent factors a feature may have.
+pub const MAX_FACTORS: usize = 32;
+
 /// Why a table could not be read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PatternError {
@@ -67,6 +74,9 @@ pub struct ShapeWeights {
     codes: Vec<u64>,
     gammas: Vec<f32>,
     other: f32,
+    /// The latent factors of a table with interactions: `dims` values for every unlisted
+    /// code (first), then for each listed code in code order; empty in a table without.
+    vectors: Vec<f32>,
 }
 
 impl Default for ShapeWeights {
@@ -75,6 +85,7 @@ impl Default for ShapeWeights {
             codes: Vec::new(),
             gammas: Vec::new(),
             other: 1.0,
+            vectors: Vec::new(),
         }
     }
 }
@@ -88,7 +99,44 @@ impl ShapeWeights {
             codes: entries.iter().map(|&(c, _)| c).collect(),
             gammas: entries.iter().map(|&(_, g)| g).collect(),
             other,
+            vectors: Vec::new(),
         }
+    }
+
+    /// Builds from (code, gamma, latent factors) triples and the gamma and factors of
+    /// unlisted codes; every factor list has the same length.
+    pub fn with_factors(
+        mut entries: Vec<(u64, f32, Vec<f32>)>,
+        other: f32,
+        other_factors: Vec<f32>,
+    ) -> ShapeWeights {
+        entries.sort_by_key(|e| e.0);
+        entries.dedup_by_key(|e| e.0);
+        let dims = other_factors.len();
+        let mut vectors = other_factors;
+        for e in &entries {
+            assert_eq!(e.2.len(), dims, "factor lists of one length");
+            vectors.extend_from_slice(&e.2);
+        }
+        ShapeWeights {
+            codes: entries.iter().map(|e| e.0).collect(),
+            gammas: entries.iter().map(|e| e.1).collect(),
+            other,
+            vectors,
+        }
+    }
+
+    /// The latent factors of a folded code (`dims` values; empty without factors).
+    #[inline]
+    fn factors(&self, code: u64, dims: usize) -> &[f32] {
+        if self.vectors.is_empty() {
+            return &[];
+        }
+        let row = match self.codes.binary_search(&code) {
+            Ok(k) => k + 1,
+            Err(_) => 0,
+        };
+        &self.vectors[row * dims..(row + 1) * dims]
     }
 
     /// The gamma of a folded code.
@@ -218,6 +266,11 @@ pub struct PatternTable {
     /// `levels[g][level]`: gamma of levelled group `g` at `level`; `[0]` is 1 (absent).
     levels: [Vec<f32>; LEVELLED_GROUPS],
     shapes: [ShapeWeights; SHAPE_GROUPS],
+    /// Latent factors per feature (0: a plain Bradley-Terry table, no interactions).
+    dims: usize,
+    /// `level_factors[g][level * dims..]`: the factors of levelled group `g` at `level`
+    /// (level 0, absent, has zeros); empty without factors.
+    level_factors: [Vec<f32>; LEVELLED_GROUPS],
     /// Raw 3x3 code to gamma, built on first use by the playout policy.
     playout_3x3: OnceLock<PlayoutShapes>,
     /// Names this table's weights for the per-thread shape memo: new for every table, clone
@@ -242,6 +295,8 @@ impl Clone for PatternTable {
             header: self.header.clone(),
             levels: self.levels.clone(),
             shapes: self.shapes.clone(),
+            dims: self.dims,
+            level_factors: self.level_factors.clone(),
             playout_3x3: OnceLock::new(),
             generation: Generation::default(),
         }
@@ -269,6 +324,10 @@ struct ShapeMemo {
     outer: Box<[(u128, f64)]>,
     /// (raw 60-point diamond, gamma) pairs.
     far: Box<[(u128, f64)]>,
+    /// For a table with latent factors (`dims` of them): per slot of `inner`, `outer` and
+    /// `far` in turn, the sum of the entry's shapes' factors and the sum of their squared
+    /// norms (`dims + 1` values); empty for a plain table.
+    factor_sums: Vec<f32>,
 }
 
 impl ShapeMemo {
@@ -278,16 +337,26 @@ impl ShapeMemo {
             inner: vec![(MEMO_EMPTY as u64, 0.0); MEMO_SLOTS].into_boxed_slice(),
             outer: vec![(MEMO_EMPTY, 0.0); MEMO_SLOTS].into_boxed_slice(),
             far: vec![(MEMO_EMPTY, 0.0); MEMO_SLOTS].into_boxed_slice(),
+            factor_sums: Vec::new(),
         }
     }
 
-    /// Forgets every entry when `generation` is not the one the entries were made for.
-    fn adopt(&mut self, generation: u64) {
+    /// Forgets every entry when `generation` is not the one the entries were made for,
+    /// and sizes the factor sums for a table with `dims` latent factors.
+    fn adopt(&mut self, generation: u64, dims: usize) {
         if self.generation != generation {
             self.inner.fill((MEMO_EMPTY as u64, 0.0));
             self.outer.fill((MEMO_EMPTY, 0.0));
             self.far.fill((MEMO_EMPTY, 0.0));
             self.generation = generation;
+            let len = if dims == 0 {
+                0
+            } else {
+                3 * MEMO_SLOTS * (dims + 1)
+            };
+            if self.factor_sums.len() != len {
+                self.factor_sums = vec![0.0; len];
+            }
         }
     }
 
@@ -354,7 +423,11 @@ impl fmt::Debug for PatternTable {
 
 impl PartialEq for PatternTable {
     fn eq(&self, other: &PatternTable) -> bool {
-        self.header == other.header && self.levels == other.levels && self.shapes == other.shapes
+        self.header == other.header
+            && self.levels == other.levels
+            && self.shapes == other.shapes
+            && self.dims == other.dims
+            && self.level_factors == other.level_factors
     }
 }
 
@@ -408,10 +481,63 @@ impl PatternTable {
     #[inline]
     pub fn strength(&self, f: &MoveFeatures) -> f64 {
         let levels = self.level_strength(&f.levels);
-        if f.is_pass {
-            return levels;
+        let plain = if f.is_pass {
+            levels
+        } else {
+            levels * self.shape_strength(&f.shapes)
+        };
+        if self.dims == 0 {
+            return plain;
         }
-        levels * self.shape_strength(&f.shapes)
+        plain * self.interaction(f).exp()
+    }
+
+    /// Latent factors per feature (0: none, a plain Bradley-Terry table).
+    pub fn factor_count(&self) -> usize {
+        self.dims
+    }
+
+    /// The interaction term of a table with latent factors: the sum over pairs of the
+    /// move's features of the dot products of their factors, computed as half of the
+    /// squared norm of the factors' sum less the sum of their squared norms.
+    fn interaction(&self, f: &MoveFeatures) -> f64 {
+        let dims = self.dims;
+        let mut sum = [0.0f32; MAX_FACTORS];
+        let mut norms = 0.0f32;
+        let mut add = |v: &[f32]| {
+            for (s, &x) in sum.iter_mut().zip(v) {
+                *s += x;
+                norms += x * x;
+            }
+        };
+        for (slot, &level) in f.levels.iter().enumerate() {
+            let level = level as usize;
+            if level != 0
+                && let Some(v) = self.level_factors[slot].get(level * dims..(level + 1) * dims)
+            {
+                add(v);
+            }
+        }
+        if !f.is_pass {
+            for (weights, &code) in self.shapes.iter().zip(&f.shapes) {
+                add(weights.factors(code, dims));
+            }
+        }
+        let squared: f32 = sum[..dims].iter().map(|x| x * x).sum();
+        0.5 * f64::from(squared - norms)
+    }
+
+    /// Gives the table latent factors: `level_factors[g]` holds `dims` values for each
+    /// level of levelled group `g` from 0 (zeros) to its maximum; the shape groups' factors
+    /// come with their weights ([`ShapeWeights::with_factors`], set after this).
+    pub fn set_level_factors(&mut self, dims: usize, level_factors: [Vec<f32>; LEVELLED_GROUPS]) {
+        assert!(dims <= MAX_FACTORS);
+        for g in Group::LEVELLED {
+            assert_eq!(level_factors[g.slot()].len(), (g.max_level() + 1) * dims);
+        }
+        self.dims = dims;
+        self.level_factors = level_factors;
+        self.generation = Generation::default();
     }
 
     /// The product of the gammas of the levelled groups at these levels.
@@ -449,6 +575,9 @@ impl PatternTable {
     /// The strength of a move on `p` for `color` to move, with its shape gammas looked up
     /// in (or added to) `memo`: equal to `strength(&extract(board, Some(p), ctx))`.
     fn memo_strength(&self, board: &Board, p: Point, ctx: &Context, memo: &mut ShapeMemo) -> f64 {
+        if self.dims > 0 {
+            return self.memo_strength_with_factors(board, p, ctx, memo);
+        }
         let mut levels = [0u8; LEVELLED_GROUPS];
         extract_tactical(board, p, ctx, &mut levels);
         let raw = RawNeighbourhood::read(board, p, ctx.color);
@@ -477,6 +606,96 @@ impl PatternTable {
             entry.1
         };
         self.level_strength(&levels) * (inner * outer * far)
+    }
+
+    /// [`PatternTable::memo_strength`] for a table with latent factors: each memo entry
+    /// also keeps its shapes' factor sum and squared norms (`ShapeMemo::factor_sums`).
+    fn memo_strength_with_factors(
+        &self,
+        board: &Board,
+        p: Point,
+        ctx: &Context,
+        memo: &mut ShapeMemo,
+    ) -> f64 {
+        let dims = self.dims;
+        let row = dims + 1;
+        let mut levels = [0u8; LEVELLED_GROUPS];
+        extract_tactical(board, p, ctx, &mut levels);
+        let raw = RawNeighbourhood::read(board, p, ctx.color);
+        // Writes the factor sum and squared norms of `factors` into `out`.
+        let gather = |out: &mut [f32], factors: &[&[f32]]| {
+            out.fill(0.0);
+            for v in factors {
+                for (k, &x) in v.iter().enumerate() {
+                    out[k] += x;
+                    out[dims] += x * x;
+                }
+            }
+        };
+        let slot = ShapeMemo::slot(raw.inner as u128);
+        if memo.inner[slot].0 != raw.inner {
+            let [d12, d24] = raw.inner_keys();
+            let c3 = code_3x3(board, p, ctx.color) as u64;
+            memo.inner[slot] = (raw.inner, self.inner_shape_strength(c3, d12, d24));
+            let factors = [
+                self.shapes[0].factors(c3, dims),
+                self.shapes[1].factors(d12, dims),
+                self.shapes[2].factors(d24, dims),
+            ];
+            gather(
+                &mut memo.factor_sums[slot * row..(slot + 1) * row],
+                &factors,
+            );
+        }
+        let inner = slot;
+        let slot = ShapeMemo::slot(raw.outer);
+        if memo.outer[slot].0 != raw.outer {
+            let key = raw.outer_key();
+            memo.outer[slot] = (raw.outer, self.shapes[3].gamma(key) as f64);
+            let at = (MEMO_SLOTS + slot) * row;
+            gather(
+                &mut memo.factor_sums[at..at + row],
+                &[self.shapes[3].factors(key, dims)],
+            );
+        }
+        let outer = MEMO_SLOTS + slot;
+        let slot = ShapeMemo::slot(raw.far);
+        if memo.far[slot].0 != raw.far {
+            let key = raw.far_key();
+            memo.far[slot] = (raw.far, self.shapes[4].gamma(key) as f64);
+            let at = (2 * MEMO_SLOTS + slot) * row;
+            gather(
+                &mut memo.factor_sums[at..at + row],
+                &[self.shapes[4].factors(key, dims)],
+            );
+        }
+        let far = 2 * MEMO_SLOTS + slot;
+        let mut sum = [0.0f32; MAX_FACTORS + 1];
+        for (slot, &level) in levels.iter().enumerate() {
+            let level = level as usize;
+            if level != 0
+                && let Some(v) = self.level_factors[slot].get(level * dims..(level + 1) * dims)
+            {
+                for (k, &x) in v.iter().enumerate() {
+                    sum[k] += x;
+                    sum[dims] += x * x;
+                }
+            }
+        }
+        for entry in [inner, outer, far] {
+            for (s, &x) in sum
+                .iter_mut()
+                .zip(&memo.factor_sums[entry * row..(entry + 1) * row])
+            {
+                *s += x;
+            }
+        }
+        let squared: f32 = sum[..dims].iter().map(|x| x * x).sum();
+        let interaction = 0.5 * f64::from(squared - sum[dims]);
+        let shapes = memo.inner[inner].1
+            * memo.outer[outer - MEMO_SLOTS].1
+            * memo.far[far - 2 * MEMO_SLOTS].1;
+        self.level_strength(&levels) * shapes * interaction.exp()
     }
 
     /// Gamma of every raw (unfolded) 3x3 code, for the playout policy: one lookup per
@@ -510,7 +729,7 @@ impl PatternTable {
         let mut total = pass;
         SHAPE_MEMO.with_borrow_mut(|memo| {
             let memo = memo.get();
-            memo.adopt(self.generation.0);
+            memo.adopt(self.generation.0, self.dims);
             for &index in board.empty_points() {
                 let p = Point::from_index(index as usize);
                 if board.is_legal(p, ctx.color) {
@@ -541,17 +760,39 @@ impl PatternTable {
         for line in &self.header {
             let _ = writeln!(out, "# {line}");
         }
-        let _ = writeln!(out, "{FORMAT_LINE}");
+        let dims = self.dims;
+        if dims == 0 {
+            let _ = writeln!(out, "{FORMAT_LINE}");
+        } else {
+            let _ = writeln!(out, "{FACTORS_FORMAT_LINE} {dims}");
+        }
+        // Every line of a table with factors has `dims` of them (zeros where none are set).
+        let factors = |out: &mut String, v: &[f32]| {
+            for k in 0..dims {
+                let _ = write!(out, " {}", v.get(k).copied().unwrap_or(0.0));
+            }
+            out.push('\n');
+        };
         for g in Group::LEVELLED {
             for (level, gamma) in self.levels[g.slot()].iter().enumerate().skip(1) {
-                let _ = writeln!(out, "{} {level} {gamma}", g.name());
+                let _ = write!(out, "{} {level} {gamma}", g.name());
+                let row = self.level_factors[g.slot()]
+                    .get(level * dims..(level + 1) * dims)
+                    .unwrap_or(&[]);
+                factors(&mut out, row);
             }
         }
         for g in Group::SHAPES {
             let weights = &self.shapes[g.slot()];
-            let _ = writeln!(out, "{} other {}", g.name(), weights.other);
-            for (code, gamma) in weights.entries() {
-                let _ = writeln!(out, "{} {code:#x} {gamma}", g.name());
+            let _ = write!(out, "{} other {}", g.name(), weights.other);
+            factors(&mut out, weights.vectors.get(..dims).unwrap_or(&[]));
+            for (k, (code, gamma)) in weights.entries().enumerate() {
+                let _ = write!(out, "{} {code:#x} {gamma}", g.name());
+                let row = weights
+                    .vectors
+                    .get((k + 1) * dims..(k + 2) * dims)
+                    .unwrap_or(&[]);
+                factors(&mut out, row);
             }
         }
         out
@@ -562,8 +803,10 @@ impl PatternTable {
         let mut table = PatternTable::uniform();
         let mut header = Vec::new();
         let mut seen_version = false;
-        let mut shape_entries: [Vec<(u64, f32)>; SHAPE_GROUPS] = Default::default();
-        let mut shape_other = [None::<f32>; SHAPE_GROUPS];
+        let mut shape_entries: [Vec<(u64, f32, Vec<f32>)>; SHAPE_GROUPS] = Default::default();
+        let mut shape_other: [Option<(f32, Vec<f32>)>; SHAPE_GROUPS] = Default::default();
+        let mut dims = 0usize;
+        let mut level_factors: [Vec<f32>; LEVELLED_GROUPS] = Default::default();
         let mut level_seen = [[false; 64]; LEVELLED_GROUPS];
         for (k, raw_line) in text.lines().enumerate() {
             let line_no = k + 1;
@@ -583,18 +826,53 @@ impl PatternTable {
             }
             if !seen_version {
                 if line != FORMAT_LINE {
-                    return Err(err(format!("expected `{FORMAT_LINE}` (the version line)")));
+                    let count = line
+                        .strip_prefix(FACTORS_FORMAT_LINE)
+                        .and_then(|rest| rest.trim().parse::<usize>().ok())
+                        .filter(|k| (1..=MAX_FACTORS).contains(k));
+                    let Some(count) = count else {
+                        return Err(err(format!(
+                            "expected `{FORMAT_LINE}` or `{FACTORS_FORMAT_LINE} K` with K in \
+                             1..={MAX_FACTORS} (the version line)"
+                        )));
+                    };
+                    dims = count;
+                    for g in Group::LEVELLED {
+                        level_factors[g.slot()] = vec![0.0; (g.max_level() + 1) * dims];
+                    }
                 }
                 seen_version = true;
                 continue;
             }
             let fields: Vec<&str> = line.split_whitespace().collect();
-            let [group, key, gamma] = fields[..] else {
-                return Err(err(format!(
-                    "expected three fields `GROUP KEY GAMMA`, found {}",
-                    fields.len()
-                )));
-            };
+            if fields.len() != 3 + dims {
+                return Err(err(if dims == 0 {
+                    format!(
+                        "expected three fields `GROUP KEY GAMMA`, found {}",
+                        fields.len()
+                    )
+                } else {
+                    format!(
+                        "expected {} fields `GROUP KEY GAMMA` and the factors, found {}",
+                        3 + dims,
+                        fields.len()
+                    )
+                }));
+            }
+            let (group, key, gamma) = (fields[0], fields[1], fields[2]);
+            let mut factors = Vec::with_capacity(dims);
+            for field in &fields[3..] {
+                let x: f32 = field
+                    .parse()
+                    .ok()
+                    .filter(|x: &f32| x.is_finite() && x.abs() <= 1e3)
+                    .ok_or_else(|| {
+                        err(format!(
+                            "the factor `{field}` is not a number between -1000 and 1000"
+                        ))
+                    })?;
+                factors.push(x);
+            }
             let group = Group::from_name(group).ok_or_else(|| {
                 let known: Vec<&str> = Group::all().map(Group::name).collect();
                 err(format!(
@@ -625,18 +903,20 @@ impl PatternTable {
                 }
                 *seen = true;
                 table.levels[group.slot()][level] = gamma;
+                level_factors[group.slot()][level * dims..(level + 1) * dims]
+                    .copy_from_slice(&factors);
             } else if key == "other" {
                 let slot = &mut shape_other[group.slot()];
                 if slot.is_some() {
                     return Err(err(format!("`{} other` listed twice", group.name())));
                 }
-                *slot = Some(gamma);
+                *slot = Some((gamma, factors));
             } else {
                 let code = key
                     .strip_prefix("0x")
                     .and_then(|hex| u64::from_str_radix(hex, 16).ok())
                     .ok_or_else(|| err("the shape code is not `0x` and hex digits".to_string()))?;
-                shape_entries[group.slot()].push((code, gamma));
+                shape_entries[group.slot()].push((code, gamma, factors));
             }
         }
         if !seen_version {
@@ -648,7 +928,14 @@ impl PatternTable {
         for g in Group::SHAPES {
             let entries = std::mem::take(&mut shape_entries[g.slot()]);
             let count = entries.len();
-            let weights = ShapeWeights::new(entries, shape_other[g.slot()].unwrap_or(1.0));
+            let (other, other_factors) = shape_other[g.slot()]
+                .take()
+                .unwrap_or_else(|| (1.0, vec![0.0; dims]));
+            let weights = if dims == 0 {
+                ShapeWeights::new(entries.into_iter().map(|e| (e.0, e.1)).collect(), other)
+            } else {
+                ShapeWeights::with_factors(entries, other, other_factors)
+            };
             if weights.len() != count {
                 return Err(PatternError::Syntax {
                     line: 0,
@@ -656,6 +943,10 @@ impl PatternTable {
                 });
             }
             table.shapes[g.slot()] = weights;
+        }
+        if dims > 0 {
+            table.dims = dims;
+            table.level_factors = level_factors;
         }
         table.header = header;
         Ok(table)

@@ -18,7 +18,7 @@ use crate::board::{Board, GameState, KoRule, Move, Point, Recent, Rules};
 use crate::sgf::SgfGame;
 
 use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
-use super::table::{PatternTable, ShapeWeights};
+use super::table::{MAX_FACTORS, PatternTable, ShapeWeights};
 
 /// Marks a feature group a team does not have (gamma 1).
 pub const ABSENT: u32 = u32::MAX;
@@ -251,6 +251,134 @@ impl Dataset {
     }
 }
 
+/// How [`Dataset::fit_latent`] fits latent factors.
+#[derive(Clone, Copy, Debug)]
+pub struct LatentFit {
+    /// Latent factors per feature (at most [`MAX_FACTORS`]).
+    pub dims: usize,
+    /// Passes over the positions.
+    pub epochs: usize,
+    /// Step size of the first pass; pass `e` (from 0) uses `rate / (1 + e)`.
+    pub rate: f32,
+    /// L2 penalty on the factors.
+    pub regularization: f32,
+    /// Seed of the initial factors and of the order of the positions.
+    pub seed: u64,
+}
+
+/// A candidate whose model probability differs from its target by less than this gets no
+/// update (most candidates of a position are that unlikely).
+const LATENT_MIN_STEP: f32 = 1e-6;
+
+impl Dataset {
+    /// Fits the factorization Bradley-Terry model by stochastic gradient descent on the
+    /// log-likelihood: a team's log-strength is the sum of its features' log-gammas plus,
+    /// for every pair of its features, the dot product of their latent factors (so a shape
+    /// can count more next to the last move than far from it). Starts from `gammas` (an MM
+    /// fit) and small random factors; `progress(epoch, mean log-likelihood during the
+    /// epoch)` after each pass. Returns the gammas and `factors[g][i * dims..]`.
+    pub fn fit_latent(
+        &self,
+        gammas: &[Vec<f64>],
+        fit: &LatentFit,
+        mut progress: impl FnMut(usize, f64),
+    ) -> (Vec<Vec<f64>>, Vec<Vec<f32>>) {
+        use rand::{RngExt as _, SeedableRng as _};
+        let dims = fit.dims;
+        assert!((1..=MAX_FACTORS).contains(&dims));
+        let groups = self.groups();
+        let mut rng = rand_pcg::Pcg32::seed_from_u64(fit.seed);
+        let mut weights: Vec<Vec<f32>> = gammas
+            .iter()
+            .map(|g| g.iter().map(|&x| x.ln() as f32).collect())
+            .collect();
+        let mut factors: Vec<Vec<f32>> = self
+            .group_sizes
+            .iter()
+            .map(|&n| {
+                (0..n * dims)
+                    .map(|_| rng.random_range(-0.02..0.02f32))
+                    .collect()
+            })
+            .collect();
+        let mut order: Vec<u32> = (0..self.positions() as u32).collect();
+        let mut scores: Vec<f32> = Vec::new();
+        let mut sums: Vec<f32> = Vec::new();
+        for epoch in 0..fit.epochs {
+            // Fisher-Yates shuffle of the positions.
+            for i in (1..order.len()).rev() {
+                let j = rng.random_range(0..=i);
+                order.swap(i, j);
+            }
+            let rate = fit.rate / (1.0 + epoch as f32);
+            let mut log_likelihood = 0.0f64;
+            for &k in &order {
+                let k = k as usize;
+                let cands = &self.candidates[self.starts[k]..self.starts[k + 1]];
+                let winner = self.winners[k];
+                scores.clear();
+                sums.clear();
+                sums.resize(cands.len() * dims, 0.0);
+                let mut best = f32::NEG_INFINITY;
+                for (i, &c) in cands.iter().enumerate() {
+                    let row = &self.team_features[c as usize * groups..(c as usize + 1) * groups];
+                    let sum = &mut sums[i * dims..(i + 1) * dims];
+                    let mut linear = 0.0f32;
+                    let mut norms = 0.0f32;
+                    for (g, &f) in row.iter().enumerate() {
+                        if f == ABSENT {
+                            continue;
+                        }
+                        let f = f as usize;
+                        linear += weights[g][f];
+                        for (s, &x) in sum.iter_mut().zip(&factors[g][f * dims..(f + 1) * dims]) {
+                            *s += x;
+                            norms += x * x;
+                        }
+                    }
+                    let squared: f32 = sum.iter().map(|x| x * x).sum();
+                    let score = linear + 0.5 * (squared - norms);
+                    best = best.max(score);
+                    scores.push(score);
+                }
+                let mut total = 0.0f32;
+                for s in &mut scores {
+                    *s = (*s - best).exp();
+                    total += *s;
+                }
+                let Some(won) = cands.iter().position(|&c| c == winner) else {
+                    continue;
+                };
+                log_likelihood += f64::from((scores[won] / total).ln());
+                for (i, &c) in cands.iter().enumerate() {
+                    let step = scores[i] / total - if i == won { 1.0 } else { 0.0 };
+                    if step.abs() < LATENT_MIN_STEP {
+                        continue;
+                    }
+                    let row = &self.team_features[c as usize * groups..(c as usize + 1) * groups];
+                    let sum = &sums[i * dims..(i + 1) * dims];
+                    for (g, &f) in row.iter().enumerate() {
+                        if f == ABSENT {
+                            continue;
+                        }
+                        let f = f as usize;
+                        weights[g][f] -= rate * step;
+                        for (v, &s) in factors[g][f * dims..(f + 1) * dims].iter_mut().zip(sum) {
+                            *v -= rate * (step * (s - *v) + fit.regularization * *v);
+                        }
+                    }
+                }
+            }
+            progress(epoch, log_likelihood / self.positions().max(1) as f64);
+        }
+        let gammas = weights
+            .iter()
+            .map(|g| g.iter().map(|&w| f64::from(w).exp()).collect())
+            .collect();
+        (gammas, factors)
+    }
+}
+
 /// Turns the features of a candidate into a team row: levelled groups first (feature index
 /// `level - 1`), then shape groups (index 0 for "other", `k + 1` for the `k`-th listed
 /// shape). The groups in `left_out` are [`ABSENT`] (their gammas stay 1).
@@ -363,7 +491,35 @@ impl PatternDataset {
     /// Fits the model and returns it as a table (without header).
     pub fn fit(&self, iterations: usize, progress: impl FnMut(usize, f64)) -> PatternTable {
         let gammas = self.data.fit_mm(iterations, progress);
+        self.table(&gammas, None)
+    }
+
+    /// Fits the model by MM, then latent factors by [`Dataset::fit_latent`] from there;
+    /// `mm_progress` after each MM round, `latent_progress` after each pass.
+    pub fn fit_with_factors(
+        &self,
+        iterations: usize,
+        fit: &LatentFit,
+        mm_progress: impl FnMut(usize, f64),
+        latent_progress: impl FnMut(usize, f64),
+    ) -> PatternTable {
+        let gammas = self.data.fit_mm(iterations, mm_progress);
+        let (gammas, factors) = self.data.fit_latent(&gammas, fit, latent_progress);
+        self.table(&gammas, Some((fit.dims, &factors)))
+    }
+
+    /// The table of fitted gammas (`gammas[g][i]`, per team-row group and feature index)
+    /// and latent factors (`factors[g][i * dims..]`).
+    fn table(&self, gammas: &[Vec<f64>], factors: Option<(usize, &[Vec<f32>])>) -> PatternTable {
         let mut table = PatternTable::uniform();
+        if let Some((dims, factors)) = factors {
+            let level_factors = std::array::from_fn(|slot| {
+                let mut v = vec![0.0; dims];
+                v.extend_from_slice(&factors[slot]);
+                v
+            });
+            table.set_level_factors(dims, level_factors);
+        }
         for g in Group::LEVELLED {
             for level in 1..=g.max_level() {
                 table.set_level(g, level, gammas[g.slot()][level - 1] as f32);
@@ -371,12 +527,27 @@ impl PatternDataset {
         }
         for g in Group::SHAPES {
             let fitted = &gammas[LEVELLED_GROUPS + g.slot()];
-            let entries = self.shapes[g.slot()]
-                .iter()
-                .enumerate()
-                .map(|(k, &c)| (c, fitted[k + 1] as f32))
-                .collect();
-            table.set_shapes(g, ShapeWeights::new(entries, fitted[0] as f32));
+            let weights = match factors {
+                None => {
+                    let entries = self.shapes[g.slot()]
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &c)| (c, fitted[k + 1] as f32))
+                        .collect();
+                    ShapeWeights::new(entries, fitted[0] as f32)
+                }
+                Some((dims, factors)) => {
+                    let rows = &factors[LEVELLED_GROUPS + g.slot()];
+                    let row = |i: usize| rows[i * dims..(i + 1) * dims].to_vec();
+                    let entries = self.shapes[g.slot()]
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &c)| (c, fitted[k + 1] as f32, row(k + 1)))
+                        .collect();
+                    ShapeWeights::with_factors(entries, fitted[0] as f32, row(0))
+                }
+            };
+            table.set_shapes(g, weights);
         }
         table
     }

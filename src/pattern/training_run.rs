@@ -46,6 +46,8 @@ pub struct TrainOptions {
     pub min_count_60: u32,
     /// Feature groups not used (their gammas stay 1): for measuring what a group adds.
     pub leave_out: Vec<super::Group>,
+    /// Latent factors fitted after MM (`None`: a plain table).
+    pub factors: Option<super::train::LatentFit>,
 }
 
 /// Games that could not be replayed to the end.
@@ -141,7 +143,7 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
         dataset.data.teams(),
         clock.elapsed().as_secs_f64()
     );
-    let (mut table, last_ll) = fit(&dataset, args.iterations);
+    let (mut table, last_ll) = fit(&dataset, args.iterations, args.factors.as_ref());
     drop(dataset);
 
     let bar = progress_bar(test.len() as u64, "testing");
@@ -255,19 +257,51 @@ fn sample_positions(
 
 /// Fits the table by `iterations` rounds of MM, printing each round's mean
 /// log-likelihood; returns the table and the last round's figure.
-fn fit(dataset: &PatternDataset, iterations: usize) -> (PatternTable, f64) {
-    let bar = progress_bar(iterations as u64, "MM rounds");
+/// With `factors`, then fits the latent factors, printing each pass's figure; the
+/// figure returned is then the last pass's.
+fn fit(
+    dataset: &PatternDataset,
+    iterations: usize,
+    factors: Option<&super::train::LatentFit>,
+) -> (PatternTable, f64) {
+    let rounds = iterations + factors.map_or(0, |f| f.epochs);
+    let bar = progress_bar(rounds as u64, "MM rounds");
     let mut last_ll = f64::NAN;
-    let table = dataset.fit(iterations, |round, ll| {
+    let mut report = |line: String, ll: f64| {
         bar.inc(1);
-        let line = format!("round {} mean log-likelihood {ll:.4}", round + 1);
         if bar.is_hidden() {
             eprintln!("{line}");
         } else {
             bar.println(line);
         }
         last_ll = ll;
-    });
+    };
+    let table = {
+        let mm = |round: usize, ll: f64| {
+            report(
+                format!("round {} mean log-likelihood {ll:.4}", round + 1),
+                ll,
+            )
+        };
+        match factors {
+            None => dataset.fit(iterations, mm),
+            Some(fit) => {
+                // Both callbacks report through one closure, one after the other.
+                let report = std::cell::RefCell::new(mm);
+                dataset.fit_with_factors(
+                    iterations,
+                    fit,
+                    |round, ll| (report.borrow_mut())(round, ll),
+                    |epoch, ll| {
+                        eprintln!(
+                            "factor pass {} mean log-likelihood {ll:.4} (during the pass)",
+                            epoch + 1
+                        );
+                    },
+                )
+            }
+        }
+    };
     bar.finish_and_clear();
     (table, last_ll)
 }
