@@ -215,11 +215,12 @@ fn distances_edges_and_pass() {
     let f = extract(&board, Some(c3), &none);
     assert_eq!(f.levels[Group::DistLast.slot()], 0);
     assert_eq!(f.levels[Group::DistSecond.slot()], 0);
-    // Pass: level 1, or 2 right after a pass; nothing else.
+    // Pass: level 1, or 2 right after a pass; nothing else but how full the board is.
     let f = extract(&board, None, &none);
     assert!(f.is_pass);
     assert_eq!(f.levels[Group::Pass.slot()], 1);
-    assert_eq!(f.levels.iter().filter(|&&l| l != 0).count(), 1);
+    assert_eq!(f.levels[Group::Stones.slot()], 1);
+    assert_eq!(f.levels.iter().filter(|&&l| l != 0).count(), 2);
     let after_pass = Context {
         recent: Recent {
             last_was_pass: true,
@@ -276,4 +277,42 @@ fn liberties_after_the_move() {
         extract(&board, None, &black).levels[Group::Liberties.slot()],
         0
     );
+}
+
+/// The stones group: how full the board is, in eight steps of the share of its points
+/// holding a stone (from 2%, 5.5%, 11%, 19%, 30%, 44% and 61%), the same for every
+/// candidate and pass. Boards filled row by row with black stones (no captures), checked
+/// against the shares computed here in floating point.
+#[test]
+fn the_stones_level_follows_the_share_of_occupied_points() {
+    const STEPS: [f64; 7] = [0.02, 0.055, 0.11, 0.19, 0.30, 0.44, 0.61];
+    for size in [9usize, 13, 19] {
+        let points = size * size;
+        let mut board = Board::new(size).unwrap();
+        let none = ctx(Color::White, None, None);
+        let mut seen = [false; 9];
+        for n in 0..=(points * 2 / 3) {
+            let share = n as f64 / points as f64;
+            let want = 1 + STEPS.iter().filter(|&&t| share >= t).count() as u8;
+            let pass = extract(&board, None, &none).levels[Group::Stones.slot()];
+            assert_eq!(pass, want, "{size}x{size}, {n} stones");
+            let empty = board
+                .geometry()
+                .points()
+                .find(|&p| board.cell(p) == hane::board::Cell::Empty)
+                .unwrap();
+            let f = extract(&board, Some(empty), &none);
+            assert_eq!(
+                f.levels[Group::Stones.slot()],
+                want,
+                "{size}x{size}, {n} stones"
+            );
+            seen[want as usize] = true;
+            board.play_unchecked(empty, Color::Black);
+        }
+        assert!(
+            seen[1..].iter().all(|&s| s),
+            "{size}x{size}: every level met"
+        );
+    }
 }

@@ -62,13 +62,13 @@ pub struct TrainPatternsArgs {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=32))]
     factors: u32,
     /// Passes of stochastic gradient descent over the positions for the factors.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 8)]
     factor_epochs: usize,
     /// Step size of the first pass (pass e, from 0, uses rate / (1 + e)).
     #[arg(long, default_value_t = 0.02)]
     factor_rate: f32,
     /// L2 penalty on the factors.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.00001)]
     factor_regularization: f32,
 }
 

@@ -43,6 +43,11 @@ pub enum Group {
     /// `enemy` an adjacent enemy chain not captured is left with (0: no such chain; 1, 2, 3
     /// or more): level `1 + own + 3 * joins + 6 * enemy`, 1..=24.
     Liberties,
+    /// How full the board is: the share of its points holding a stone, in eight steps
+    /// (level 1: under 2%, then under 5.5%, 11%, 19%, 30%, 44%, 61%, and 61% or more). The
+    /// same for every candidate of a position, pass included, so its gamma cancels out; with
+    /// latent factors it tells the other features the stage of the game.
+    Stones,
     /// The folded 3x3 code with atari marks.
     Shape3,
     /// The folded 12-point diamond code.
@@ -57,7 +62,7 @@ pub enum Group {
 
 impl Group {
     /// Groups with a small number of levels, in table order.
-    pub const LEVELLED: [Group; 9] = [
+    pub const LEVELLED: [Group; LEVELLED_GROUPS] = [
         Group::Pass,
         Group::Capture,
         Group::Escape,
@@ -67,6 +72,7 @@ impl Group {
         Group::DistSecond,
         Group::Edge,
         Group::Liberties,
+        Group::Stones,
     ];
 
     /// Shape groups, in table order.
@@ -90,6 +96,7 @@ impl Group {
             Group::DistSecond => "dist_second",
             Group::Edge => "edge",
             Group::Liberties => "liberties",
+            Group::Stones => "stones",
             Group::Shape3 => "shape3",
             Group::Shape12 => "shape12",
             Group::Shape24 => "shape24",
@@ -118,6 +125,7 @@ impl Group {
             Group::DistLast | Group::DistSecond => 17,
             Group::Edge => 36,
             Group::Liberties => 24,
+            Group::Stones => 8,
             _ => 0,
         }
     }
@@ -137,7 +145,7 @@ impl Group {
 }
 
 /// Number of levelled groups.
-pub const LEVELLED_GROUPS: usize = 9;
+pub const LEVELLED_GROUPS: usize = 10;
 /// Number of shape groups.
 pub const SHAPE_GROUPS: usize = 5;
 
@@ -173,6 +181,7 @@ pub fn extract(board: &Board, p: Option<Point>, ctx: &Context) -> MoveFeatures {
     let Some(p) = p else {
         f.is_pass = true;
         f.levels[Group::Pass.slot()] = if ctx.recent.last_was_pass { 2 } else { 1 };
+        f.levels[Group::Stones.slot()] = stones_level(board);
         return f;
     };
     extract_tactical(board, p, ctx, &mut f.levels);
@@ -289,6 +298,17 @@ pub fn extract_tactical(
     let own = after.liberties.clamp(1, 3) as u8 - 1;
     let joins = (after.chain_size > 1) as u8;
     levels[Group::Liberties.slot()] = 1 + own + 3 * joins + 6 * enemy_left;
+    levels[Group::Stones.slot()] = stones_level(board);
+}
+
+/// The level of the stones group: see [`Group::Stones`].
+pub fn stones_level(board: &Board) -> u8 {
+    // Thousandths of the board's points at which each level after the first begins.
+    const STEPS: [usize; 7] = [20, 55, 110, 190, 300, 440, 610];
+    let points = board.size() * board.size();
+    let occupied = points - board.empty_points().len();
+    let share = occupied * 1000 / points.max(1);
+    1 + STEPS.iter().filter(|&&step| share >= step).count() as u8
 }
 
 /// The level of the edge group: see [`Group::Edge`].

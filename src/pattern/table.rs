@@ -14,16 +14,24 @@
 //!
 //! Lines starting with `#` are the header. The first other line is the version line. Each
 //! further line is `GROUP KEY GAMMA`: `GROUP` one of `pass capture escape self_atari atari
-//! dist_last dist_second edge liberties shape3 shape12 shape24 shape40 shape60`; `KEY` a level
-//! (decimal, 1 up to the group's maximum) for the first nine groups, and for shape groups
-//! either `other` (every shape not listed) or a folded shape code in hexadecimal (see
-//! [`super::shape`]); `GAMMA` a positive finite number. A feature that is not listed has gamma 1. A move's strength is
-//! the product of the gammas of its features; the model says the move is chosen with
-//! probability strength / (sum of the strengths of all legal moves and pass).
+//! dist_last dist_second edge liberties stones shape3 shape12 shape24 shape40 shape60`; `KEY`
+//! a level (decimal, 1 up to the group's maximum) for the first ten groups, and for shape
+//! groups either `other` (every shape not listed) or a folded shape code in hexadecimal (see
+//! [`super::shape`]); `GAMMA` a positive finite number. A feature that is not listed has
+//! gamma 1. A move's strength is the product of the gammas of its features; the model says
+//! the move is chosen with probability strength / (sum of the strengths of all legal moves
+//! and pass).
 //!
-//! Tables written before the `liberties` and `shape60` groups existed have no lines for
-//! them and read as before: every move has gamma 1 in both, so they predict exactly what
-//! they did.
+//! A table with latent factors has the version line `hane-patterns 2 factors K` and K more
+//! numbers on every feature line, the feature's factors (an unlisted feature has zeros). A
+//! move's strength is then also multiplied by e to the sum, over each pair of its features,
+//! of the dot product of their factors (the factorization Bradley-Terry model: a shape can
+//! be worth more next to the last move, or early in the game, than the product of gammas
+//! allows).
+//!
+//! Tables written before the `liberties`, `stones` and `shape60` groups existed have no
+//! lines for them and read as before: every move has gamma 1 in them, so they predict
+//! exactly what they did.
 
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
