@@ -161,3 +161,52 @@ fn train_patterns_without_usable_games_fails_cleanly() {
     assert!(!Path::new(&out_file).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--factors K` writes a table with K latent factors per feature, rounded to 1e-4 (so the
+/// file stays short), that loads and says in its header how the factors were fitted.
+#[test]
+fn train_patterns_with_factors_writes_a_factor_table() {
+    let dir = std::env::temp_dir().join(format!("hane-pattern-factors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(23);
+    let games: Vec<String> = (0..12).map(|_| random_game(&mut rng, 50)).collect();
+    let games_file = dir.join("games.sgf");
+    std::fs::write(&games_file, games.concat()).unwrap();
+    let out_file = dir.join("table.txt");
+    let out = hane()
+        .arg("train-patterns")
+        .arg(&games_file)
+        .arg("--out")
+        .arg(&out_file)
+        .args(["--max-games", "0", "--test-every", "4", "--iterations", "2"])
+        .args(["--factors", "3", "--factor-epochs", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("factor pass 2 mean log-likelihood"),
+        "{stderr}"
+    );
+    let table = std::fs::read_to_string(&out_file).unwrap();
+    assert!(table.contains("\nhane-patterns 2 factors 3\n"));
+    let factors = header_line(&table, "factors");
+    assert!(
+        factors.starts_with("# factors: 3 per feature, 2 passes"),
+        "{factors}"
+    );
+    let mut nonzero = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields.len(), 6, "{line}");
+        for field in &fields[3..] {
+            let decimals = field.split('.').nth(1).map_or(0, str::len);
+            assert!(decimals <= 4 && !field.contains('e'), "{line}");
+            nonzero += (field.parse::<f32>().unwrap() != 0.0) as usize;
+        }
+    }
+    assert!(nonzero > 100, "{nonzero} factors differ from 0");
+    let loaded = pattern::load(&out_file).unwrap();
+    assert_eq!(loaded.factor_count(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

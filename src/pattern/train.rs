@@ -509,9 +509,18 @@ impl PatternDataset {
     }
 
     /// The table of fitted gammas (`gammas[g][i]`, per team-row group and feature index)
-    /// and latent factors (`factors[g][i * dims..]`).
+    /// and latent factors (`factors[g][i * dims..]`, rounded by [`round_factor`]).
     fn table(&self, gammas: &[Vec<f64>], factors: Option<(usize, &[Vec<f32>])>) -> PatternTable {
         let mut table = PatternTable::uniform();
+        let rounded: Option<Vec<Vec<f32>>> = factors.map(|(_, factors)| {
+            factors
+                .iter()
+                .map(|g| g.iter().map(|&x| round_factor(x)).collect())
+                .collect()
+        });
+        let factors = factors
+            .zip(rounded.as_ref())
+            .map(|((dims, _), r)| (dims, &r[..]));
         if let Some((dims, factors)) = factors {
             let level_factors = std::array::from_fn(|slot| {
                 let mut v = vec![0.0; dims];
@@ -551,6 +560,16 @@ impl PatternDataset {
         }
         table
     }
+}
+
+/// Latent factors are rounded to multiples of 1 / `FACTOR_STEPS` in a table: it keeps the
+/// file about half as long (a factor is written with at most four decimals) and moves a
+/// log-strength by a few thousandths at most.
+pub const FACTOR_STEPS: f64 = 10_000.0;
+
+/// `x` rounded to a multiple of 1 / [`FACTOR_STEPS`] (the f32 nearest to that decimal).
+fn round_factor(x: f32) -> f32 {
+    ((f64::from(x) * FACTOR_STEPS).round() / FACTOR_STEPS) as f32
 }
 
 /// Move-prediction figures of a table on some positions.

@@ -143,7 +143,7 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
         dataset.data.teams(),
         clock.elapsed().as_secs_f64()
     );
-    let (mut table, last_ll) = fit(&dataset, args.iterations, args.factors.as_ref());
+    let (mut table, last_ll, factor_ll) = fit(&dataset, args.iterations, args.factors.as_ref());
     drop(dataset);
 
     let bar = progress_bar(test.len() as u64, "testing");
@@ -159,6 +159,7 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
         shape_counts,
         min_counts,
         last_ll,
+        factor_ll,
         prediction: &prediction,
         seconds,
     };
@@ -257,16 +258,17 @@ fn sample_positions(
 
 /// Fits the table by `iterations` rounds of MM, printing each round's mean
 /// log-likelihood; returns the table and the last round's figure.
-/// With `factors`, then fits the latent factors, printing each pass's figure; the
-/// figure returned is then the last pass's.
+/// With `factors`, then fits the latent factors, printing each pass's figure and returning
+/// the last one's too.
 fn fit(
     dataset: &PatternDataset,
     iterations: usize,
     factors: Option<&super::train::LatentFit>,
-) -> (PatternTable, f64) {
+) -> (PatternTable, f64, Option<f64>) {
     let rounds = iterations + factors.map_or(0, |f| f.epochs);
     let bar = progress_bar(rounds as u64, "MM rounds");
     let mut last_ll = f64::NAN;
+    let mut factor_ll = None;
     let mut report = |line: String, ll: f64| {
         bar.inc(1);
         if bar.is_hidden() {
@@ -297,13 +299,14 @@ fn fit(
                             "factor pass {} mean log-likelihood {ll:.4} (during the pass)",
                             epoch + 1
                         );
+                        factor_ll = Some(ll);
                     },
                 )
             }
         }
     };
     bar.finish_and_clear();
-    (table, last_ll)
+    (table, last_ll, factor_ll)
 }
 
 /// What a training run found, for the table's header.
@@ -319,6 +322,8 @@ struct RunFacts<'a> {
     shape_counts: [usize; 5],
     min_counts: [u32; 5],
     last_ll: f64,
+    /// The last factor pass's mean log-likelihood (measured during the pass), when fitted.
+    factor_ll: Option<f64>,
     prediction: &'a Prediction,
     seconds: f64,
 }
@@ -377,6 +382,14 @@ fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
             "mm: {} rounds, training mean log-likelihood {:.4}",
             args.iterations, facts.last_ll
         ),
+        match (&args.factors, facts.factor_ll) {
+            (Some(fit), Some(ll)) => format!(
+                "factors: {} per feature, {} passes of gradient descent (rate {}, \
+                 regularization {}), last pass's training mean log-likelihood {ll:.4}",
+                fit.dims, fit.epochs, fit.rate, fit.regularization
+            ),
+            _ => String::new(),
+        },
         format!(
             "held-out test ({} games): {}",
             facts.test,
