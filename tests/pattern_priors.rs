@@ -1,6 +1,8 @@
 //! Tree priors from the pattern table: a probability per point that sums to one with pass,
 //! zero on occupied and forbidden points, and the urgent move on top.
 
+mod common;
+
 use hane::board::{Board, Color, GameState, MAX_CELLS, Move, Rules};
 use hane::pattern::{self, context};
 
@@ -87,7 +89,7 @@ fn reference_probabilities(
 fn memoised_probabilities_equal_features_extracted_from_scratch() {
     use hane::pattern::features::Group;
     use hane::pattern::table::ShapeWeights;
-    use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng, random_below};
+    use hane::playout::{LightPolicy, PlayoutPolicy, playout_rng};
     let base = pattern::default_table().clone();
     // The same table with every listed 12-point shape's gamma squared: the memo must not
     // answer for it with the base table's products.
@@ -103,32 +105,7 @@ fn memoised_probabilities_equal_features_extracted_from_scratch() {
     );
     // The base table with random latent factors for every feature: its memo entries keep
     // factor sums besides the gammas.
-    let factored = {
-        let mut table = base.clone();
-        let dims = 6;
-        let mut rng = playout_rng(11, 3);
-        let mut factor = move || (random_below(&mut rng, 2001) as f32 - 1000.0) / 3000.0;
-        let level_factors = std::array::from_fn(|slot| {
-            let g = Group::LEVELLED[slot];
-            (0..(g.max_level() + 1) * dims)
-                .map(|k| if k < dims { 0.0 } else { factor() })
-                .collect()
-        });
-        table.set_level_factors(dims, level_factors);
-        for g in Group::SHAPES {
-            let weights = base.shapes(g);
-            let entries = weights
-                .entries()
-                .map(|(code, gamma)| (code, gamma, (0..dims).map(|_| factor()).collect()))
-                .collect();
-            let other = (0..dims).map(|_| factor()).collect();
-            table.set_shapes(
-                g,
-                ShapeWeights::with_factors(entries, weights.other(), other),
-            );
-        }
-        table
-    };
+    let factored = common::with_random_factors(&base, 6, 11, 1.0 / 3.0);
     let mut compared = 0;
     for (size, moves) in [(9, 50), (19, 160)] {
         let mut rng = playout_rng(size as u64, 7);

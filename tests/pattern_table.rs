@@ -1,6 +1,8 @@
 //! The plain-text table format: writing and reading give back the same table, malformed
 //! files give clear errors with line numbers, and the shipped table loads.
 
+mod common;
+
 use hane::pattern::{self, Group, PatternError, PatternTable, ShapeWeights};
 use hane::playout::{playout_rng, random_below};
 
@@ -57,6 +59,23 @@ fn unlisted_features_have_gamma_one_and_other_shapes_share_a_gamma() {
     assert_eq!(table.shapes(Group::Shape12).gamma(0x1f), 1.0);
 }
 
+/// Each text fails to parse with a syntax error on the given line whose message contains
+/// the given words.
+fn assert_rejected(cases: &[(&str, usize, &str)]) {
+    for &(text, line, message) in cases {
+        match PatternTable::parse(text) {
+            Err(PatternError::Syntax {
+                line: l,
+                message: m,
+            }) => {
+                assert_eq!(l, line, "{text:?}: {m}");
+                assert!(m.contains(message), "{text:?}: {m}");
+            }
+            other => panic!("{text:?} gave {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn malformed_tables_are_rejected_with_the_line() {
     let cases = [
@@ -77,19 +96,33 @@ fn malformed_tables_are_rejected_with_the_line() {
         ("hane-patterns 1\ncapture 1 2\ncapture 1 3\n", 3, "twice"),
         ("# x\n\nhane-patterns 1\nshape3 12 1\n", 4, "hex"),
         ("# only a header\n", 1, "no `hane-patterns 1` line"),
+        // Tables with latent factors.
+        ("hane-patterns 2 factors 0\n", 1, "K in 1..=32"),
+        ("hane-patterns 2 factors 33\n", 1, "K in 1..=32"),
+        ("hane-patterns 2 factors x\n", 1, "the version line"),
+        (
+            "hane-patterns 2 factors 2\ncapture 1 2 0.5\n",
+            2,
+            "expected 5 fields",
+        ),
+        (
+            "hane-patterns 2 factors 1\ncapture 1 2 0.5 1\n",
+            2,
+            "expected 4 fields",
+        ),
+        (
+            "hane-patterns 2 factors 1\ncapture 1 2 nan\n",
+            2,
+            "not a number",
+        ),
+        (
+            "hane-patterns 2 factors 1\nshape3 0x1f 2 1e9\n",
+            2,
+            "not a number",
+        ),
+        ("hane-patterns 1\ncapture 1 2 0.5\n", 2, "GROUP KEY GAMMA"),
     ];
-    for (text, line, message) in cases {
-        match PatternTable::parse(text) {
-            Err(PatternError::Syntax {
-                line: l,
-                message: m,
-            }) => {
-                assert_eq!(l, line, "{text:?}: {m}");
-                assert!(m.contains(message), "{text:?}: {m}");
-            }
-            other => panic!("{text:?} gave {other:?}"),
-        }
-    }
+    assert_rejected(&cases);
 }
 
 #[test]
@@ -137,27 +170,7 @@ fn tables_without_the_newer_groups_read_with_gamma_one_for_them() {
 
 /// `random_table` with `dims` random latent factors for every feature.
 fn random_factor_table(seed: u64, dims: usize) -> PatternTable {
-    let mut table = random_table(seed);
-    let mut rng = playout_rng(seed, 2);
-    let mut factor = || (random_below(&mut rng, 2001) as f32 - 1000.0) / 4000.0;
-    let level_factors = std::array::from_fn(|slot| {
-        let g = Group::LEVELLED[slot];
-        (0..(g.max_level() + 1) * dims)
-            .map(|k| if k < dims { 0.0 } else { factor() })
-            .collect()
-    });
-    table.set_level_factors(dims, level_factors);
-    for g in Group::SHAPES {
-        let weights = table.shapes(g);
-        let entries = weights
-            .entries()
-            .map(|(code, gamma)| (code, gamma, (0..dims).map(|_| factor()).collect()))
-            .collect();
-        let other = (0..dims).map(|_| factor()).collect();
-        let weights = ShapeWeights::with_factors(entries, weights.other(), other);
-        table.set_shapes(g, weights);
-    }
-    table
+    common::with_random_factors(&random_table(seed), dims, seed, 0.25)
 }
 
 #[test]
@@ -210,46 +223,4 @@ fn latent_factors_multiply_a_move_by_its_feature_pairs_interactions() {
     let want = 4.0 * 3.0 * f64::exp(0.25 - 1.0);
     let got = table.strength(&alone);
     assert!((got - want).abs() < 1e-5 * want, "{got} vs {want}");
-}
-
-#[test]
-fn malformed_factor_tables_are_rejected_with_the_line() {
-    let cases = [
-        ("hane-patterns 2 factors 0\n", 1, "K in 1..=32"),
-        ("hane-patterns 2 factors 33\n", 1, "K in 1..=32"),
-        ("hane-patterns 2 factors x\n", 1, "the version line"),
-        (
-            "hane-patterns 2 factors 2\ncapture 1 2 0.5\n",
-            2,
-            "expected 5 fields",
-        ),
-        (
-            "hane-patterns 2 factors 1\ncapture 1 2 0.5 1\n",
-            2,
-            "expected 4 fields",
-        ),
-        (
-            "hane-patterns 2 factors 1\ncapture 1 2 nan\n",
-            2,
-            "not a number",
-        ),
-        (
-            "hane-patterns 2 factors 1\nshape3 0x1f 2 1e9\n",
-            2,
-            "not a number",
-        ),
-        ("hane-patterns 1\ncapture 1 2 0.5\n", 2, "GROUP KEY GAMMA"),
-    ];
-    for (text, line, message) in cases {
-        match PatternTable::parse(text) {
-            Err(PatternError::Syntax {
-                line: l,
-                message: m,
-            }) => {
-                assert_eq!(l, line, "{text:?}: {m}");
-                assert!(m.contains(message), "{text:?}: {m}");
-            }
-            other => panic!("{text:?} gave {other:?}"),
-        }
-    }
 }

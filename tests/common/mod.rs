@@ -185,3 +185,38 @@ impl Drop for Session {
         let _ = self.child.wait();
     }
 }
+
+/// `table` with `dims` random latent factors (uniform in +-`scale`, from `seed`) for every
+/// level of every levelled group and every listed and unlisted shape.
+pub fn with_random_factors(
+    table: &hane::pattern::PatternTable,
+    dims: usize,
+    seed: u64,
+    scale: f32,
+) -> hane::pattern::PatternTable {
+    use hane::pattern::{Group, ShapeWeights};
+    use hane::playout::{playout_rng, random_below};
+    let mut out = table.clone();
+    let mut rng = playout_rng(seed, 3);
+    let mut factor = move || (random_below(&mut rng, 2001) as f32 - 1000.0) / 1000.0 * scale;
+    let level_factors = std::array::from_fn(|slot| {
+        let g = Group::LEVELLED[slot];
+        (0..(g.max_level() + 1) * dims)
+            .map(|k| if k < dims { 0.0 } else { factor() })
+            .collect()
+    });
+    out.set_level_factors(dims, level_factors);
+    for g in Group::SHAPES {
+        let weights = table.shapes(g);
+        let entries = weights
+            .entries()
+            .map(|(code, gamma)| (code, gamma, (0..dims).map(|_| factor()).collect()))
+            .collect();
+        let other = (0..dims).map(|_| factor()).collect();
+        out.set_shapes(
+            g,
+            ShapeWeights::with_factors(entries, weights.other(), other),
+        );
+    }
+    out
+}
