@@ -56,6 +56,49 @@ pub const FACTORS_FORMAT_LINE: &str = "hane-patterns 2 factors";
 /// The most latent factors a feature may have.
 pub const MAX_FACTORS: usize = 32;
 
+/// A running sum of some features' latent factors and of their squared norms, laid out as
+/// the memo keeps it: `dims` sums, then the norms.
+struct FactorSum {
+    dims: usize,
+    values: [f32; MAX_FACTORS + 1],
+}
+
+impl FactorSum {
+    fn new(dims: usize) -> FactorSum {
+        FactorSum {
+            dims,
+            values: [0.0; MAX_FACTORS + 1],
+        }
+    }
+
+    /// Adds one feature's factors (none for an empty slice).
+    fn add_factors(&mut self, v: &[f32]) {
+        for (k, &x) in v.iter().enumerate() {
+            self.values[k] += x;
+            self.values[self.dims] += x * x;
+        }
+    }
+
+    /// Adds another sum in the same layout (`dims + 1` values).
+    fn add_sum(&mut self, row: &[f32]) {
+        for (s, &x) in self.values.iter_mut().zip(row) {
+            *s += x;
+        }
+    }
+
+    /// The sum and norms, `dims + 1` values.
+    fn row(&self) -> &[f32] {
+        &self.values[..=self.dims]
+    }
+
+    /// The sum over pairs of the features of the dot products of their factors: half of
+    /// the squared norm of the sum less the sum of their squared norms.
+    fn pairs(&self) -> f64 {
+        let squared: f32 = self.values[..self.dims].iter().map(|x| x * x).sum();
+        0.5 * f64::from(squared - self.values[self.dims])
+    }
+}
+
 /// Why a table could not be read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PatternError {
@@ -509,30 +552,27 @@ impl PatternTable {
     /// move's features of the dot products of their factors, computed as half of the
     /// squared norm of the factors' sum less the sum of their squared norms.
     fn interaction(&self, f: &MoveFeatures) -> f64 {
-        let dims = self.dims;
-        let mut sum = [0.0f32; MAX_FACTORS];
-        let mut norms = 0.0f32;
-        let mut add = |v: &[f32]| {
-            for (s, &x) in sum.iter_mut().zip(v) {
-                *s += x;
-                norms += x * x;
+        let mut sum = FactorSum::new(self.dims);
+        self.add_level_factors(&f.levels, &mut sum);
+        if !f.is_pass {
+            for (weights, &code) in self.shapes.iter().zip(&f.shapes) {
+                sum.add_factors(weights.factors(code, self.dims));
             }
-        };
-        for (slot, &level) in f.levels.iter().enumerate() {
+        }
+        sum.pairs()
+    }
+
+    /// Adds the factors of the levelled groups at these levels to `sum`.
+    fn add_level_factors(&self, levels: &[u8; LEVELLED_GROUPS], sum: &mut FactorSum) {
+        let dims = self.dims;
+        for (slot, &level) in levels.iter().enumerate() {
             let level = level as usize;
             if level != 0
                 && let Some(v) = self.level_factors[slot].get(level * dims..(level + 1) * dims)
             {
-                add(v);
+                sum.add_factors(v);
             }
         }
-        if !f.is_pass {
-            for (weights, &code) in self.shapes.iter().zip(&f.shapes) {
-                add(weights.factors(code, dims));
-            }
-        }
-        let squared: f32 = sum[..dims].iter().map(|x| x * x).sum();
-        0.5 * f64::from(squared - norms)
     }
 
     /// Gives the table latent factors: `level_factors[g]` holds `dims` values for each
@@ -632,78 +672,55 @@ impl PatternTable {
         let raw = RawNeighbourhood::read(board, p, ctx.color);
         // Writes the factor sum and squared norms of `factors` into `out`.
         let gather = |out: &mut [f32], factors: &[&[f32]]| {
-            out.fill(0.0);
+            let mut sum = FactorSum::new(dims);
             for v in factors {
-                for (k, &x) in v.iter().enumerate() {
-                    out[k] += x;
-                    out[dims] += x * x;
-                }
+                sum.add_factors(v);
             }
+            out.copy_from_slice(sum.row());
         };
-        let slot = ShapeMemo::slot(raw.inner as u128);
-        if memo.inner[slot].0 != raw.inner {
+        // Where the factor sums of slot `slot` of the memo's table `table` (0: inner,
+        // 1: outer, 2: far) begin.
+        let at = |table: usize, slot: usize| (table * MEMO_SLOTS + slot) * row;
+        let inner = ShapeMemo::slot(raw.inner as u128);
+        if memo.inner[inner].0 != raw.inner {
             let [d12, d24] = raw.inner_keys();
             let c3 = code_3x3(board, p, ctx.color) as u64;
-            memo.inner[slot] = (raw.inner, self.inner_shape_strength(c3, d12, d24));
+            memo.inner[inner] = (raw.inner, self.inner_shape_strength(c3, d12, d24));
             let factors = [
                 self.shapes[0].factors(c3, dims),
                 self.shapes[1].factors(d12, dims),
                 self.shapes[2].factors(d24, dims),
             ];
-            gather(
-                &mut memo.factor_sums[slot * row..(slot + 1) * row],
-                &factors,
-            );
+            let start = at(0, inner);
+            gather(&mut memo.factor_sums[start..start + row], &factors);
         }
-        let inner = slot;
-        let slot = ShapeMemo::slot(raw.outer);
-        if memo.outer[slot].0 != raw.outer {
+        let outer = ShapeMemo::slot(raw.outer);
+        if memo.outer[outer].0 != raw.outer {
             let key = raw.outer_key();
-            memo.outer[slot] = (raw.outer, self.shapes[3].gamma(key) as f64);
-            let at = (MEMO_SLOTS + slot) * row;
+            memo.outer[outer] = (raw.outer, self.shapes[3].gamma(key) as f64);
+            let start = at(1, outer);
             gather(
-                &mut memo.factor_sums[at..at + row],
+                &mut memo.factor_sums[start..start + row],
                 &[self.shapes[3].factors(key, dims)],
             );
         }
-        let outer = MEMO_SLOTS + slot;
-        let slot = ShapeMemo::slot(raw.far);
-        if memo.far[slot].0 != raw.far {
+        let far = ShapeMemo::slot(raw.far);
+        if memo.far[far].0 != raw.far {
             let key = raw.far_key();
-            memo.far[slot] = (raw.far, self.shapes[4].gamma(key) as f64);
-            let at = (2 * MEMO_SLOTS + slot) * row;
+            memo.far[far] = (raw.far, self.shapes[4].gamma(key) as f64);
+            let start = at(2, far);
             gather(
-                &mut memo.factor_sums[at..at + row],
+                &mut memo.factor_sums[start..start + row],
                 &[self.shapes[4].factors(key, dims)],
             );
         }
-        let far = 2 * MEMO_SLOTS + slot;
-        let mut sum = [0.0f32; MAX_FACTORS + 1];
-        for (slot, &level) in levels.iter().enumerate() {
-            let level = level as usize;
-            if level != 0
-                && let Some(v) = self.level_factors[slot].get(level * dims..(level + 1) * dims)
-            {
-                for (k, &x) in v.iter().enumerate() {
-                    sum[k] += x;
-                    sum[dims] += x * x;
-                }
-            }
+        let mut sum = FactorSum::new(dims);
+        self.add_level_factors(&levels, &mut sum);
+        for start in [at(0, inner), at(1, outer), at(2, far)] {
+            sum.add_sum(&memo.factor_sums[start..start + row]);
         }
-        for entry in [inner, outer, far] {
-            for (s, &x) in sum
-                .iter_mut()
-                .zip(&memo.factor_sums[entry * row..(entry + 1) * row])
-            {
-                *s += x;
-            }
-        }
-        let squared: f32 = sum[..dims].iter().map(|x| x * x).sum();
-        let interaction = 0.5 * f64::from(squared - sum[dims]);
-        let shapes = memo.inner[inner].1
-            * memo.outer[outer - MEMO_SLOTS].1
-            * memo.far[far - 2 * MEMO_SLOTS].1;
-        self.level_strength(&levels) * shapes * interaction.exp()
+        let shapes = memo.inner[inner].1 * memo.outer[outer].1 * memo.far[far].1;
+        self.level_strength(&levels) * shapes * sum.pairs().exp()
     }
 
     /// Gamma of every raw (unfolded) 3x3 code, for the playout policy: one lookup per
