@@ -269,41 +269,28 @@ fn fit(
     let bar = progress_bar(rounds as u64, "MM rounds");
     let mut last_ll = f64::NAN;
     let mut factor_ll = None;
-    let mut report = |line: String, ll: f64| {
+    // One step of the bar and its line, for an MM round and a factor pass alike.
+    let step = |line: String| {
         bar.inc(1);
         if bar.is_hidden() {
             eprintln!("{line}");
         } else {
             bar.println(line);
         }
+    };
+    let mm = |round: usize, ll: f64| {
+        step(format!("round {} mean log-likelihood {ll:.4}", round + 1));
         last_ll = ll;
     };
-    let table = {
-        let mm = |round: usize, ll: f64| {
-            report(
-                format!("round {} mean log-likelihood {ll:.4}", round + 1),
-                ll,
-            )
-        };
-        match factors {
-            None => dataset.fit(iterations, mm),
-            Some(fit) => {
-                // Both callbacks report through one closure, one after the other.
-                let report = std::cell::RefCell::new(mm);
-                dataset.fit_with_factors(
-                    iterations,
-                    fit,
-                    |round, ll| (report.borrow_mut())(round, ll),
-                    |epoch, ll| {
-                        eprintln!(
-                            "factor pass {} mean log-likelihood {ll:.4} (during the pass)",
-                            epoch + 1
-                        );
-                        factor_ll = Some(ll);
-                    },
-                )
-            }
-        }
+    let table = match factors {
+        None => dataset.fit(iterations, mm),
+        Some(fit) => dataset.fit_with_factors(iterations, fit, mm, |epoch, ll| {
+            step(format!(
+                "factor pass {} mean log-likelihood {ll:.4} (during the pass)",
+                epoch + 1
+            ));
+            factor_ll = Some(ll);
+        }),
     };
     bar.finish_and_clear();
     (table, last_ll, factor_ll)
