@@ -122,6 +122,7 @@ fn latent_factors_recover_an_interaction_that_mm_cannot() {
         rate: 0.05,
         regularization: 0.0,
         seed: 3,
+        min: 0.0,
     };
     let (gammas, factors) = data.fit_latent(&mm, &fit, |_, _| {});
     let fitted = |a: u32, b: u32| {

@@ -103,12 +103,12 @@ fn malformed_tables_are_rejected_with_the_line() {
         (
             "hane-patterns 2 factors 2\ncapture 1 2 0.5\n",
             2,
-            "expected 5 fields",
+            "or 5 with the factors",
         ),
         (
-            "hane-patterns 2 factors 1\ncapture 1 2 0.5 1\n",
+            "hane-patterns 2 factors 1\ncapture 1 2 0.5 1 1\n",
             2,
-            "expected 4 fields",
+            "or 4 with the factors",
         ),
         (
             "hane-patterns 2 factors 1\ncapture 1 2 nan\n",
@@ -186,6 +186,62 @@ fn a_table_with_latent_factors_round_trips() {
     }
     // A plain table still writes the first version.
     assert!(random_table(3).to_text().contains("\nhane-patterns 1\n"));
+    // A feature line without factors reads as zeros, and zeros are written as no factors.
+    let explicit = PatternTable::parse(
+        "hane-patterns 2 factors 2\ncapture 1 2 0 0\natari 1 3 0.5 -0.25\nshape3 0x1f 4 0 0\n",
+    )
+    .unwrap();
+    let sparse = PatternTable::parse(
+        "hane-patterns 2 factors 2\ncapture 1 2\natari 1 3 0.5 -0.25\nshape3 0x1f 4\n",
+    )
+    .unwrap();
+    assert_eq!(sparse, explicit);
+    let text = sparse.to_text();
+    assert!(text.contains("\ncapture 1 2\n"), "{text}");
+    assert!(text.contains("\natari 1 3 0.5 -0.25\n"), "{text}");
+    assert!(text.contains("\nshape3 0x1f 4\n"), "{text}");
+    assert_eq!(PatternTable::parse(&text).unwrap(), sparse);
+}
+
+/// `compact_factors` rounds every factor to a multiple of 1 / steps and drops (as zeros,
+/// written as no factors) those of the features whose factors are all under the minimum.
+#[test]
+fn compacting_rounds_factors_and_drops_the_small_ones() {
+    let table = common::with_random_factors(&random_table(5), 4, 5, 0.12);
+    let mut compact = table.clone();
+    compact.compact_factors(1000.0, 0.1);
+    let (before, after) = (table.to_text(), compact.to_text());
+    let (mut dropped, mut kept) = (0, 0);
+    for (old, new) in before
+        .lines()
+        .zip(after.lines())
+        .filter(|(l, _)| !l.starts_with('#'))
+        .skip(1)
+    {
+        let old: Vec<&str> = old.split_whitespace().collect();
+        let new: Vec<&str> = new.split_whitespace().collect();
+        assert_eq!(old[..3], new[..3]);
+        let old_factors: Vec<f32> = old[3..].iter().map(|f| f.parse().unwrap()).collect();
+        if old_factors.iter().all(|x| x.abs() < 0.1) {
+            assert_eq!(new.len(), 3, "{new:?}");
+            dropped += 1;
+            continue;
+        }
+        kept += 1;
+        assert_eq!(new.len(), 3 + 4, "{new:?}");
+        for (x, field) in old_factors.iter().zip(&new[3..]) {
+            let y: f32 = field.parse().unwrap();
+            assert!((x - y).abs() <= 5e-4 + 1e-6, "{x} became {y}");
+            assert!((y * 1000.0 - (y * 1000.0).round()).abs() < 1e-3, "{y}");
+        }
+    }
+    assert!(dropped > 10 && kept > 10, "{dropped} dropped, {kept} kept");
+    assert_eq!(before.lines().count(), after.lines().count());
+    // A plain table is left as it is.
+    let plain = random_table(6);
+    let mut same = plain.clone();
+    same.compact_factors(1000.0, 0.1);
+    assert_eq!(same, plain);
 }
 
 /// With factors, a move's strength is its gammas' product times e to the sum, over each

@@ -39,7 +39,7 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Fit the move-pattern table on SGF game records.
     TrainPatterns(patterns_cmd::TrainPatternsArgs),
-    /// Move-pattern tools (`patterns eval FILES...`).
+    /// Move-pattern tools (`patterns eval FILES...`, `patterns compact TABLE --out FILE`).
     Patterns(patterns_cmd::PatternsArgs),
     /// Play a match between two engines (GTP command lines or hane in-process), or merge
     /// result folders with `hane match report DIR...`.

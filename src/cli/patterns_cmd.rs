@@ -70,6 +70,10 @@ pub struct TrainPatternsArgs {
     /// L2 penalty on the factors.
     #[arg(long, default_value_t = 0.00001)]
     factor_regularization: f32,
+    /// A feature whose factors all end under this in magnitude gets none (most rare shapes;
+    /// they barely move a prediction and are most of the file).
+    #[arg(long, default_value_t = 0.1)]
+    factor_min: f32,
 }
 
 fn parse_group(name: &str) -> Result<pattern::Group, String> {
@@ -90,6 +94,22 @@ enum PatternsCommand {
     /// Move-prediction accuracy on game records: prints
     /// `positions=... top1=... top5=... mean_log_likelihood=...`.
     Eval(EvalArgs),
+    /// Rewrites a table with latent factors shorter: factors rounded to three decimals, and
+    /// none for the features whose factors are all under `--factor-min` (what
+    /// `train-patterns` now writes itself).
+    Compact(CompactArgs),
+}
+
+#[derive(Args, Debug)]
+struct CompactArgs {
+    /// The table to read.
+    table: PathBuf,
+    /// Where to write the shorter table.
+    #[arg(long)]
+    out: PathBuf,
+    /// A feature whose factors are all under this in magnitude gets none.
+    #[arg(long, default_value_t = 0.1)]
+    factor_min: f32,
 }
 
 #[derive(Args, Debug)]
@@ -135,6 +155,7 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
             rate: args.factor_rate,
             regularization: args.factor_regularization,
             seed: 1,
+            min: args.factor_min,
         }),
     };
     match training_run::train(&options) {
@@ -152,6 +173,35 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
 pub fn patterns(args: &PatternsArgs) -> ExitCode {
     match &args.command {
         PatternsCommand::Eval(eval) => run_eval(eval),
+        PatternsCommand::Compact(compact) => run_compact(compact),
+    }
+}
+
+fn run_compact(args: &CompactArgs) -> ExitCode {
+    let mut table = match pattern::load(&args.table) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("hane patterns compact: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    table.compact_factors(pattern::train::FACTOR_STEPS, args.factor_min);
+    let mut header = table.header().to_vec();
+    header.push(format!(
+        "compacted: factors rounded to multiples of {}, none where all are under {}",
+        1.0 / pattern::train::FACTOR_STEPS,
+        args.factor_min
+    ));
+    table.set_header(header);
+    match std::fs::write(&args.out, table.to_text()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!(
+                "hane patterns compact: cannot write {}: {e}",
+                args.out.display()
+            );
+            ExitCode::FAILURE
+        }
     }
 }
 

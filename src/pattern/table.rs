@@ -23,7 +23,8 @@
 //! and pass).
 //!
 //! A table with latent factors has the version line `hane-patterns 2 factors K` and K more
-//! numbers on every feature line, the feature's factors (an unlisted feature has zeros). A
+//! numbers on a feature line, the feature's factors; a line without them, like an unlisted
+//! feature, has zeros (so the many rare shapes whose factors stay near zero cost no text). A
 //! move's strength is then also multiplied by e to the sum, over each pair of its features,
 //! of the dot product of their factors (the factorization Bradley-Terry model: a shape can
 //! be worth more next to the last move, or early in the game, than the product of gammas
@@ -588,6 +589,35 @@ impl PatternTable {
         self.generation = Generation::default();
     }
 
+    /// Rounds every latent factor to a multiple of `1 / steps` and takes away the factors
+    /// of each feature whose factors are all under `min` in magnitude (they become zeros,
+    /// written as none): most rare shapes' factors stay near their small random start, and
+    /// dropping them shortens the text several times over for a prediction that barely
+    /// moves. Nothing changes in a table without factors.
+    pub fn compact_factors(&mut self, steps: f64, min: f32) {
+        let dims = self.dims;
+        if dims == 0 {
+            return;
+        }
+        let compact = |row: &mut [f32]| {
+            if row.iter().all(|x| x.abs() < min) {
+                row.fill(0.0);
+            } else {
+                for x in row.iter_mut() {
+                    *x = ((f64::from(*x) * steps).round() / steps) as f32;
+                }
+            }
+        };
+        let rows = self
+            .level_factors
+            .iter_mut()
+            .chain(self.shapes.iter_mut().map(|w| &mut w.vectors));
+        for factors in rows {
+            factors.chunks_exact_mut(dims).for_each(compact);
+        }
+        self.generation = Generation::default();
+    }
+
     /// The product of the gammas of the levelled groups at these levels.
     #[inline]
     fn level_strength(&self, levels: &[u8; LEVELLED_GROUPS]) -> f64 {
@@ -791,10 +821,12 @@ impl PatternTable {
         } else {
             let _ = writeln!(out, "{FACTORS_FORMAT_LINE} {dims}");
         }
-        // Every line of a table with factors has `dims` of them (zeros where none are set).
+        // A line of a table with factors has `dims` of them, or none where all are zero.
         let factors = |out: &mut String, v: &[f32]| {
-            for k in 0..dims {
-                let _ = write!(out, " {}", v.get(k).copied().unwrap_or(0.0));
+            if v.iter().any(|&x| x != 0.0) {
+                for k in 0..dims {
+                    let _ = write!(out, " {}", v.get(k).copied().unwrap_or(0.0));
+                }
             }
             out.push('\n');
         };
@@ -870,7 +902,7 @@ impl PatternTable {
                 continue;
             }
             let fields: Vec<&str> = line.split_whitespace().collect();
-            if fields.len() != 3 + dims {
+            if fields.len() != 3 + dims && fields.len() != 3 {
                 return Err(err(if dims == 0 {
                     format!(
                         "expected three fields `GROUP KEY GAMMA`, found {}",
@@ -878,7 +910,7 @@ impl PatternTable {
                     )
                 } else {
                     format!(
-                        "expected {} fields `GROUP KEY GAMMA` and the factors, found {}",
+                        "expected 3 fields `GROUP KEY GAMMA`, or {} with the factors, found {}",
                         3 + dims,
                         fields.len()
                     )
@@ -898,6 +930,7 @@ impl PatternTable {
                     })?;
                 factors.push(x);
             }
+            factors.resize(dims, 0.0);
             let group = Group::from_name(group).ok_or_else(|| {
                 let known: Vec<&str> = Group::all().map(Group::name).collect();
                 err(format!(

@@ -319,7 +319,14 @@ struct RunFacts<'a> {
 fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
     let (source, faults) = (facts.source, facts.faults);
     let mut header = vec![
-        "hane move-pattern table: Bradley-Terry gammas fitted by minorization-maximization".into(),
+        if args.factors.is_some() {
+            "hane move-pattern table: factorization Bradley-Terry model, gammas fitted by \
+             minorization-maximization, then gammas and latent factors by gradient descent"
+                .into()
+        } else {
+            "hane move-pattern table: Bradley-Terry gammas fitted by minorization-maximization"
+                .into()
+        },
         format!("trained-on: {}", file_names(&args.files)),
         format!(
             "training: {} games of size {} ({} broken, {} other-size, {} repeated, {} in unreadable \
@@ -372,8 +379,9 @@ fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
         match (&args.factors, facts.factor_ll) {
             (Some(fit), Some(ll)) => format!(
                 "factors: {} per feature, {} passes of gradient descent (rate {}, \
-                 regularization {}), last pass's training mean log-likelihood {ll:.4}",
-                fit.dims, fit.epochs, fit.rate, fit.regularization
+                 regularization {}), last pass's training mean log-likelihood {ll:.4}; none \
+                 where all are under {}",
+                fit.dims, fit.epochs, fit.rate, fit.regularization, fit.min
             ),
             _ => String::new(),
         },
