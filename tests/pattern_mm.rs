@@ -149,3 +149,26 @@ fn latent_factors_recover_an_interaction_that_mm_cannot() {
         }
     }
 }
+
+/// A data set stores each distinct team once: the same features give the same id, through
+/// the index's growth, as a plain map of the rows says.
+#[test]
+fn teams_with_equal_features_share_an_id() {
+    let mut data = Dataset::new(vec![30, 25, 3]);
+    let mut reference: std::collections::HashMap<Vec<u32>, u32> = Default::default();
+    let mut rng = playout_rng(11, 0);
+    for _ in 0..20_000 {
+        let mut feature = |n: u32| match random_below(&mut rng, n as usize + 1) as u32 {
+            x if x == n => ABSENT,
+            x => x,
+        };
+        let row = vec![feature(30), feature(25), feature(3)];
+        let next = reference.len() as u32;
+        let expected = *reference.entry(row.clone()).or_insert(next);
+        assert_eq!(data.team(&row), expected, "{row:?}");
+    }
+    // Of 31 * 26 * 4 = 3,224 possible rows most are seen, many of them more than once; the
+    // index grew from 1,024 slots to 8,192 on the way.
+    assert!(reference.len() > 3_000, "{}", reference.len());
+    assert_eq!(data.teams(), reference.len());
+}

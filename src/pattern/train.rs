@@ -12,7 +12,7 @@
 //! which keeps rare features finite.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use crate::board::{Board, GameState, KoRule, Move, Point, Recent, Rules};
 use crate::sgf::SgfGame;
@@ -119,6 +119,72 @@ impl Hasher for TeamHasher {
     }
 }
 
+/// The ids of a [`Dataset`]'s teams by their features: an open-addressing table of ids whose
+/// keys are the teams' rows in `team_features`, so each row is stored once (a map keyed by
+/// boxed rows held every row twice, with an allocation each: most of the trainer's memory
+/// at 30,000 games).
+#[derive(Debug, Default)]
+struct TeamIndex {
+    /// Team ids, [`TeamIndex::EMPTY`] where none; the length is a power of two (or 0).
+    slots: Vec<u32>,
+    /// Ids held.
+    len: usize,
+}
+
+impl TeamIndex {
+    const EMPTY: u32 = u32::MAX;
+
+    fn hash(features: &[u32]) -> u64 {
+        let mut h = TeamHasher::default();
+        for &f in features {
+            h.write_u32(f);
+        }
+        h.finish()
+    }
+
+    /// The id of the team with `features` among the rows of `rows` (`groups` values each),
+    /// or the free slot where it goes.
+    fn find(&self, rows: &[u32], groups: usize, features: &[u32]) -> Result<u32, usize> {
+        if self.slots.is_empty() {
+            return Err(usize::MAX);
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = Self::hash(features) as usize & mask;
+        loop {
+            let id = self.slots[slot];
+            if id == Self::EMPTY {
+                return Err(slot);
+            }
+            let i = id as usize * groups;
+            if rows[i..i + groups] == *features {
+                return Ok(id);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Puts `id` (whose row is already in `rows`) in `slot` from [`TeamIndex::find`],
+    /// growing the table to keep it at most half full.
+    fn insert(&mut self, rows: &[u32], groups: usize, slot: usize, id: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let capacity = (2 * self.slots.len()).max(1024);
+            self.slots = vec![Self::EMPTY; capacity];
+            self.len = 0;
+            for t in 0..=id {
+                let i = t as usize * groups;
+                let free = self
+                    .find(rows, groups, &rows[i..i + groups])
+                    .expect_err("each team is indexed once");
+                self.slots[free] = t;
+                self.len += 1;
+            }
+            return;
+        }
+        self.slots[slot] = id;
+        self.len += 1;
+    }
+}
+
 /// A Bradley-Terry competition data set: teams (one feature index or [`ABSENT`] per group)
 /// and positions (candidate teams, one of them the winner). Teams with equal features are
 /// stored once.
@@ -128,7 +194,8 @@ pub struct Dataset {
     group_sizes: Vec<usize>,
     /// `team_features[t * groups + g]`: feature of team `t` in group `g`.
     team_features: Vec<u32>,
-    team_ids: HashMap<Box<[u32]>, u32, BuildHasherDefault<TeamHasher>>,
+    /// Team ids by their features (rows of `team_features`).
+    team_ids: TeamIndex,
     /// Candidate teams of all positions, one after another.
     candidates: Vec<u32>,
     /// Start of each position in `candidates`, plus the end.
@@ -142,7 +209,7 @@ impl Dataset {
         Dataset {
             group_sizes,
             team_features: Vec::new(),
-            team_ids: HashMap::default(),
+            team_ids: TeamIndex::default(),
             candidates: Vec::new(),
             starts: vec![0],
             winners: Vec::new(),
@@ -171,13 +238,16 @@ impl Dataset {
         for (g, &f) in features.iter().enumerate() {
             assert!(f == ABSENT || (f as usize) < self.group_sizes[g]);
         }
-        if let Some(&id) = self.team_ids.get(features) {
-            return id;
+        let groups = self.groups();
+        match self.team_ids.find(&self.team_features, groups, features) {
+            Ok(id) => id,
+            Err(slot) => {
+                let id = self.teams() as u32;
+                self.team_features.extend_from_slice(features);
+                self.team_ids.insert(&self.team_features, groups, slot, id);
+                id
+            }
         }
-        let id = self.teams() as u32;
-        self.team_features.extend_from_slice(features);
-        self.team_ids.insert(features.into(), id);
-        id
     }
 
     /// Adds a position: the candidates' team ids and the index of the winner among them.
