@@ -225,3 +225,63 @@ fn train_patterns_with_factors_writes_a_factor_table() {
     assert_eq!(loaded.factor_count(), 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `hane patterns compact` rounds a factor table's factors to three decimals, drops those
+/// of the features whose factors are all under `--factor-min`, keeps the header and says
+/// so in it; a table it cannot read is a clear error and writes nothing.
+#[test]
+fn patterns_compact_rewrites_a_factor_table_shorter() {
+    let dir = std::env::temp_dir().join(format!("hane-compact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.txt");
+    std::fs::write(
+        &input,
+        "# trained somewhere\nhane-patterns 2 factors 2\ncapture 1 2 0.04 -0.09\n\
+         atari 1 3 0.12345 -0.5\nshape3 0x1f 4 0.01 0.02\n",
+    )
+    .unwrap();
+    let output = dir.join("out.txt");
+    let out = hane()
+        .args(["patterns", "compact"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(text.starts_with("# trained somewhere\n"), "{text}");
+    assert!(
+        text.contains(
+            "# compacted: factors rounded to multiples of 0.001, none where all are under 0.1\n"
+        ),
+        "{text}"
+    );
+    for line in [
+        "\ncapture 1 2\n",
+        "\natari 1 3 0.123 -0.5\n",
+        "\nshape3 0x1f 4\n",
+    ] {
+        assert!(text.contains(line), "{line:?} missing from {text}");
+    }
+    assert_eq!(pattern::load(&output).unwrap().factor_count(), 2);
+
+    let missing = dir.join("missing.txt");
+    let nothing = dir.join("nothing.txt");
+    let out = hane()
+        .args(["patterns", "compact"])
+        .arg(&missing)
+        .arg("--out")
+        .arg(&nothing)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("missing.txt"), "{stderr}");
+    assert!(out.stdout.is_empty() && !nothing.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
