@@ -629,8 +629,8 @@ impl PatternDataset {
 }
 
 /// Latent factors are rounded to multiples of 1 / `FACTOR_STEPS` in a table: a factor is
-/// written with at most three decimals (four moved no held-out figure of the 30,000-game
-/// table by more than 0.0002; patterns/README.md).
+/// written with at most three decimals (against four, no held-out figure of the 30,000-game
+/// table moved by more than 0.0002; patterns/README.md).
 pub const FACTOR_STEPS: f64 = 1_000.0;
 
 /// Move-prediction figures of a table on some positions.
