@@ -240,14 +240,17 @@ fn patterns_compact_rewrites_a_factor_table_shorter() {
          atari 1 3 0.12345 -0.5\nshape3 0x1f 4 0.01 0.02\n",
     )
     .unwrap();
+    let compact = |from: &Path, to: &Path| {
+        let mut command = hane();
+        command
+            .args(["patterns", "compact"])
+            .arg(from)
+            .arg("--out")
+            .arg(to);
+        command.output().unwrap()
+    };
     let output = dir.join("out.txt");
-    let out = hane()
-        .args(["patterns", "compact"])
-        .arg(&input)
-        .arg("--out")
-        .arg(&output)
-        .output()
-        .unwrap();
+    let out = compact(&input, &output);
     assert!(
         out.status.success(),
         "{}",
@@ -272,13 +275,7 @@ fn patterns_compact_rewrites_a_factor_table_shorter() {
 
     let missing = dir.join("missing.txt");
     let nothing = dir.join("nothing.txt");
-    let out = hane()
-        .args(["patterns", "compact"])
-        .arg(&missing)
-        .arg("--out")
-        .arg(&nothing)
-        .output()
-        .unwrap();
+    let out = compact(&missing, &nothing);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("missing.txt"), "{stderr}");
