@@ -228,7 +228,8 @@ fn train_patterns_with_factors_writes_a_factor_table() {
 
 /// `hane patterns compact` rounds a factor table's factors to three decimals, drops those
 /// of the features whose factors are all under `--factor-min`, keeps the header and says
-/// so in it; a table it cannot read is a clear error and writes nothing.
+/// so in it; a table it cannot read, or one without factors, is a clear error and writes
+/// nothing.
 #[test]
 fn patterns_compact_rewrites_a_factor_table_shorter() {
     let dir = std::env::temp_dir().join(format!("hane-compact-{}", std::process::id()));
@@ -272,6 +273,16 @@ fn patterns_compact_rewrites_a_factor_table_shorter() {
         assert!(text.contains(line), "{line:?} missing from {text}");
     }
     assert_eq!(pattern::load(&output).unwrap().factor_count(), 2);
+
+    // A plain table has nothing to compact: an error, and nothing written.
+    let plain = dir.join("plain.txt");
+    std::fs::write(&plain, "hane-patterns 1\ncapture 1 2\n").unwrap();
+    let unwritten = dir.join("unwritten.txt");
+    let out = compact(&plain, &unwritten);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("no latent factors"), "{stderr}");
+    assert!(!unwritten.exists());
 
     let missing = dir.join("missing.txt");
     let nothing = dir.join("nothing.txt");

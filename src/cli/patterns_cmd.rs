@@ -185,6 +185,14 @@ fn run_compact(args: &CompactArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if table.factor_count() == 0 {
+        // Nothing to round or drop: a copy with a "compacted" line would say what is not so.
+        eprintln!(
+            "hane patterns compact: {} has no latent factors (a plain table); nothing to do",
+            args.table.display()
+        );
+        return ExitCode::FAILURE;
+    }
     table.compact_factors(pattern::train::FACTOR_STEPS, args.factor_min);
     let mut header = table.header().to_vec();
     header.push(format!(
