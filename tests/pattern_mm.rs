@@ -48,7 +48,7 @@ fn mm_recovers_known_strengths() {
         data.add_position(&ids, winner);
     }
     let mut likelihoods = Vec::new();
-    let fitted = data.fit_mm(60, |_, ll| likelihoods.push(ll));
+    let fitted = data.fit_mm(60, 1, |_, ll| likelihoods.push(ll));
     for (g, gammas) in truth.iter().enumerate() {
         for (i, &want) in gammas.iter().enumerate() {
             let got = fitted[g][i];
@@ -114,7 +114,7 @@ fn latent_factors_recover_an_interaction_that_mm_cannot() {
         }
         sum / positions.len() as f64
     };
-    let mm = data.fit_mm(30, |_, _| {});
+    let mm = data.fit_mm(30, 2, |_, _| {});
     let mm_ll = mean_log_likelihood(&|a, b| mm[0][a as usize] * mm[1][b as usize]);
     let fit = LatentFit {
         dims: 2,
@@ -171,4 +171,95 @@ fn teams_with_equal_features_share_an_id() {
     // index grew from 1,024 slots to 8,192 on the way.
     assert!(reference.len() > 3_000, "{}", reference.len());
     assert_eq!(data.teams(), reference.len());
+}
+
+/// Random positions over teams of three groups (sizes 5, 4, 6; a feature absent a sixth of
+/// the time), the winner drawn uniformly: for tests that compare ways of building and
+/// fitting the same data.
+fn random_positions(seed: u64, count: usize) -> Vec<(Vec<[u32; 3]>, usize)> {
+    let mut rng = playout_rng(seed, 0);
+    let sizes = [5usize, 4, 6];
+    (0..count)
+        .map(|_| {
+            let n = 2 + random_below(&mut rng, 9);
+            let rows: Vec<[u32; 3]> = (0..n)
+                .map(|_| {
+                    std::array::from_fn(|g| {
+                        let f = random_below(&mut rng, sizes[g] + 1);
+                        if f == sizes[g] { ABSENT } else { f as u32 }
+                    })
+                })
+                .collect();
+            let winner = random_below(&mut rng, n);
+            (rows, winner)
+        })
+        .collect()
+}
+
+fn add_all(data: &mut Dataset, positions: &[(Vec<[u32; 3]>, usize)]) {
+    for (rows, winner) in positions {
+        let ids: Vec<u32> = rows.iter().map(|row| data.team(row)).collect();
+        data.add_position(&ids, *winner);
+    }
+}
+
+/// Parts built apart (as the trainer's threads build them) and appended in order give the
+/// data set that adding every position to one gives: the same teams, positions and
+/// candidates, and the same fit to the last bit.
+#[test]
+fn parts_appended_in_order_make_the_same_data_set() {
+    let positions = random_positions(5, 3_000);
+    let mut whole = Dataset::new(vec![5, 4, 6]);
+    add_all(&mut whole, &positions);
+    let mut joined = Dataset::new(vec![5, 4, 6]);
+    for chunk in positions.chunks(700) {
+        let mut part = Dataset::new(vec![5, 4, 6]);
+        add_all(&mut part, chunk);
+        joined.append(&part);
+    }
+    assert_eq!(joined.teams(), whole.teams());
+    assert_eq!(joined.positions(), whole.positions());
+    assert_eq!(joined.candidate_count(), whole.candidate_count());
+    // Team ids follow the order of first appearance in both.
+    let rows: Vec<[u32; 3]> = positions.iter().flat_map(|(r, _)| r.clone()).collect();
+    for row in &rows[..200] {
+        assert_eq!(joined.team(row), whole.team(row));
+    }
+    assert_eq!(joined.teams(), whole.teams(), "looking up added a team");
+    let a = whole.fit_mm(8, 1, |_, _| {});
+    let b = joined.fit_mm(8, 1, |_, _| {});
+    assert_eq!(a, b);
+}
+
+/// MM on several threads sums the same terms in another order: the gammas and the
+/// likelihoods agree with one thread's to about the last bits, and each round still
+/// raises the likelihood.
+#[test]
+fn mm_on_threads_matches_one_thread() {
+    let positions = random_positions(9, 5_000);
+    let mut data = Dataset::new(vec![5, 4, 6]);
+    add_all(&mut data, &positions);
+    let mut one_ll = Vec::new();
+    let one = data.fit_mm(12, 1, |_, ll| one_ll.push(ll));
+    for threads in [2, 3, 8] {
+        let mut ll = Vec::new();
+        let many = data.fit_mm(12, threads, |_, x| ll.push(x));
+        for (g, (x, y)) in one.iter().zip(&many).enumerate() {
+            for (i, (a, b)) in x.iter().zip(y).enumerate() {
+                assert!(
+                    (a - b).abs() <= 1e-9 * a.abs(),
+                    "{threads} threads, group {g} feature {i}: {a} against {b}"
+                );
+            }
+        }
+        for (a, b) in one_ll.iter().zip(&ll) {
+            assert!(
+                (a - b).abs() < 1e-9,
+                "{threads} threads: {one_ll:?} against {ll:?}"
+            );
+        }
+        for pair in ll.windows(2) {
+            assert!(pair[1] >= pair[0] - 1e-12, "likelihood fell: {ll:?}");
+        }
+    }
 }

@@ -162,6 +162,70 @@ fn train_patterns_without_usable_games_fails_cleanly() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The trainer's threads replay batches of games apart and join them in the games' order,
+/// and share MM's sums: `--threads 3` writes the table `--threads 1` writes (the same
+/// features, the gammas to about the last bits of the MM sums) and tests it the same.
+#[test]
+fn train_patterns_on_threads_writes_the_one_thread_table() {
+    let dir = std::env::temp_dir().join(format!("hane-pattern-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(31);
+    // 70 games: several 16-game batches per thread.
+    let games: Vec<String> = (0..70).map(|_| random_game(&mut rng, 40)).collect();
+    let games_file = dir.join("games.sgf");
+    std::fs::write(&games_file, games.concat()).unwrap();
+    let train = |threads: &str| {
+        let out_file = dir.join(format!("table-{threads}.txt"));
+        let out = hane()
+            .arg("train-patterns")
+            .arg(&games_file)
+            .arg("--out")
+            .arg(&out_file)
+            .args(["--max-games", "0", "--test-every", "7", "--iterations", "4"])
+            .args(["--sample-every", "3", "--min-count-3x3", "2"])
+            .args(["--threads", threads])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let summary = String::from_utf8(out.stdout).unwrap();
+        let table = std::fs::read_to_string(&out_file).unwrap();
+        let body: Vec<String> = table
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect();
+        (summary, body)
+    };
+    let (one_summary, one) = train("1");
+    let (three_summary, three) = train("3");
+    assert!(one.len() > 100, "{} lines", one.len());
+    assert_eq!(one.len(), three.len());
+    let numbers = |s: &str| -> Vec<f64> {
+        s.split(|c: char| c.is_whitespace() || c == '=')
+            .filter_map(|w| w.parse::<f64>().ok())
+            .collect()
+    };
+    let close = |a: &str, b: &str| {
+        let (x, y) = (numbers(a), numbers(b));
+        x.len() == y.len()
+            && x.iter()
+                .zip(&y)
+                .all(|(p, q)| (p - q).abs() <= 1e-4 * p.abs().max(1e-3))
+    };
+    for (a, b) in one.iter().zip(&three) {
+        // The same feature (group and key) on each line, and gammas that agree.
+        let key = |l: &str| l.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        assert_eq!(key(a), key(b));
+        assert!(close(a, b), "one thread: {a}\nthree threads: {b}");
+    }
+    assert!(
+        close(&one_summary, &three_summary),
+        "{one_summary} against {three_summary}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `--factors K` writes a table with K latent factors per feature, rounded to 1e-4 (so the
 /// file stays short), that loads and says in its header how the factors were fitted.
 #[test]

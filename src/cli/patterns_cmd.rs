@@ -74,6 +74,11 @@ pub struct TrainPatternsArgs {
     /// they barely move a prediction and are most of the file).
     #[arg(long, default_value_t = 0.1)]
     factor_min: f32,
+    /// Threads that replay the games and fit MM (0: one per core; the factors' gradient
+    /// descent runs on one). The table does not depend on it but for the last bits of the
+    /// MM sums.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 fn parse_group(name: &str) -> Result<pattern::Group, String> {
@@ -131,6 +136,18 @@ struct EvalArgs {
     /// repeat the option for several.
     #[arg(long, value_name = "PATH")]
     exclude: Vec<PathBuf>,
+    /// Threads that replay the games (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+/// `n` threads, or one per core for 0.
+fn thread_count(n: usize) -> usize {
+    if n > 0 {
+        n
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
 }
 
 pub fn train(args: &TrainPatternsArgs) -> ExitCode {
@@ -157,6 +174,7 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
             seed: 1,
             min: args.factor_min,
         }),
+        threads: thread_count(args.threads),
     };
     match training_run::train(&options) {
         Ok(prediction) => {
@@ -235,7 +253,8 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let bar = progress_bar(source.games.len() as u64, "games");
-    let (prediction, faults) = training_run::evaluate(table, &source.games, &bar);
+    let threads = thread_count(args.threads);
+    let (prediction, faults) = training_run::evaluate(table, &source.games, threads, &bar);
     eprintln!(
         "{} games ({} broken, {} of another size, {} repeated, {} also in --exclude \
          skipped; {} cut at an illegal move, {} with unplaceable setup)",

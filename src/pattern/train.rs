@@ -73,6 +73,15 @@ impl ShapeCounter {
         }
     }
 
+    /// Adds the counts of `other` (shapes counted on other games).
+    pub fn merge(&mut self, other: ShapeCounter) {
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
+            for (code, n) in theirs {
+                *mine.entry(code).or_insert(0) += n;
+            }
+        }
+    }
+
     /// The shapes of each group seen at least `min_count[group]` times, sorted.
     pub fn frequent(&self, min_count: [u32; SHAPE_GROUPS]) -> [Vec<u64>; SHAPE_GROUPS] {
         std::array::from_fn(|slot| {
@@ -258,12 +267,42 @@ impl Dataset {
         self.winners.push(candidates[winner]);
     }
 
-    /// Fits gammas with `iterations` rounds of MM (each round updates every group once);
-    /// `progress(round, mean log-likelihood before the round)` is called after each round.
-    /// Returns `gammas[g][i]`.
-    pub fn fit_mm(&self, iterations: usize, mut progress: impl FnMut(usize, f64)) -> Vec<Vec<f64>> {
+    /// Appends the positions of `part` (a data set of the same groups), its teams renumbered
+    /// as this data set's ids: new teams are added in `part`'s order, so appending the parts
+    /// of a run of positions in order gives the data set that adding them one by one gives.
+    pub fn append(&mut self, part: &Dataset) {
+        assert_eq!(
+            self.group_sizes, part.group_sizes,
+            "parts of different models"
+        );
         let groups = self.groups();
-        let teams = self.teams();
+        let ids: Vec<u32> = (0..part.teams())
+            .map(|t| self.team(&part.team_features[t * groups..(t + 1) * groups]))
+            .collect();
+        self.candidates
+            .extend(part.candidates.iter().map(|&c| ids[c as usize]));
+        let offset = self.starts.last().copied().unwrap_or(0);
+        self.starts
+            .extend(part.starts[1..].iter().map(|&s| s + offset));
+        self.winners
+            .extend(part.winners.iter().map(|&w| ids[w as usize]));
+    }
+
+    /// Fits gammas with `iterations` rounds of MM (each round updates every group once),
+    /// on `threads` threads; `progress(round, mean log-likelihood before the round)` is
+    /// called after each round. Returns `gammas[g][i]`.
+    ///
+    /// The teams' strengths are computed afresh at the start of each round and follow each
+    /// group's new gammas by a ratio in between. Each thread sums the denominators of a
+    /// share of the positions, so the results depend on `threads` in the last bits only.
+    pub fn fit_mm(
+        &self,
+        iterations: usize,
+        threads: usize,
+        mut progress: impl FnMut(usize, f64),
+    ) -> Vec<Vec<f64>> {
+        let groups = self.groups();
+        let threads = threads.max(1);
         let mut gammas: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![1.0; n]).collect();
         let mut wins: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![0.0; n]).collect();
         for &w in &self.winners {
@@ -274,12 +313,12 @@ impl Dataset {
                 }
             }
         }
-        let mut strength = vec![0.0f64; teams];
-        let mut inverse_totals = vec![0.0f64; teams];
+        let mut strength = vec![0.0f64; self.teams()];
+        let mut column = vec![ABSENT; self.teams()];
         for round in 0..iterations {
-            let mut log_likelihood = 0.0;
-            for g in 0..groups {
-                for (t, s) in strength.iter_mut().enumerate() {
+            each_chunk(&mut strength, threads, |first, chunk| {
+                for (k, s) in chunk.iter_mut().enumerate() {
+                    let t = first + k;
                     let row = &self.team_features[t * groups..(t + 1) * groups];
                     *s = row
                         .iter()
@@ -288,37 +327,107 @@ impl Dataset {
                         .map(|(h, &f)| gammas[h][f as usize])
                         .product();
                 }
-                inverse_totals.fill(0.0);
-                let mut ll = 0.0;
-                for (k, &winner) in self.winners.iter().enumerate() {
-                    let cands = &self.candidates[self.starts[k]..self.starts[k + 1]];
-                    let total: f64 = cands.iter().map(|&c| strength[c as usize]).sum();
-                    let inverse = 1.0 / total;
-                    for &c in cands {
-                        inverse_totals[c as usize] += inverse;
+            });
+            let mut log_likelihood = 0.0;
+            for g in 0..groups {
+                // Group g's column of the teams' features: the passes below read it at
+                // random, and a column is a fifteenth of the rows' memory.
+                each_chunk(&mut column, threads, |first, chunk| {
+                    for (k, f) in chunk.iter_mut().enumerate() {
+                        *f = self.team_features[(first + k) * groups + g];
                     }
-                    ll += (strength[winner as usize] * inverse).ln();
-                }
+                });
+                let (denominators, ll) =
+                    self.mm_denominators(&column, &gammas[g], &strength, threads);
                 if g == 0 {
                     log_likelihood = ll;
                 }
-                let mut denominators = vec![0.0f64; self.group_sizes[g]];
-                for t in 0..teams {
-                    let f = self.team_features[t * groups + g];
-                    if f != ABSENT {
-                        denominators[f as usize] +=
-                            inverse_totals[t] * strength[t] / gammas[g][f as usize];
-                    }
-                }
+                let old = gammas[g].clone();
                 for (i, gamma) in gammas[g].iter_mut().enumerate() {
                     // One virtual win and one virtual loss against a gamma of 1.
                     *gamma = (wins[g][i] + 1.0) / (denominators[i] + 2.0 / (*gamma + 1.0));
                 }
+                let ratios: Vec<f64> = gammas[g].iter().zip(&old).map(|(n, o)| n / o).collect();
+                each_chunk(&mut strength, threads, |first, chunk| {
+                    for (s, &f) in chunk.iter_mut().zip(&column[first..]) {
+                        if f != ABSENT {
+                            *s *= ratios[f as usize];
+                        }
+                    }
+                });
             }
             progress(round, log_likelihood / self.positions().max(1) as f64);
         }
         gammas
     }
+
+    /// MM's denominators of a group (`C_i` of the module doc; `column[t]` is team `t`'s
+    /// feature in the group) and the log-likelihood of the positions at these strengths,
+    /// summed by `threads` threads over shares of the positions.
+    fn mm_denominators(
+        &self,
+        column: &[u32],
+        gammas: &[f64],
+        strength: &[f64],
+        threads: usize,
+    ) -> (Vec<f64>, f64) {
+        let positions = self.positions();
+        let share = positions.div_ceil(threads).max(1);
+        let partial = |range: std::ops::Range<usize>| {
+            let mut denominators = vec![0.0f64; gammas.len()];
+            let mut ll = 0.0f64;
+            for k in range {
+                let cands = &self.candidates[self.starts[k]..self.starts[k + 1]];
+                let total: f64 = cands.iter().map(|&c| strength[c as usize]).sum();
+                let inverse = 1.0 / total;
+                for &c in cands {
+                    let f = column[c as usize];
+                    if f != ABSENT {
+                        denominators[f as usize] += strength[c as usize] * inverse;
+                    }
+                }
+                ll += (strength[self.winners[k] as usize] * inverse).ln();
+            }
+            for (d, gamma) in denominators.iter_mut().zip(gammas) {
+                *d /= gamma;
+            }
+            (denominators, ll)
+        };
+        let parts: Vec<(Vec<f64>, f64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..positions)
+                .step_by(share)
+                .map(|start| {
+                    let partial = &partial;
+                    scope.spawn(move || partial(start..(start + share).min(positions)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an MM thread panicked"))
+                .collect()
+        });
+        let mut denominators = vec![0.0f64; gammas.len()];
+        let mut ll = 0.0;
+        for (part, part_ll) in parts {
+            for (d, p) in denominators.iter_mut().zip(part) {
+                *d += p;
+            }
+            ll += part_ll;
+        }
+        (denominators, ll)
+    }
+}
+
+/// Runs `work(index of the chunk's first item, chunk)` on `threads` threads, each on its
+/// own contiguous share of `items`.
+fn each_chunk<T: Send>(items: &mut [T], threads: usize, work: impl Fn(usize, &mut [T]) + Sync) {
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for (k, part) in items.chunks_mut(chunk).enumerate() {
+            let work = &work;
+            scope.spawn(move || work(k * chunk, part));
+        }
+    });
 }
 
 /// How [`Dataset::fit_latent`] fits latent factors.
@@ -491,12 +600,60 @@ pub fn model_group_sizes(shapes: &[Vec<u64>; SHAPE_GROUPS]) -> Vec<usize> {
         .collect()
 }
 
+/// How a position's candidates become team rows: the index of each listed shape, and the
+/// groups left out.
+struct RowMaker {
+    shape_index: [HashMap<u64, u32>; SHAPE_GROUPS],
+    left_out: Vec<Group>,
+}
+
+impl RowMaker {
+    /// Adds one position to `data`: every legal point and pass compete; `played` wins.
+    fn observe(
+        &self,
+        data: &mut Dataset,
+        scratch: &mut Vec<u32>,
+        board: &Board,
+        ctx: &Context,
+        played: Move,
+    ) {
+        scratch.clear();
+        let mut winner = None;
+        let pass = team_row(
+            &extract(board, None, ctx),
+            &self.shape_index,
+            &self.left_out,
+        );
+        if played == Move::Pass {
+            winner = Some(0);
+        }
+        scratch.push(data.team(&pass));
+        for &index in board.empty_points() {
+            let p = Point::from_index(index as usize);
+            if !board.is_legal(p, ctx.color) {
+                continue;
+            }
+            if played == Move::Play(p) {
+                winner = Some(scratch.len());
+            }
+            let row = team_row(
+                &extract(board, Some(p), ctx),
+                &self.shape_index,
+                &self.left_out,
+            );
+            scratch.push(data.team(&row));
+        }
+        if let Some(w) = winner {
+            data.add_position(scratch, w);
+        }
+    }
+}
+
 /// Builds the training data of the pattern model from game positions.
 pub struct PatternDataset {
     pub data: Dataset,
     shapes: [Vec<u64>; SHAPE_GROUPS],
-    shape_index: [HashMap<u64, u32>; SHAPE_GROUPS],
-    left_out: Vec<Group>,
+    rows: RowMaker,
     scratch: Vec<u32>,
 }
 
@@ -519,64 +676,63 @@ impl PatternDataset {
         PatternDataset {
             data: Dataset::new(model_group_sizes(&shapes)),
             shapes,
-            shape_index,
-            left_out,
+            rows: RowMaker {
+                shape_index,
+                left_out,
+            },
             scratch: Vec::new(),
         }
     }
 
     /// Adds one position: every legal point and pass compete; `played` wins.
     pub fn observe(&mut self, board: &Board, ctx: &Context, played: Move) {
-        self.scratch.clear();
-        let mut winner = None;
-        let pass = team_row(
-            &extract(board, None, ctx),
-            &self.shape_index,
-            &self.left_out,
-        );
-        if played == Move::Pass {
-            winner = Some(0);
-        }
-        self.scratch.push(self.data.team(&pass));
-        for &index in board.empty_points() {
-            let p = Point::from_index(index as usize);
-            if !board.is_legal(p, ctx.color) {
-                continue;
-            }
-            if played == Move::Play(p) {
-                winner = Some(self.scratch.len());
-            }
-            let row = team_row(
-                &extract(board, Some(p), ctx),
-                &self.shape_index,
-                &self.left_out,
-            );
-            let id = self.data.team(&row);
-            self.scratch.push(id);
-        }
-        if let Some(w) = winner {
-            let cands = std::mem::take(&mut self.scratch);
-            self.data.add_position(&cands, w);
-            self.scratch = cands;
-        }
+        self.rows
+            .observe(&mut self.data, &mut self.scratch, board, ctx, played);
     }
 
-    /// Fits the model and returns it as a table (without header).
-    pub fn fit(&self, iterations: usize, progress: impl FnMut(usize, f64)) -> PatternTable {
-        let gammas = self.data.fit_mm(iterations, progress);
+    /// An empty data set of this model's groups, for [`PatternDataset::observe_into`] (one
+    /// per thread; [`Dataset::append`] joins them).
+    pub fn empty_part(&self) -> Dataset {
+        Dataset::new(self.data.group_sizes.clone())
+    }
+
+    /// Adds one position to `data` (a part of this data set, from
+    /// [`PatternDataset::empty_part`]), as [`PatternDataset::observe`] adds it to this one;
+    /// `scratch` is working space.
+    pub fn observe_into(
+        &self,
+        data: &mut Dataset,
+        scratch: &mut Vec<u32>,
+        board: &Board,
+        ctx: &Context,
+        played: Move,
+    ) {
+        self.rows.observe(data, scratch, board, ctx, played);
+    }
+
+    /// Fits the model by MM on `threads` threads and returns it as a table (without header).
+    pub fn fit(
+        &self,
+        iterations: usize,
+        threads: usize,
+        progress: impl FnMut(usize, f64),
+    ) -> PatternTable {
+        let gammas = self.data.fit_mm(iterations, threads, progress);
         self.table(&gammas, None)
     }
 
-    /// Fits the model by MM, then latent factors by [`Dataset::fit_latent`] from there;
-    /// `mm_progress` after each MM round, `latent_progress` after each pass.
+    /// Fits the model by MM (on `threads` threads), then latent factors by
+    /// [`Dataset::fit_latent`] from there; `mm_progress` after each MM round,
+    /// `latent_progress` after each pass.
     pub fn fit_with_factors(
         &self,
         iterations: usize,
+        threads: usize,
         fit: &LatentFit,
         mm_progress: impl FnMut(usize, f64),
         latent_progress: impl FnMut(usize, f64),
     ) -> PatternTable {
-        let gammas = self.data.fit_mm(iterations, mm_progress);
+        let gammas = self.data.fit_mm(iterations, threads, mm_progress);
         let (gammas, factors) = self.data.fit_latent(&gammas, fit, latent_progress);
         let mut table = self.table(&gammas, Some((fit.dims, &factors)));
         table.compact_factors(FACTOR_STEPS, fit.min);

@@ -4,8 +4,9 @@
 //! games and written with a header that says how it was made; and the evaluation of a
 //! table on game records (`hane patterns eval`). The algorithms are in [`super::train`].
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use indicatif::ProgressBar;
@@ -48,6 +49,9 @@ pub struct TrainOptions {
     pub leave_out: Vec<super::Group>,
     /// Latent factors fitted after MM (`None`: a plain table).
     pub factors: Option<super::train::LatentFit>,
+    /// Threads that replay the games and fit MM (at least 1; the factors' stochastic
+    /// gradient descent runs on one).
+    pub threads: usize,
 }
 
 /// Games that could not be replayed to the end.
@@ -67,22 +71,95 @@ impl ReplayFaults {
             Err(_) => self.cut += 1,
         }
     }
+
+    fn add(&mut self, other: ReplayFaults) {
+        self.bad_setup += other.bad_setup;
+        self.cut += other.cut;
+    }
 }
 
-/// Evaluates `table` on `games`; returns the figures and the games not replayed to the end.
+/// Games replayed per batch of [`over_games`].
+const GAME_BATCH: usize = 16;
+
+/// Goes through `games` on `threads` threads, in batches of consecutive games: each batch
+/// gets a part (`new_part()`), `work(part, index of the game, game)` for each of its games,
+/// and the parts go to `merge` in the games' order, so that a merge that depends on the
+/// order gets what one thread would give. `bar` advances by a game at a time.
+fn over_games<T: Send>(
+    games: &[SgfGame],
+    threads: usize,
+    bar: &ProgressBar,
+    new_part: impl Fn() -> T + Sync,
+    work: impl Fn(&mut T, usize, &SgfGame) + Sync,
+    mut merge: impl FnMut(T),
+) {
+    let batches = games.len().div_ceil(GAME_BATCH);
+    let threads = threads.clamp(1, batches.max(1));
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let (parts, finished) = std::sync::mpsc::sync_channel::<(usize, T)>(2 * threads);
+        for _ in 0..threads {
+            let parts = parts.clone();
+            let (next, new_part, work) = (&next, &new_part, &work);
+            scope.spawn(move || {
+                loop {
+                    let batch = next.fetch_add(1, Ordering::Relaxed);
+                    if batch >= batches {
+                        break;
+                    }
+                    let first = batch * GAME_BATCH;
+                    let mut part = new_part();
+                    for (k, game) in games[first..(first + GAME_BATCH).min(games.len())]
+                        .iter()
+                        .enumerate()
+                    {
+                        work(&mut part, first + k, game);
+                        bar.inc(1);
+                    }
+                    if parts.send((batch, part)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(parts);
+        let mut waiting = BTreeMap::new();
+        let mut due = 0;
+        for (batch, part) in finished {
+            waiting.insert(batch, part);
+            while let Some(part) = waiting.remove(&due) {
+                merge(part);
+                due += 1;
+            }
+        }
+    });
+}
+
+/// Evaluates `table` on `games` on `threads` threads; returns the figures and the games
+/// not replayed to the end.
 pub fn evaluate(
     table: &PatternTable,
     games: &[SgfGame],
+    threads: usize,
     bar: &ProgressBar,
 ) -> (Prediction, ReplayFaults) {
     let mut prediction = Prediction::default();
     let mut faults = ReplayFaults::default();
-    for game in games {
-        faults.count(for_each_position(game, |board, ctx, mv| {
-            prediction.observe(table, board, ctx, mv)
-        }));
-        bar.inc(1);
-    }
+    over_games(
+        games,
+        threads,
+        bar,
+        || (Prediction::default(), ReplayFaults::default()),
+        |(part, part_faults), _, game| {
+            part_faults.count(for_each_position(game, |board, ctx, mv| {
+                part.observe(table, board, ctx, mv)
+            }));
+        },
+        |(part, part_faults)| {
+            prediction.merge(&part);
+            faults.add(part_faults);
+        },
+    );
     bar.finish_and_clear();
     (prediction, faults)
 }
@@ -127,7 +204,8 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
         args.min_count_40,
         args.min_count_60,
     ];
-    let (mut shapes, faults) = frequent_shapes(&training, min_counts);
+    let threads = args.threads.max(1);
+    let (mut shapes, faults) = frequent_shapes(&training, min_counts, threads);
     for g in &args.leave_out {
         if Group::SHAPES.contains(g) {
             shapes[g.slot()].clear();
@@ -135,7 +213,7 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
     }
     let shape_counts = shapes.each_ref().map(Vec::len);
     let sample_every = args.sample_every.max(1);
-    let dataset = sample_positions(shapes, &training, sample_every, &args.leave_out);
+    let dataset = sample_positions(shapes, &training, sample_every, &args.leave_out, threads);
     let positions = dataset.data.positions();
     eprintln!(
         "{positions} positions, {} candidates, {} distinct teams ({:.0} s)",
@@ -143,11 +221,12 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
         dataset.data.teams(),
         clock.elapsed().as_secs_f64()
     );
-    let (mut table, last_ll, factor_ll) = fit(&dataset, args.iterations, args.factors.as_ref());
+    let (mut table, last_ll, factor_ll) =
+        fit(&dataset, args.iterations, threads, args.factors.as_ref());
     drop(dataset);
 
     let bar = progress_bar(test.len() as u64, "testing");
-    let (prediction, _) = evaluate(&table, &test, &bar);
+    let (prediction, _) = evaluate(&table, &test, threads, &bar);
     let seconds = clock.elapsed().as_secs_f64();
     let facts = RunFacts {
         source: &source,
@@ -206,15 +285,28 @@ fn read_sets(args: &TrainOptions) -> (GameSource, Vec<SgfGame>, Vec<SgfGame>) {
 }
 
 /// The shapes played at least `min_counts` times in the training games, per shape group,
-/// and the games not replayed to the end; reported on stderr.
-fn frequent_shapes(training: &[SgfGame], min_counts: [u32; 5]) -> ([Vec<u64>; 5], ReplayFaults) {
+/// and the games not replayed to the end (counted on `threads` threads); reported on stderr.
+fn frequent_shapes(
+    training: &[SgfGame],
+    min_counts: [u32; 5],
+    threads: usize,
+) -> ([Vec<u64>; 5], ReplayFaults) {
     let mut counter = ShapeCounter::new();
     let mut faults = ReplayFaults::default();
     let bar = progress_bar(training.len() as u64, "shapes");
-    for game in training {
-        faults.count(for_each_position(game, |b, c, m| counter.observe(b, c, m)));
-        bar.inc(1);
-    }
+    over_games(
+        training,
+        threads,
+        &bar,
+        || (ShapeCounter::new(), ReplayFaults::default()),
+        |(part, part_faults), _, game| {
+            part_faults.count(for_each_position(game, |b, c, m| part.observe(b, c, m)));
+        },
+        |(part, part_faults)| {
+            counter.merge(part);
+            faults.add(part_faults);
+        },
+    );
     bar.finish_and_clear();
     let shapes = counter.frequent(min_counts);
     drop(counter);
@@ -233,44 +325,59 @@ fn frequent_shapes(training: &[SgfGame], min_counts: [u32; 5]) -> ([Vec<u64>; 5]
 }
 
 /// The training positions: every `sample_every`-th position of the training games
-/// (counted across games), described with `shapes`.
+/// (counted across games), described with `shapes`; replayed on `threads` threads, the
+/// same data set as one thread builds.
 fn sample_positions(
     shapes: [Vec<u64>; 5],
     training: &[SgfGame],
     sample_every: usize,
     left_out: &[Group],
+    threads: usize,
 ) -> PatternDataset {
     let mut dataset = PatternDataset::without(shapes, left_out.to_vec());
+    let mut data = dataset.empty_part();
     let bar = progress_bar(training.len() as u64, "positions");
-    for (g, game) in training.iter().enumerate() {
-        let mut k = g;
-        let _ = for_each_position(game, |b, c, m| {
-            if k % sample_every == 0 {
-                dataset.observe(b, c, m);
-            }
-            k += 1;
-        });
-        bar.inc(1);
-    }
+    let maker = &dataset;
+    over_games(
+        training,
+        threads,
+        &bar,
+        || (maker.empty_part(), Vec::new()),
+        |(part, scratch), g, game| {
+            let mut k = g;
+            let _ = for_each_position(game, |b, c, m| {
+                if k % sample_every == 0 {
+                    maker.observe_into(part, scratch, b, c, m);
+                }
+                k += 1;
+            });
+        },
+        |(part, _)| data.append(&part),
+    );
     bar.finish_and_clear();
+    dataset.data = data;
     dataset
 }
 
-/// Fits the table by `iterations` rounds of MM, printing each round's mean
-/// log-likelihood; returns the table and the last round's figure.
+/// Fits the table by `iterations` rounds of MM on `threads` threads, printing each round's
+/// mean log-likelihood; returns the table and the last round's figure.
 /// With `factors`, then fits the latent factors, printing each pass's figure and returning
 /// the last one's too.
 fn fit(
     dataset: &PatternDataset,
     iterations: usize,
+    threads: usize,
     factors: Option<&super::train::LatentFit>,
 ) -> (PatternTable, f64, Option<f64>) {
     let rounds = iterations + factors.map_or(0, |f| f.epochs);
     let bar = progress_bar(rounds as u64, "MM rounds");
     let mut last_ll = f64::NAN;
     let mut factor_ll = None;
-    // One step of the bar and its line, for an MM round and a factor pass alike.
+    // One step of the bar and its line (with the seconds since the fit began), for an MM
+    // round and a factor pass alike.
+    let clock = Instant::now();
     let step = |line: String| {
+        let line = format!("{line} ({:.0} s)", clock.elapsed().as_secs_f64());
         bar.inc(1);
         if bar.is_hidden() {
             eprintln!("{line}");
@@ -283,8 +390,8 @@ fn fit(
         last_ll = ll;
     };
     let table = match factors {
-        None => dataset.fit(iterations, mm),
-        Some(fit) => dataset.fit_with_factors(iterations, fit, mm, |epoch, ll| {
+        None => dataset.fit(iterations, threads, mm),
+        Some(fit) => dataset.fit_with_factors(iterations, threads, fit, mm, |epoch, ll| {
             step(format!(
                 "factor pass {} mean log-likelihood {ll:.4} (during the pass)",
                 epoch + 1
