@@ -124,28 +124,31 @@ fn latent_factors_recover_an_interaction_that_mm_cannot() {
         seed: 3,
         min: 0.0,
     };
-    let (gammas, factors) = data.fit_latent(&mm, &fit, |_, _| {});
-    let fitted = |a: u32, b: u32| {
-        let (a, b) = (a as usize, b as usize);
-        let dot: f32 = (0..2)
-            .map(|k| factors[0][a * 2 + k] * factors[1][b * 2 + k])
-            .sum();
-        gammas[0][a] * gammas[1][b] * f64::from(dot).exp()
-    };
-    let fitted_ll = mean_log_likelihood(&fitted);
-    let true_ll = mean_log_likelihood(&truth);
-    assert!(
-        fitted_ll > mm_ll + 0.05 && fitted_ll > true_ll - 0.01,
-        "mean log-likelihood: MM {mm_ll:.4}, factors {fitted_ll:.4}, true model {true_ll:.4}"
-    );
-    // The matching teams come out about four times as strong as the others.
-    for (a, b) in [(0, 0), (1, 1)] {
-        for (c, d) in [(0, 1), (1, 0)] {
-            let ratio = fitted(a, b) / fitted(c, d);
-            assert!(
-                (3.0..5.3).contains(&ratio),
-                "{a}{b} over {c}{d}: {ratio:.2}"
-            );
+    // One thread (plain SGD), and threads that add up their changes window by window.
+    for threads in [1, 3] {
+        let (gammas, factors) = data.fit_latent(&mm, &fit, threads, |_, _| {});
+        let fitted = |a: u32, b: u32| {
+            let (a, b) = (a as usize, b as usize);
+            let dot: f32 = (0..2)
+                .map(|k| factors[0][a * 2 + k] * factors[1][b * 2 + k])
+                .sum();
+            gammas[0][a] * gammas[1][b] * f64::from(dot).exp()
+        };
+        let fitted_ll = mean_log_likelihood(&fitted);
+        let true_ll = mean_log_likelihood(&truth);
+        assert!(
+            fitted_ll > mm_ll + 0.05 && fitted_ll > true_ll - 0.01,
+            "{threads} threads, mean log-likelihood: MM {mm_ll:.4}, factors {fitted_ll:.4}, true model {true_ll:.4}"
+        );
+        // The matching teams come out about four times as strong as the others.
+        for (a, b) in [(0, 0), (1, 1)] {
+            for (c, d) in [(0, 1), (1, 0)] {
+                let ratio = fitted(a, b) / fitted(c, d);
+                assert!(
+                    (3.0..5.3).contains(&ratio),
+                    "{threads} threads, {a}{b} over {c}{d}: {ratio:.2}"
+                );
+            }
         }
     }
 }

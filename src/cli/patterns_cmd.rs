@@ -74,9 +74,10 @@ pub struct TrainPatternsArgs {
     /// they barely move a prediction and are most of the file).
     #[arg(long, default_value_t = 0.1)]
     factor_min: f32,
-    /// Threads that replay the games and fit MM (0: one per core; the factors' gradient
-    /// descent runs on one). The table does not depend on it but for the last bits of the
-    /// MM sums.
+    /// Threads that replay the games and fit the table (0: one per core). A plain table
+    /// does not depend on it but for the last bits of MM's sums; the factors do (the threads
+    /// join their steps every 4,096 positions each; one thread is plain stochastic gradient
+    /// descent).
     #[arg(long, default_value_t = 0)]
     threads: usize,
 }

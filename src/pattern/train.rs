@@ -452,6 +452,47 @@ pub struct LatentFit {
 /// update (most candidates of a position are that unlikely).
 const LATENT_MIN_STEP: f32 = 1e-6;
 
+/// The parameters [`Dataset::fit_latent`] fits: `weights[g][i]` (log-gammas) and
+/// `factors[g][i * dims..]`.
+#[derive(Clone, Debug)]
+struct LatentParams {
+    weights: Vec<Vec<f32>>,
+    factors: Vec<Vec<f32>>,
+}
+
+impl LatentParams {
+    /// Joins the threads' parameters `locals`, all started from these: each parameter moves
+    /// by the mean change of the threads that changed it. A rare feature, met by one
+    /// thread, takes that thread's change; a common one, which every thread moved about
+    /// the same way, moves as one thread moved it (their sum would overshoot).
+    fn join(&mut self, locals: &[LatentParams]) {
+        let mine = self.weights.iter_mut().chain(self.factors.iter_mut());
+        for (g, values) in mine.enumerate() {
+            for (i, x) in values.iter_mut().enumerate() {
+                let (mut change, mut threads) = (0.0f32, 0u32);
+                for local in locals {
+                    let theirs = if g < local.weights.len() {
+                        local.weights[g][i]
+                    } else {
+                        local.factors[g - local.weights.len()][i]
+                    };
+                    if theirs != *x {
+                        change += theirs - *x;
+                        threads += 1;
+                    }
+                }
+                if threads > 0 {
+                    *x += change / threads as f32;
+                }
+            }
+        }
+    }
+}
+
+/// Positions each thread of [`Dataset::fit_latent`] goes through between the moments its
+/// changes are added up.
+const LATENT_WINDOW: usize = 4096;
+
 impl Dataset {
     /// Fits the factorization Bradley-Terry model by stochastic gradient descent on the
     /// log-likelihood: a team's log-strength is the sum of its features' log-gammas plus,
@@ -459,22 +500,30 @@ impl Dataset {
     /// can count more next to the last move than far from it). Starts from `gammas` (an MM
     /// fit) and small random factors; `progress(epoch, mean log-likelihood during the
     /// epoch)` after each pass. Returns the gammas and `factors[g][i * dims..]`.
+    ///
+    /// On `threads` > 1 threads, each pass's shuffled positions go in windows of
+    /// [`LATENT_WINDOW`] per thread: every thread descends on its share of the window from
+    /// the parameters at the window's start, and their parameters are joined at its end
+    /// ([`LatentParams::join`]; a thread does not see the others' steps of the same
+    /// window). The result depends on `threads`; one thread is plain stochastic gradient
+    /// descent.
     pub fn fit_latent(
         &self,
         gammas: &[Vec<f64>],
         fit: &LatentFit,
+        threads: usize,
         mut progress: impl FnMut(usize, f64),
     ) -> (Vec<Vec<f64>>, Vec<Vec<f32>>) {
         use rand::{RngExt as _, SeedableRng as _};
         let dims = fit.dims;
         assert!((1..=MAX_FACTORS).contains(&dims));
-        let groups = self.groups();
+        let threads = threads.max(1);
         let mut rng = rand_pcg::Pcg32::seed_from_u64(fit.seed);
-        let mut weights: Vec<Vec<f32>> = gammas
+        let weights: Vec<Vec<f32>> = gammas
             .iter()
             .map(|g| g.iter().map(|&x| x.ln() as f32).collect())
             .collect();
-        let mut factors: Vec<Vec<f32>> = self
+        let factors: Vec<Vec<f32>> = self
             .group_sizes
             .iter()
             .map(|&n| {
@@ -483,9 +532,9 @@ impl Dataset {
                     .collect()
             })
             .collect();
+        let mut params = LatentParams { weights, factors };
         let mut order: Vec<u32> = (0..self.positions() as u32).collect();
-        let mut scores: Vec<f32> = Vec::new();
-        let mut sums: Vec<f32> = Vec::new();
+        let mut scratch = (Vec::new(), Vec::new());
         for epoch in 0..fit.epochs {
             // Fisher-Yates shuffle of the positions.
             for i in (1..order.len()).rev() {
@@ -494,70 +543,125 @@ impl Dataset {
             }
             let rate = fit.rate / (1.0 + epoch as f32);
             let mut log_likelihood = 0.0f64;
-            for &k in &order {
-                let k = k as usize;
-                let cands = &self.candidates[self.starts[k]..self.starts[k + 1]];
-                let winner = self.winners[k];
-                scores.clear();
-                sums.clear();
-                sums.resize(cands.len() * dims, 0.0);
-                let mut best = f32::NEG_INFINITY;
-                for (i, &c) in cands.iter().enumerate() {
-                    let row = &self.team_features[c as usize * groups..(c as usize + 1) * groups];
-                    let sum = &mut sums[i * dims..(i + 1) * dims];
-                    let mut linear = 0.0f32;
-                    let mut norms = 0.0f32;
-                    for (g, &f) in row.iter().enumerate() {
-                        if f == ABSENT {
-                            continue;
-                        }
-                        let f = f as usize;
-                        linear += weights[g][f];
-                        for (s, &x) in sum.iter_mut().zip(&factors[g][f * dims..(f + 1) * dims]) {
-                            *s += x;
-                            norms += x * x;
-                        }
-                    }
-                    let squared: f32 = sum.iter().map(|x| x * x).sum();
-                    let score = linear + 0.5 * (squared - norms);
-                    best = best.max(score);
-                    scores.push(score);
+            if threads == 1 {
+                for &k in &order {
+                    log_likelihood +=
+                        self.latent_step(k as usize, &mut params, fit, rate, &mut scratch);
                 }
-                let mut total = 0.0f32;
-                for s in &mut scores {
-                    *s = (*s - best).exp();
-                    total += *s;
-                }
-                let Some(won) = cands.iter().position(|&c| c == winner) else {
-                    continue;
-                };
-                log_likelihood += f64::from((scores[won] / total).ln());
-                for (i, &c) in cands.iter().enumerate() {
-                    let step = scores[i] / total - if i == won { 1.0 } else { 0.0 };
-                    if step.abs() < LATENT_MIN_STEP {
-                        continue;
-                    }
-                    let row = &self.team_features[c as usize * groups..(c as usize + 1) * groups];
-                    let sum = &sums[i * dims..(i + 1) * dims];
-                    for (g, &f) in row.iter().enumerate() {
-                        if f == ABSENT {
-                            continue;
-                        }
-                        let f = f as usize;
-                        weights[g][f] -= rate * step;
-                        for (v, &s) in factors[g][f * dims..(f + 1) * dims].iter_mut().zip(sum) {
-                            *v -= rate * (step * (s - *v) + fit.regularization * *v);
-                        }
-                    }
+            } else {
+                for window in order.chunks(LATENT_WINDOW * threads) {
+                    let start = &params;
+                    let share = window.len().div_ceil(threads);
+                    let results: Vec<(LatentParams, f64)> = std::thread::scope(|scope| {
+                        let handles: Vec<_> = window
+                            .chunks(share)
+                            .map(|part| {
+                                scope.spawn(move || {
+                                    let mut local = start.clone();
+                                    let mut scratch = (Vec::new(), Vec::new());
+                                    let mut ll = 0.0f64;
+                                    for &k in part {
+                                        ll += self.latent_step(
+                                            k as usize,
+                                            &mut local,
+                                            fit,
+                                            rate,
+                                            &mut scratch,
+                                        );
+                                    }
+                                    (local, ll)
+                                })
+                            })
+                            .collect();
+                        handles
+                            .into_iter()
+                            .map(|h| h.join().expect("a factor thread panicked"))
+                            .collect()
+                    });
+                    let (locals, lls): (Vec<LatentParams>, Vec<f64>) = results.into_iter().unzip();
+                    params.join(&locals);
+                    log_likelihood += lls.iter().sum::<f64>();
                 }
             }
             progress(epoch, log_likelihood / self.positions().max(1) as f64);
         }
-        let gammas = weights
+        let gammas = params
+            .weights
             .iter()
             .map(|g| g.iter().map(|&w| f64::from(w).exp()).collect())
             .collect();
-        (gammas, factors)
+        (gammas, params.factors)
+    }
+
+    /// One step of stochastic gradient descent on position `k`; returns the log of the
+    /// probability the parameters gave its winner before the step (0 where the winner is
+    /// not among the candidates). `scratch` is working space.
+    fn latent_step(
+        &self,
+        k: usize,
+        params: &mut LatentParams,
+        fit: &LatentFit,
+        rate: f32,
+        (scores, sums): &mut (Vec<f32>, Vec<f32>),
+    ) -> f64 {
+        let dims = fit.dims;
+        let groups = self.groups();
+        let LatentParams { weights, factors } = params;
+        let cands = &self.candidates[self.starts[k]..self.starts[k + 1]];
+        let winner = self.winners[k];
+        scores.clear();
+        sums.clear();
+        sums.resize(cands.len() * dims, 0.0);
+        let mut best = f32::NEG_INFINITY;
+        for (i, &c) in cands.iter().enumerate() {
+            let row = &self.team_features[c as usize * groups..(c as usize + 1) * groups];
+            let sum = &mut sums[i * dims..(i + 1) * dims];
+            let mut linear = 0.0f32;
+            let mut norms = 0.0f32;
+            for (g, &f) in row.iter().enumerate() {
+                if f == ABSENT {
+                    continue;
+                }
+                let f = f as usize;
+                linear += weights[g][f];
+                for (s, &x) in sum.iter_mut().zip(&factors[g][f * dims..(f + 1) * dims]) {
+                    *s += x;
+                    norms += x * x;
+                }
+            }
+            let squared: f32 = sum.iter().map(|x| x * x).sum();
+            let score = linear + 0.5 * (squared - norms);
+            best = best.max(score);
+            scores.push(score);
+        }
+        let mut total = 0.0f32;
+        for s in scores.iter_mut() {
+            *s = (*s - best).exp();
+            total += *s;
+        }
+        let Some(won) = cands.iter().position(|&c| c == winner) else {
+            return 0.0;
+        };
+        let log_likelihood = f64::from((scores[won] / total).ln());
+        for (i, &c) in cands.iter().enumerate() {
+            let step = scores[i] / total - if i == won { 1.0 } else { 0.0 };
+            if step.abs() < LATENT_MIN_STEP {
+                continue;
+            }
+            let row = &self.team_features[c as usize * groups..(c as usize + 1) * groups];
+            let sum = &sums[i * dims..(i + 1) * dims];
+            for (g, &f) in row.iter().enumerate() {
+                if f == ABSENT {
+                    continue;
+                }
+                let f = f as usize;
+                weights[g][f] -= rate * step;
+                for (v, &s) in factors[g][f * dims..(f + 1) * dims].iter_mut().zip(sum) {
+                    *v -= rate * (step * (s - *v) + fit.regularization * *v);
+                }
+            }
+        }
+        log_likelihood
     }
 }
 
@@ -733,7 +837,7 @@ impl PatternDataset {
         latent_progress: impl FnMut(usize, f64),
     ) -> PatternTable {
         let gammas = self.data.fit_mm(iterations, threads, mm_progress);
-        let (gammas, factors) = self.data.fit_latent(&gammas, fit, latent_progress);
+        let (gammas, factors) = self.data.fit_latent(&gammas, fit, threads, latent_progress);
         let mut table = self.table(&gammas, Some((fit.dims, &factors)));
         table.compact_factors(FACTOR_STEPS, fit.min);
         table

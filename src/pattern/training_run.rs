@@ -49,8 +49,7 @@ pub struct TrainOptions {
     pub leave_out: Vec<super::Group>,
     /// Latent factors fitted after MM (`None`: a plain table).
     pub factors: Option<super::train::LatentFit>,
-    /// Threads that replay the games and fit MM (at least 1; the factors' stochastic
-    /// gradient descent runs on one).
+    /// Threads that replay the games and fit the model (at least 1).
     pub threads: usize,
 }
 
@@ -486,9 +485,15 @@ fn header(args: &TrainOptions, facts: &RunFacts<'_>) -> Vec<String> {
         match (&args.factors, facts.factor_ll) {
             (Some(fit), Some(ll)) => format!(
                 "factors: {} per feature, {} passes of gradient descent (rate {}, \
-                 regularization {}), last pass's training mean log-likelihood {ll:.4}; none \
-                 where all are under {}",
-                fit.dims, fit.epochs, fit.rate, fit.regularization, fit.min
+                 regularization {}, {} thread{}), last pass's training mean log-likelihood \
+                 {ll:.4}; none where all are under {}",
+                fit.dims,
+                fit.epochs,
+                fit.rate,
+                fit.regularization,
+                args.threads,
+                if args.threads == 1 { "" } else { "s" },
+                fit.min
             ),
             _ => String::new(),
         },
