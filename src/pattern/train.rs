@@ -501,10 +501,10 @@ impl Dataset {
     /// fit) and small random factors; `progress(epoch, mean log-likelihood during the
     /// epoch)` after each pass. Returns the gammas and `factors[g][i * dims..]`.
     ///
-    /// On `threads` > 1 threads, each pass's shuffled positions go in windows of
-    /// [`LATENT_WINDOW`] per thread: every thread descends on its share of the window from
-    /// the parameters at the window's start, and their parameters are joined at its end
-    /// ([`LatentParams::join`]; a thread does not see the others' steps of the same
+    /// On `threads` > 1 threads, each pass's shuffled positions go in windows of 4,096
+    /// per thread: every thread descends on its share of the window from the parameters at
+    /// the window's start, and at its end each parameter moves by the mean change of the
+    /// threads that changed it (a thread does not see the others' steps of the same
     /// window). The result depends on `threads`; one thread is plain stochastic gradient
     /// descent.
     pub fn fit_latent(
