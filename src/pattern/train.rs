@@ -466,16 +466,23 @@ impl LatentParams {
     /// thread, takes that thread's change; a common one, which every thread moved about
     /// the same way, moves as one thread moved it (their sum would overshoot).
     fn join(&mut self, locals: &[LatentParams]) {
+        // Each thread's vectors in the order of ours: the weights', then the factors'.
+        let theirs: Vec<Vec<&[f32]>> = locals
+            .iter()
+            .map(|l| {
+                l.weights
+                    .iter()
+                    .chain(&l.factors)
+                    .map(Vec::as_slice)
+                    .collect()
+            })
+            .collect();
         let mine = self.weights.iter_mut().chain(self.factors.iter_mut());
         for (g, values) in mine.enumerate() {
             for (i, x) in values.iter_mut().enumerate() {
                 let (mut change, mut threads) = (0.0f32, 0u32);
-                for local in locals {
-                    let theirs = if g < local.weights.len() {
-                        local.weights[g][i]
-                    } else {
-                        local.factors[g - local.weights.len()][i]
-                    };
+                for local in &theirs {
+                    let theirs = local[g][i];
                     if theirs != *x {
                         change += theirs - *x;
                         threads += 1;
@@ -704,16 +711,48 @@ pub fn model_group_sizes(shapes: &[Vec<u64>; SHAPE_GROUPS]) -> Vec<usize> {
         .collect()
 }
 
-/// How a position's candidates become team rows: the index of each listed shape, and the
-/// groups left out.
-struct RowMaker {
+/// Builds the training data of the pattern model from game positions.
+pub struct PatternDataset {
+    pub data: Dataset,
+    shapes: [Vec<u64>; SHAPE_GROUPS],
     shape_index: [HashMap<u64, u32>; SHAPE_GROUPS],
     left_out: Vec<Group>,
 }
 
-impl RowMaker {
-    /// Adds one position to `data`: every legal point and pass compete; `played` wins.
-    fn observe(
+impl PatternDataset {
+    /// An empty data set where the given shapes get their own gamma.
+    pub fn new(shapes: [Vec<u64>; SHAPE_GROUPS]) -> PatternDataset {
+        PatternDataset::without(shapes, Vec::new())
+    }
+
+    /// An empty data set where the given shapes get their own gamma and the groups
+    /// `left_out` are not used (their gammas stay 1).
+    pub fn without(shapes: [Vec<u64>; SHAPE_GROUPS], left_out: Vec<Group>) -> PatternDataset {
+        let shape_index = std::array::from_fn(|slot| {
+            shapes[slot]
+                .iter()
+                .enumerate()
+                .map(|(k, &c)| (c, k as u32))
+                .collect()
+        });
+        PatternDataset {
+            data: Dataset::new(model_group_sizes(&shapes)),
+            shapes,
+            shape_index,
+            left_out,
+        }
+    }
+
+    /// An empty data set of this model's groups, for [`PatternDataset::observe_into`] (one
+    /// per thread; [`Dataset::append`] joins them).
+    pub fn empty_part(&self) -> Dataset {
+        Dataset::new(self.data.group_sizes.clone())
+    }
+
+    /// Adds one position to `data` (a part of this data set, from
+    /// [`PatternDataset::empty_part`], joined by [`Dataset::append`]): every legal point
+    /// and pass compete; `played` wins. `scratch` is working space.
+    pub fn observe_into(
         &self,
         data: &mut Dataset,
         scratch: &mut Vec<u32>,
@@ -750,68 +789,6 @@ impl RowMaker {
         if let Some(w) = winner {
             data.add_position(scratch, w);
         }
-    }
-}
-
-/// Builds the training data of the pattern model from game positions.
-pub struct PatternDataset {
-    pub data: Dataset,
-    shapes: [Vec<u64>; SHAPE_GROUPS],
-    rows: RowMaker,
-    scratch: Vec<u32>,
-}
-
-impl PatternDataset {
-    /// An empty data set where the given shapes get their own gamma.
-    pub fn new(shapes: [Vec<u64>; SHAPE_GROUPS]) -> PatternDataset {
-        PatternDataset::without(shapes, Vec::new())
-    }
-
-    /// An empty data set where the given shapes get their own gamma and the groups
-    /// `left_out` are not used (their gammas stay 1).
-    pub fn without(shapes: [Vec<u64>; SHAPE_GROUPS], left_out: Vec<Group>) -> PatternDataset {
-        let shape_index = std::array::from_fn(|slot| {
-            shapes[slot]
-                .iter()
-                .enumerate()
-                .map(|(k, &c)| (c, k as u32))
-                .collect()
-        });
-        PatternDataset {
-            data: Dataset::new(model_group_sizes(&shapes)),
-            shapes,
-            rows: RowMaker {
-                shape_index,
-                left_out,
-            },
-            scratch: Vec::new(),
-        }
-    }
-
-    /// Adds one position: every legal point and pass compete; `played` wins.
-    pub fn observe(&mut self, board: &Board, ctx: &Context, played: Move) {
-        self.rows
-            .observe(&mut self.data, &mut self.scratch, board, ctx, played);
-    }
-
-    /// An empty data set of this model's groups, for [`PatternDataset::observe_into`] (one
-    /// per thread; [`Dataset::append`] joins them).
-    pub fn empty_part(&self) -> Dataset {
-        Dataset::new(self.data.group_sizes.clone())
-    }
-
-    /// Adds one position to `data` (a part of this data set, from
-    /// [`PatternDataset::empty_part`]), as [`PatternDataset::observe`] adds it to this one;
-    /// `scratch` is working space.
-    pub fn observe_into(
-        &self,
-        data: &mut Dataset,
-        scratch: &mut Vec<u32>,
-        board: &Board,
-        ctx: &Context,
-        played: Move,
-    ) {
-        self.rows.observe(data, scratch, board, ctx, played);
     }
 
     /// Fits the model by MM on `threads` threads and returns it as a table (without header).
