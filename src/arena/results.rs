@@ -47,6 +47,9 @@ pub struct MatchSettings {
     /// split by single games when they resume, so that their shards still add up.
     #[serde(default)]
     pub shard_pairs: bool,
+    /// Engine 1's colour in the games (folders made before the option: alternate).
+    #[serde(default)]
+    pub engine1_colour: super::shard::Engine1Colour,
 }
 
 /// The names of the fields in which `$a` and `$b` differ, in the order given: each field as
@@ -73,7 +76,7 @@ impl MatchSettings {
             "engines" engines, "names" names, "size" size, "komi" komi, "rules" rules,
             "handicap" handicap, "openings" openings, "opening-moves" opening_moves,
             "time control" time_control, "margin" margin_seconds, "move cap" move_cap,
-            "seed" seed)
+            "seed" seed, "engine 1's colour" engine1_colour)
     }
 }
 

@@ -76,6 +76,7 @@ pub fn run_match(plan: &MatchPlan) -> Result<MatchSummary, String> {
         plan.openings.len(),
         settings.shard,
         settings.shard_pairs,
+        settings.engine1_colour,
     );
     // A match resumed with fewer games counts only those of its list (the others stay in
     // the file, for a later run that asks for them again).

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use serde::{Deserialize, Serialize};
+
 use super::results::{self, GameRecord, MatchSettings};
 
 /// One game of the match's game list.
@@ -34,22 +36,61 @@ pub fn in_shard(index: usize, shard: Option<(usize, usize)>, pairs: bool) -> boo
     shard.is_none_or(|(k, n)| unit % n == k - 1)
 }
 
-/// The match's game list, or a shard's part of it (see [`in_shard`]). Colours alternate;
-/// with openings, each opening is played twice in a row with colours swapped, and the
-/// openings repeat in order.
+/// The colour engine 1 plays in a match's games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine1Colour {
+    /// Black in the odd-numbered games (1, 3, ...), white in the even ones.
+    #[default]
+    Alternate,
+    Black,
+    /// White in every game: with `--handicap N`, the engine that gives the stones.
+    White,
+}
+
+impl std::str::FromStr for Engine1Colour {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "alternate" => Ok(Engine1Colour::Alternate),
+            "black" | "b" => Ok(Engine1Colour::Black),
+            "white" | "w" => Ok(Engine1Colour::White),
+            _ => Err(format!(
+                "engine 1's colour is alternate, black or white, not {text:?}"
+            )),
+        }
+    }
+}
+
+impl Engine1Colour {
+    /// Whether engine 1 plays black in the game of list index `index`.
+    pub fn engine1_black(self, index: usize) -> bool {
+        match self {
+            Engine1Colour::Alternate => index % 2 == 0,
+            Engine1Colour::Black => true,
+            Engine1Colour::White => false,
+        }
+    }
+}
+
+/// The match's game list, or a shard's part of it (see [`in_shard`]). Colours alternate
+/// unless `colour` fixes engine 1's; with openings, each opening is played twice in a row
+/// (with colours swapped when they alternate), and the openings repeat in order.
 pub fn game_list(
     games: usize,
     seed: u64,
     openings: usize,
     shard: Option<(usize, usize)>,
     pairs: bool,
+    colour: Engine1Colour,
 ) -> Vec<GameSpec> {
     (0..games)
         .filter(|&i| in_shard(i, shard, pairs))
         .map(|index| GameSpec {
             index,
             seed: game_seed(seed, index),
-            engine1_black: index % 2 == 0,
+            engine1_black: colour.engine1_black(index),
             opening: (openings > 0).then(|| (index / 2) % openings),
         })
         .collect()
@@ -121,7 +162,7 @@ mod tests {
 
     #[test]
     fn game_list_alternates_colours_and_pairs_openings() {
-        let list = game_list(8, 7, 3, None, true);
+        let list = game_list(8, 7, 3, None, true, Engine1Colour::Alternate);
         let colours: Vec<bool> = list.iter().map(|g| g.engine1_black).collect();
         assert_eq!(
             colours,
@@ -141,9 +182,9 @@ mod tests {
                 Some(0)
             ]
         );
-        let first = game_list(8, 7, 3, Some((1, 3)), true);
-        let second = game_list(8, 7, 3, Some((2, 3)), true);
-        let third = game_list(8, 7, 3, Some((3, 3)), true);
+        let first = game_list(8, 7, 3, Some((1, 3)), true, Engine1Colour::Alternate);
+        let second = game_list(8, 7, 3, Some((2, 3)), true, Engine1Colour::Alternate);
+        let third = game_list(8, 7, 3, Some((3, 3)), true, Engine1Colour::Alternate);
         let mut union: Vec<GameSpec> = [first, second, third].concat();
         union.sort_by_key(|g| g.index);
         assert_eq!(union, list);
@@ -156,10 +197,17 @@ mod tests {
         // both or neither, so that every shard plays each engine as often with black as
         // with white, and the shards together are the whole list.
         for (games, shards) in [(20, 2), (20, 3), (9, 2), (7, 4), (6, 8)] {
-            let whole = game_list(games, 3, 2, None, true);
+            let whole = game_list(games, 3, 2, None, true, Engine1Colour::Alternate);
             let mut union = Vec::new();
             for k in 1..=shards {
-                let part = game_list(games, 3, 2, Some((k, shards)), true);
+                let part = game_list(
+                    games,
+                    3,
+                    2,
+                    Some((k, shards)),
+                    true,
+                    Engine1Colour::Alternate,
+                );
                 for spec in &part {
                     let twin = spec.index ^ 1;
                     assert!(
@@ -180,7 +228,7 @@ mod tests {
             assert_eq!(union, whole);
         }
         // A folder made before shards took pairs keeps its split when it resumes.
-        let old: Vec<usize> = game_list(6, 3, 0, Some((1, 2)), false)
+        let old: Vec<usize> = game_list(6, 3, 0, Some((1, 2)), false, Engine1Colour::Alternate)
             .iter()
             .map(|g| g.index)
             .collect();
@@ -191,6 +239,32 @@ mod tests {
             "move_cap":243,"seed":1,"games":6,"shard":[1,2]}"#;
         let settings: MatchSettings = serde_json::from_str(json).unwrap();
         assert!(!settings.shard_pairs);
+        assert_eq!(settings.engine1_colour, Engine1Colour::Alternate);
+    }
+
+    #[test]
+    fn engine1_colour_can_be_fixed() {
+        for (colour, black) in [(Engine1Colour::Black, true), (Engine1Colour::White, false)] {
+            let whole = game_list(7, 5, 2, None, true, colour);
+            assert_eq!(whole.len(), 7);
+            assert!(whole.iter().all(|g| g.engine1_black == black), "{colour:?}");
+            // The seeds and openings are those of the alternating list: only colours differ.
+            let alternating = game_list(7, 5, 2, None, true, Engine1Colour::Alternate);
+            for (a, b) in whole.iter().zip(&alternating) {
+                assert_eq!((a.index, a.seed, a.opening), (b.index, b.seed, b.opening));
+            }
+            let mut union: Vec<GameSpec> = (1..=3)
+                .flat_map(|k| game_list(7, 5, 2, Some((k, 3)), true, colour))
+                .collect();
+            union.sort_by_key(|g| g.index);
+            assert_eq!(union, whole);
+        }
+        assert_eq!("White".parse(), Ok(Engine1Colour::White));
+        assert_eq!("b".parse(), Ok(Engine1Colour::Black));
+        assert_eq!("alternate".parse(), Ok(Engine1Colour::Alternate));
+        assert!("red".parse::<Engine1Colour>().is_err());
+        let text = serde_json::to_string(&Engine1Colour::White).unwrap();
+        assert_eq!(text, "\"white\"");
     }
 
     #[test]

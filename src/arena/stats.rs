@@ -507,6 +507,7 @@ pub(crate) mod tests {
             games: 4,
             shard: None,
             shard_pairs: true,
+            engine1_colour: Default::default(),
         }
     }
 

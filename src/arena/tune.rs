@@ -363,6 +363,7 @@ impl TunePlan {
                 games,
                 shard: self.shard,
                 shard_pairs: true,
+                engine1_colour: Default::default(),
             },
             engines: specs,
             rules: self.rules,

@@ -12,8 +12,8 @@ use clap::{Args, Subcommand};
 use crate::arena::results::MatchSettings;
 use crate::arena::stats::Sprt;
 use crate::arena::{
-    EngineSpec, MatchPlan, MatchSummary, chart, check_out_dir, load_openings, merge_folders,
-    parse_shard, results, run_match, stats, time_control,
+    Engine1Colour, EngineSpec, MatchPlan, MatchSummary, chart, check_out_dir, load_openings,
+    merge_folders, parse_shard, results, run_match, stats, time_control,
 };
 use crate::board::{GameState, Geometry, Rules};
 use crate::search::SearchControl;
@@ -118,6 +118,10 @@ pub struct GameOptions {
     /// Fixed handicap stones for black (0 for none).
     #[arg(long, default_value_t = 0)]
     handicap: usize,
+    /// Engine 1's colour: alternate (black in games 1, 3, ...), black or white (with
+    /// --handicap, white gives the stones).
+    #[arg(long, value_name = "COLOUR", default_value = "alternate")]
+    engine1_colour: Engine1Colour,
     /// SGF files or folders of openings; each opening is played twice with colours swapped.
     #[arg(long, value_name = "SGF", num_args = 1..)]
     openings: Vec<PathBuf>,
@@ -411,6 +415,7 @@ fn run(
         games: options.games,
         shard,
         shard_pairs: true,
+        engine1_colour: options.engine1_colour,
     };
     let plan = MatchPlan {
         settings,
