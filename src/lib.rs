@@ -70,3 +70,13 @@ pub mod settings;
 pub mod sgf;
 pub mod svg;
 pub mod tactics;
+
+/// The machine's cores (hardware threads) as the operating system reports them, 1 when it
+/// does not; asked once (on Linux the answer reads the cgroup files). What "one thread per
+/// core" means everywhere: search threads on `auto`, `--threads 0` of the trainer and
+/// `--threads all` of the bench.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES
+        .get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+}

@@ -74,7 +74,7 @@ fn settings_field(settings: &Settings) -> String {
 
 fn thread_count(spec: &str) -> Result<usize, String> {
     if spec == "all" {
-        Ok(std::thread::available_parallelism().map_or(1, |n| n.get()))
+        Ok(crate::cores())
     } else {
         spec.parse::<usize>()
             .ok()

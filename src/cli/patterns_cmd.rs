@@ -144,11 +144,7 @@ struct EvalArgs {
 
 /// `n` threads, or one per core for 0.
 fn thread_count(n: usize) -> usize {
-    if n > 0 {
-        n
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    }
+    if n > 0 { n } else { crate::cores() }
 }
 
 pub fn train(args: &TrainPatternsArgs) -> ExitCode {

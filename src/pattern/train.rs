@@ -371,8 +371,6 @@ impl Dataset {
         strength: &[f64],
         threads: usize,
     ) -> (Vec<f64>, f64) {
-        let positions = self.positions();
-        let share = positions.div_ceil(threads).max(1);
         let partial = |range: std::ops::Range<usize>| {
             let mut denominators = vec![0.0f64; gammas.len()];
             let mut ll = 0.0f64;
@@ -393,19 +391,7 @@ impl Dataset {
             }
             (denominators, ll)
         };
-        let parts: Vec<(Vec<f64>, f64)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..positions)
-                .step_by(share)
-                .map(|start| {
-                    let partial = &partial;
-                    scope.spawn(move || partial(start..(start + share).min(positions)))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("an MM thread panicked"))
-                .collect()
-        });
+        let parts = map_shares(self.positions(), threads, partial);
         let mut denominators = vec![0.0f64; gammas.len()];
         let mut ll = 0.0;
         for (part, part_ll) in parts {
@@ -416,6 +402,29 @@ impl Dataset {
         }
         (denominators, ll)
     }
+}
+
+/// Runs `work(range)` on `threads` threads, each on its own contiguous share of `0..len`
+/// (the last share may be shorter), and returns the results in the shares' order.
+fn map_shares<R: Send>(
+    len: usize,
+    threads: usize,
+    work: impl Fn(std::ops::Range<usize>) -> R + Sync,
+) -> Vec<R> {
+    let share = len.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..len)
+            .step_by(share)
+            .map(|start| {
+                let work = &work;
+                scope.spawn(move || work(start..(start + share).min(len)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a training thread panicked"))
+            .collect()
+    })
 }
 
 /// Runs `work(index of the chunk's first item, chunk)` on `threads` threads, each on its
@@ -558,32 +567,14 @@ impl Dataset {
             } else {
                 for window in order.chunks(LATENT_WINDOW * threads) {
                     let start = &params;
-                    let share = window.len().div_ceil(threads);
-                    let results: Vec<(LatentParams, f64)> = std::thread::scope(|scope| {
-                        let handles: Vec<_> = window
-                            .chunks(share)
-                            .map(|part| {
-                                scope.spawn(move || {
-                                    let mut local = start.clone();
-                                    let mut scratch = (Vec::new(), Vec::new());
-                                    let mut ll = 0.0f64;
-                                    for &k in part {
-                                        ll += self.latent_step(
-                                            k as usize,
-                                            &mut local,
-                                            fit,
-                                            rate,
-                                            &mut scratch,
-                                        );
-                                    }
-                                    (local, ll)
-                                })
-                            })
-                            .collect();
-                        handles
-                            .into_iter()
-                            .map(|h| h.join().expect("a factor thread panicked"))
-                            .collect()
+                    let results = map_shares(window.len(), threads, |range| {
+                        let mut local = start.clone();
+                        let mut scratch = (Vec::new(), Vec::new());
+                        let mut ll = 0.0f64;
+                        for &k in &window[range] {
+                            ll += self.latent_step(k as usize, &mut local, fit, rate, &mut scratch);
+                        }
+                        (local, ll)
                     });
                     let (locals, lls): (Vec<LatentParams>, Vec<f64>) = results.into_iter().unzip();
                     params.join(&locals);

@@ -550,7 +550,7 @@ impl Searcher {
             claimed: AtomicU64::new(0),
             playout_limit: limits.playouts,
             running: AtomicUsize::new(threads),
-            wait_for_expansions: threads > cores(),
+            wait_for_expansions: threads > crate::cores(),
             ownership: (0..MAX_CELLS).map(|_| AtomicI32::new(0)).collect(),
             ownership_samples: AtomicU32::new(0),
             root_scores: (0..MAX_CELLS).map(|_| AtomicI64::new(0)).collect(),
@@ -777,14 +777,6 @@ fn runs_on(shared: &SharedSearch<'_>, extend_below: Option<f32>) -> bool {
         _ => false,
     };
     uncertain || below
-}
-
-/// The machine's cores (hardware threads) as the operating system reports them, 1 when
-/// it does not; asked once (on Linux the answer reads the cgroup files).
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES
-        .get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
 /// A snapshot of the search: root children by visits, with PVs and ownership.

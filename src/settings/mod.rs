@@ -532,8 +532,7 @@ pub struct Selection {
 impl GameParams {
     /// Search threads.
     pub fn thread_count(&self) -> usize {
-        self.threads
-            .or_else_with(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.threads.or_else_with(crate::cores)
     }
 
     /// The rules of new games, with the komi setting.
