@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use super::player::TimeControl;
 use super::results::{EndKind, GameRecord, MatchSettings};
+use super::shard::Engine1Colour;
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -296,6 +297,15 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     if !settings.openings.is_empty() {
         let _ = writeln!(out, "Openings: {}", settings.openings.join(", "));
     }
+    match settings.engine1_colour {
+        Engine1Colour::Alternate => {}
+        Engine1Colour::Black => {
+            let _ = writeln!(out, "{} plays black in every game", names[0]);
+        }
+        Engine1Colour::White => {
+            let _ = writeln!(out, "{} plays white in every game", names[0]);
+        }
+    }
     match settings.shard {
         None => {
             let _ = writeln!(
@@ -544,6 +554,11 @@ pub(crate) mod tests {
             "{svg}"
         );
         assert!(svg.contains("score of gnugo"), "{svg}");
+        assert!(!text.contains("in every game"), "{text}");
+        let mut fixed = settings.clone();
+        fixed.engine1_colour = Engine1Colour::White;
+        let text = report(&fixed, &records, None);
+        assert!(text.contains("gnugo plays white in every game"), "{text}");
     }
 
     #[test]
