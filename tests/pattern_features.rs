@@ -13,11 +13,8 @@ fn level(board: &Board, vertex: &str, ctx: &Context, group: Group) -> u8 {
     extract(board, Some(at(board, vertex)), ctx).levels[group.slot()]
 }
 
-fn ctx(color: Color, last: Option<Point>, second: Option<Point>) -> Context {
-    Context {
-        color,
-        recent: Recent::new(last, second),
-    }
+fn ctx(color: Color, last: Option<Point>, second: Option<Point>) -> Context<'static> {
+    Context::new(color, Recent::new(last, second))
 }
 
 // Columns A..G (no I on boards this small), rows 7 (top) .. 1 (bottom).
@@ -315,4 +312,41 @@ fn the_stones_level_follows_the_share_of_occupied_points() {
             "{size}x{size}: every level met"
         );
     }
+}
+
+#[test]
+fn owner_levels_come_from_the_tally_in_the_context() {
+    use hane::pattern::features::Ownership;
+    let board = Board::new(9).unwrap();
+    let g = board.geometry();
+    let (a, b) = (at(&board, "C3"), at(&board, "G7"));
+    // Ten playouts: C3 black's in all, G7 white's in three and black's in none.
+    let mut tally = Ownership::new();
+    for k in 0..10 {
+        let mut owners = [None; hane::board::MAX_CELLS];
+        owners[a.index()] = Some(Color::Black);
+        if k < 3 {
+            owners[b.index()] = Some(Color::White);
+        }
+        tally.add(g, &owners);
+    }
+    assert_eq!(tally.playouts(), 10);
+    assert_eq!(tally.owned(Color::Black, a), 10);
+    assert_eq!(tally.owned(Color::White, b), 3);
+    // Level 1 + floor(8 * owned / (playouts + 1)).
+    assert_eq!(tally.level(Color::Black, a), 8);
+    assert_eq!(tally.level(Color::White, a), 1);
+    assert_eq!(tally.level(Color::White, b), 3);
+    assert_eq!(tally.level(Color::Black, b), 1);
+    let with = Context {
+        owner: Some(&tally),
+        ..ctx(Color::White, None, None)
+    };
+    assert_eq!(level(&board, "G7", &with, Group::Owner), 3);
+    // No tally, no level; an empty tally, no level either.
+    assert_eq!(
+        level(&board, "G7", &ctx(Color::White, None, None), Group::Owner),
+        0
+    );
+    assert_eq!(Ownership::new().level(Color::Black, a), 0);
 }

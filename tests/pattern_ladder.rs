@@ -11,10 +11,7 @@ fn at(board: &Board, vertex: &str) -> Point {
 }
 
 fn level(board: &Board, vertex: &str, color: Color, group: Group) -> u8 {
-    let ctx = Context {
-        color,
-        recent: Recent::default(),
-    };
+    let ctx = Context::new(color, Recent::default());
     extract(board, Some(at(board, vertex)), &ctx).levels[group.slot()]
 }
 

@@ -357,3 +357,70 @@ fn patterns_compact_rewrites_a_factor_table_shorter() {
     assert!(out.stdout.is_empty() && !nothing.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn train_patterns_learns_the_owner_levels_unless_left_out() {
+    let dir = std::env::temp_dir().join(format!("hane-pattern-owner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(23);
+    let games: Vec<String> = (0..12).map(|_| random_game(&mut rng, 80)).collect();
+    let games_file = dir.join("games.sgf");
+    std::fs::write(&games_file, games.concat()).unwrap();
+    let train = |table: &Path, extra: &[&str]| {
+        let out = hane()
+            .arg("train-patterns")
+            .arg(&games_file)
+            .arg("--out")
+            .arg(table)
+            .args(["--iterations", "3", "--test-every", "4", "--threads", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        pattern::load(table).unwrap()
+    };
+    let with = train(&dir.join("with.txt"), &[]);
+    let without = train(&dir.join("without.txt"), &["--leave-out", "owner"]);
+    // Each position's tally of 32 light playouts gives the points levels 1 to 8: the
+    // fitted gammas are not all 1, and the search will run the playouts for this table.
+    assert!(with.uses_group(pattern::Group::Owner));
+    let fitted = with
+        .to_text()
+        .lines()
+        .filter(|l| l.starts_with("owner ") && !l.ends_with(" 1"))
+        .count();
+    assert!(fitted >= 4, "{fitted} owner levels fitted");
+    assert!(!without.uses_group(pattern::Group::Owner));
+    // The tallies are seeded by the position: training again gives the same table.
+    let again = train(&dir.join("again.txt"), &[]);
+    let body = |t: &pattern::PatternTable| {
+        let text = t.to_text();
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&again), body(&with));
+    // `patterns eval` runs the same playouts for a table that uses the group.
+    let eval = |table: &str| {
+        let out = hane()
+            .args(["patterns", "eval", "--patterns"])
+            .arg(dir.join(table))
+            .arg(&games_file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(eval("with.txt"), eval("again.txt"));
+    assert_ne!(eval("with.txt"), eval("without.txt"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

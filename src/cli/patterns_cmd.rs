@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 
 use crate::log::progress_bar;
 use crate::pattern::{self, training_run};
+use crate::playout::ownership::owner_tally;
 use crate::sgf::collection::{game_keys, read_games};
 
 #[derive(Args, Debug)]
@@ -172,6 +173,7 @@ pub fn train(args: &TrainPatternsArgs) -> ExitCode {
             min: args.factor_min,
         }),
         threads: thread_count(args.threads),
+        owner: Some(owner_tally),
     };
     match training_run::train(&options) {
         Ok(prediction) => {
@@ -251,7 +253,10 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
     }
     let bar = progress_bar(source.games.len() as u64, "games");
     let threads = thread_count(args.threads);
-    let (prediction, faults) = training_run::evaluate(table, &source.games, threads, &bar);
+    let owner = table
+        .uses_group(pattern::Group::Owner)
+        .then_some(owner_tally as pattern::features::OwnerTally);
+    let (prediction, faults) = training_run::evaluate(table, &source.games, threads, owner, &bar);
     eprintln!(
         "{} games ({} broken, {} of another size, {} repeated, {} also in --exclude \
          skipped; {} cut at an illegal move, {} with unplaceable setup)",

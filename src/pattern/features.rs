@@ -1,12 +1,13 @@
 //! The features of a candidate move that the Bradley-Terry model rates: tactical ones
 //! (capture, atari escape, self-atari, atari given), distances to the last two moves and to
-//! the edge, the liberties after the move, pass, and five shapes (3x3 with atari marks, 12-,
-//! 24-, 40- and 60-point diamonds).
+//! the edge, the liberties after the move, how full the board is, who owns the point at the
+//! end of a few random playouts (when the caller has run them), pass, and five shapes (3x3
+//! with atari marks, 12-, 24-, 40- and 60-point diamonds).
 //! Each feature group gives a move at most one level; level 0 means "absent" (gamma 1).
 //!
 //! Extraction allocates nothing: chain walks use small fixed arrays.
 
-use crate::board::{Board, Color, Point, Recent};
+use crate::board::{Board, Color, Geometry, MAX_CELLS, Point, Recent};
 use crate::tactics::ladder::{atari_starts_ladder, extension_caught_in_ladder};
 use crate::tactics::liberties::{liberties_after, liberties_capped, touches_chain_in_atari};
 
@@ -48,6 +49,11 @@ pub enum Group {
     /// same for every candidate of a position, pass included, so its gamma cancels out; with
     /// latent factors it tells the other features the stage of the game.
     Stones,
+    /// Who owns the point at the end of a few random playouts from the position
+    /// ([`Ownership`]): the share of them in which it ends as the mover's, in eight steps
+    /// (level 1: under an eighth, ..., level 8: seven eighths or more). No level when the
+    /// context has no ownership.
+    Owner,
     /// The folded 3x3 code with atari marks.
     Shape3,
     /// The folded 12-point diamond code.
@@ -73,6 +79,7 @@ impl Group {
         Group::Edge,
         Group::Liberties,
         Group::Stones,
+        Group::Owner,
     ];
 
     /// Shape groups, in table order.
@@ -97,6 +104,7 @@ impl Group {
             Group::Edge => "edge",
             Group::Liberties => "liberties",
             Group::Stones => "stones",
+            Group::Owner => "owner",
             Group::Shape3 => "shape3",
             Group::Shape12 => "shape12",
             Group::Shape24 => "shape24",
@@ -125,7 +133,7 @@ impl Group {
             Group::DistLast | Group::DistSecond => 17,
             Group::Edge => 36,
             Group::Liberties => 24,
-            Group::Stones => 8,
+            Group::Stones | Group::Owner => 8,
             _ => 0,
         }
     }
@@ -145,7 +153,7 @@ impl Group {
 }
 
 /// Number of levelled groups.
-pub const LEVELLED_GROUPS: usize = 10;
+pub const LEVELLED_GROUPS: usize = 11;
 /// Number of shape groups.
 pub const SHAPE_GROUPS: usize = 5;
 
@@ -158,12 +166,104 @@ pub struct MoveFeatures {
     pub is_pass: bool,
 }
 
-/// What the features of a position depend on besides the board: who moves and the last
-/// two moves.
+/// What the features of a position depend on besides the board: who moves, the last two
+/// moves, and the ownership of the points in a few playouts when the caller ran them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Context {
+pub struct Context<'a> {
     pub color: Color,
     pub recent: Recent,
+    /// Gives [`Group::Owner`] its levels (`None`: no level).
+    pub owner: Option<&'a Ownership>,
+}
+
+impl Context<'static> {
+    /// The context of `color` to move after `recent`, without ownership.
+    pub fn new(color: Color, recent: Recent) -> Context<'static> {
+        Context {
+            color,
+            recent,
+            owner: None,
+        }
+    }
+}
+
+/// How often each point ended as black's and as white's (by area) in some playouts from a
+/// position: what [`Group::Owner`] reads. The playouts are run above this layer
+/// (`crate::playout::ownership`); this is their tally.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ownership {
+    /// The playouts counted.
+    playouts: u32,
+    /// Per padded index: playouts that ended with the point black's, and white's.
+    counts: [[u8; MAX_CELLS]; 2],
+}
+
+impl Ownership {
+    /// Most playouts a tally holds (the counts are bytes).
+    pub const MAX_PLAYOUTS: u32 = 255;
+
+    /// An empty tally.
+    pub fn new() -> Ownership {
+        Ownership {
+            playouts: 0,
+            counts: [[0; MAX_CELLS]; 2],
+        }
+    }
+
+    /// Forgets every playout.
+    pub fn clear(&mut self) {
+        self.playouts = 0;
+        self.counts = [[0; MAX_CELLS]; 2];
+    }
+
+    /// Counts one playout's end: `owners[i]` the owner of padded index `i` (as
+    /// `Board::area_owners` gives it) for the points of `geometry`. At most
+    /// [`Ownership::MAX_PLAYOUTS`] are counted; later ones are ignored.
+    pub fn add(&mut self, geometry: Geometry, owners: &[Option<Color>; MAX_CELLS]) {
+        if self.playouts >= Self::MAX_PLAYOUTS {
+            return;
+        }
+        self.playouts += 1;
+        for p in geometry.points() {
+            if let Some(c) = owners[p.index()] {
+                self.counts[Self::slot(c)][p.index()] += 1;
+            }
+        }
+    }
+
+    /// The playouts counted.
+    pub fn playouts(&self) -> u32 {
+        self.playouts
+    }
+
+    /// The playouts in which `p` ended as `color`'s.
+    pub fn owned(&self, color: Color, p: Point) -> u32 {
+        self.counts[Self::slot(color)][p.index()] as u32
+    }
+
+    fn slot(color: Color) -> usize {
+        (color == Color::White) as usize
+    }
+
+    /// The level of [`Group::Owner`] of `p` for `color` to move: 1 + the share of playouts
+    /// that ended with `p` `color`'s, in eighths (rounded down, below 1); 0 with no playouts.
+    pub fn level(&self, color: Color, p: Point) -> u8 {
+        if self.playouts == 0 {
+            return 0;
+        }
+        1 + (self.owned(color, p) * 8 / (self.playouts + 1)) as u8
+    }
+}
+
+/// Tallies the ownership of a position for `color` to move into the [`Ownership`] (with a
+/// scratch board): the playouts run above this layer, and the trainer, the evaluation and
+/// the search are handed this function (`crate::playout::ownership::owner_tally`).
+pub type OwnerTally = fn(&Board, Color, &mut Board, &mut Ownership);
+
+impl Default for Ownership {
+    fn default() -> Ownership {
+        Ownership::new()
+    }
 }
 
 /// Coulom's move distance `dx + dy + max(dx, dy)`.
@@ -299,6 +399,9 @@ pub fn extract_tactical(
     let joins = (after.chain_size > 1) as u8;
     levels[Group::Liberties.slot()] = 1 + own + 3 * joins + 6 * enemy_left;
     levels[Group::Stones.slot()] = stones_level(board);
+    if let Some(owner) = ctx.owner {
+        levels[Group::Owner.slot()] = owner.level(color, p);
+    }
 }
 
 /// The level of the stones group: see [`Group::Stones`].

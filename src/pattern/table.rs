@@ -618,6 +618,16 @@ impl PatternTable {
         self.generation = Generation::default();
     }
 
+    /// Whether the levelled group `group` changes any move's strength: a gamma other than
+    /// 1 or a latent factor other than 0 at some level. The search runs the ownership
+    /// playouts of [`Group::Owner`] only for a table that uses it.
+    pub fn uses_group(&self, group: Group) -> bool {
+        let slot = group.slot();
+        Group::LEVELLED.contains(&group)
+            && (self.levels[slot].iter().any(|&g| g != 1.0)
+                || self.level_factors[slot].iter().any(|&f| f != 0.0))
+    }
+
     /// The product of the gammas of the levelled groups at these levels.
     #[inline]
     fn level_strength(&self, levels: &[u8; LEVELLED_GROUPS]) -> f64 {
@@ -1012,19 +1022,13 @@ impl PatternTable {
 }
 
 /// The feature context of the player to move in a game: the last two moves.
-pub fn context_of(state: &GameState) -> Context {
-    Context {
-        color: state.to_move(),
-        recent: Recent::of_game(state),
-    }
+pub fn context_of(state: &GameState) -> Context<'static> {
+    Context::new(state.to_move(), Recent::of_game(state))
 }
 
 /// The feature context for `color` to move with the given last two moves.
-pub fn context(color: Color, last: Option<Point>, second_last: Option<Point>) -> Context {
-    Context {
-        color,
-        recent: Recent::new(last, second_last),
-    }
+pub fn context(color: Color, last: Option<Point>, second_last: Option<Point>) -> Context<'static> {
+    Context::new(color, Recent::new(last, second_last))
 }
 
 #[cfg(test)]

@@ -41,7 +41,7 @@ pub fn for_each_position(
         if state.check_move(color, mv).is_err() {
             return Err(k + 1);
         }
-        let ctx = Context { color, recent };
+        let ctx = Context::new(color, recent);
         visit(state.board(), &ctx, mv);
         state
             .play(color, mv)

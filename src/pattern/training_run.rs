@@ -11,7 +11,9 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 
+use super::features::{Context, OwnerTally, Ownership};
 use super::{Group, PatternDataset, PatternTable, Prediction, ShapeCounter, for_each_position};
+use crate::board::Board;
 use crate::log::progress_bar;
 use crate::sgf::SgfGame;
 use crate::sgf::collection::{GameSource, read_games};
@@ -51,6 +53,35 @@ pub struct TrainOptions {
     pub factors: Option<super::train::LatentFit>,
     /// Threads that replay the games and fit the model (at least 1).
     pub threads: usize,
+    /// The ownership playouts of [`Group::Owner`] (`None`: the group gets no levels).
+    pub owner: Option<OwnerTally>,
+}
+
+/// A batch's scratch board and ownership tally for [`Group::Owner`], made at its first
+/// position.
+type OwnerScratch = Option<(Board, Box<Ownership>)>;
+
+/// Calls `visit` with the context `ctx` and, when `owner` is given, the position's
+/// ownership tally in it.
+fn with_owner(
+    owner: Option<OwnerTally>,
+    scratch: &mut OwnerScratch,
+    board: &Board,
+    ctx: &Context,
+    visit: impl FnOnce(&Context),
+) {
+    match owner {
+        None => visit(ctx),
+        Some(tally) => {
+            let (scratch_board, ownership) =
+                scratch.get_or_insert_with(|| (board.clone(), Box::default()));
+            tally(board, ctx.color, scratch_board, ownership);
+            visit(&Context {
+                owner: Some(ownership),
+                ..*ctx
+            })
+        }
+    }
 }
 
 /// Games that could not be replayed to the end.
@@ -140,6 +171,7 @@ pub fn evaluate(
     table: &PatternTable,
     games: &[SgfGame],
     threads: usize,
+    owner: Option<OwnerTally>,
     bar: &ProgressBar,
 ) -> (Prediction, ReplayFaults) {
     let mut prediction = Prediction::default();
@@ -148,13 +180,15 @@ pub fn evaluate(
         games,
         threads,
         bar,
-        || (Prediction::default(), ReplayFaults::default()),
-        |(part, part_faults), _, game| {
+        || (Prediction::default(), ReplayFaults::default(), None),
+        |(part, part_faults, scratch), _, game| {
             part_faults.count(for_each_position(game, |board, ctx, mv| {
-                part.observe(table, board, ctx, mv)
+                with_owner(owner, scratch, board, ctx, |ctx| {
+                    part.observe(table, board, ctx, mv)
+                })
             }));
         },
-        |(part, part_faults)| {
+        |(part, part_faults, _)| {
             prediction.merge(&part);
             faults.add(part_faults);
         },
@@ -212,7 +246,17 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
     }
     let shape_counts = shapes.each_ref().map(Vec::len);
     let sample_every = args.sample_every.max(1);
-    let dataset = sample_positions(shapes, &training, sample_every, &args.leave_out, threads);
+    let owner = args
+        .owner
+        .filter(|_| !args.leave_out.contains(&Group::Owner));
+    let dataset = sample_positions(
+        shapes,
+        &training,
+        sample_every,
+        &args.leave_out,
+        threads,
+        owner,
+    );
     let positions = dataset.data.positions();
     eprintln!(
         "{positions} positions, {} candidates, {} distinct teams ({:.0} s)",
@@ -225,7 +269,7 @@ pub fn train(args: &TrainOptions) -> Result<Prediction, String> {
     drop(dataset);
 
     let bar = progress_bar(test.len() as u64, "testing");
-    let (prediction, _) = evaluate(&table, &test, threads, &bar);
+    let (prediction, _) = evaluate(&table, &test, threads, owner, &bar);
     let seconds = clock.elapsed().as_secs_f64();
     let facts = RunFacts {
         source: &source,
@@ -332,6 +376,7 @@ fn sample_positions(
     sample_every: usize,
     left_out: &[Group],
     threads: usize,
+    owner: Option<OwnerTally>,
 ) -> PatternDataset {
     let mut dataset = PatternDataset::without(shapes, left_out.to_vec());
     let mut data = dataset.empty_part();
@@ -341,17 +386,19 @@ fn sample_positions(
         training,
         threads,
         &bar,
-        || (maker.empty_part(), Vec::new()),
-        |(part, scratch), g, game| {
+        || (maker.empty_part(), Vec::new(), None),
+        |(part, scratch, owner_scratch), g, game| {
             let mut k = g;
             let _ = for_each_position(game, |b, c, m| {
                 if k % sample_every == 0 {
-                    maker.observe_into(part, scratch, b, c, m);
+                    with_owner(owner, owner_scratch, b, c, |c| {
+                        maker.observe_into(part, scratch, b, c, m)
+                    });
                 }
                 k += 1;
             });
         },
-        |(part, _)| data.append(&part),
+        |(part, _, _)| data.append(&part),
     );
     bar.finish_and_clear();
     dataset.data = data;

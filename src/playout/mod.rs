@@ -2,6 +2,7 @@
 //! the playout loop, per-worker random generators, AMAF records, and a batch runner used by
 //! `hane bench` and the reference-figure tests. Nothing here allocates per move.
 
+pub mod ownership;
 mod pattern_policy;
 pub mod replies;
 pub use pattern_policy::{PatternPolicy, run_pattern_playout, run_pattern_playouts};

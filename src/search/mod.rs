@@ -48,8 +48,9 @@ use std::sync::atomic::{
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent, Rules};
-use crate::pattern::PatternTable;
-use crate::playout::{LightPolicy, default_move_cap, playout_rng, run_playout};
+use crate::pattern::features::Ownership;
+use crate::pattern::{Group, PatternTable};
+use crate::playout::ownership::{light_playout_owners, owner_tally};
 use crate::settings::{PlayoutKind, SearchParams};
 
 use avoid::AvoidMoves;
@@ -272,6 +273,9 @@ pub struct Searcher {
     komi_offset: f32,
     /// Moves the next search leaves out (see [`Searcher::set_avoid`]).
     avoid: AvoidMoves,
+    /// The ownership tally of the root for the pattern feature `owner`, with its scratch
+    /// board, when the pattern table uses that feature (`None` otherwise).
+    ownership: Option<(Box<Ownership>, Board)>,
 }
 
 impl Searcher {
@@ -291,6 +295,7 @@ impl Searcher {
             root_priors: Vec::new(),
             komi_offset: 0.0,
             avoid: AvoidMoves::new(),
+            ownership: None,
         }
     }
 
@@ -504,6 +509,13 @@ impl Searcher {
             self.owl = RootOwl::configured(&self.config.params);
         }
         let extra = std::mem::take(&mut self.root_priors);
+        if self.config.patterns.uses_group(Group::Owner) {
+            let (tally, scratch) = self
+                .ownership
+                .get_or_insert_with(|| (Box::default(), board.clone()));
+            owner_tally(board, color, scratch, tally);
+        }
+        let owner = self.ownership.as_ref().map(|(tally, _)| &**tally);
         let mut root_reader = self.readers.first().map(Mutex::lock);
         prepare_root(
             &mut root,
@@ -518,6 +530,7 @@ impl Searcher {
                 extra: ExtraPriors(&extra),
             },
             &avoid,
+            owner,
         );
         drop(root_reader);
         let share = self
@@ -535,6 +548,7 @@ impl Searcher {
             root: &root,
             root_board: board,
             root_color: color,
+            owner,
             root_passes: state.consecutive_passes(),
             root_recent: recent,
             komi: real_komi + self.komi_offset,
@@ -628,6 +642,7 @@ fn prepare_root(
     recent: Recent,
     mut sources: PriorSources<'_>,
     avoid: &AvoidMoves,
+    owner: Option<&Ownership>,
 ) {
     let mut out = Vec::new();
     if root.edges().is_some() {
@@ -644,6 +659,7 @@ fn prepare_root(
                 color,
                 recent,
                 moves: &moves,
+                owner,
             };
             sources.mix(&query, &mut out);
             for (edge, prior) in edges.iter_mut().zip(out) {
@@ -668,6 +684,7 @@ fn prepare_root(
         color,
         recent,
         moves: &moves,
+        owner,
     };
     sources.mix(&query, &mut out);
     let edges: Box<[Edge]> = moves
@@ -894,28 +911,23 @@ fn most_visited_edge(node: &Node) -> Option<&Edge> {
 pub fn estimate_ownership(state: &GameState, playouts: u64, seed: u64) -> Vec<f32> {
     let board: &Board = state.board();
     let mut sum = vec![0i64; MAX_CELLS];
-    let mut rng = playout_rng(seed, 0);
     let mut scratch = board.clone();
-    let cap = default_move_cap(board.size());
-    for _ in 0..playouts {
-        scratch.copy_from(board);
-        run_playout(
-            &mut scratch,
-            state.to_move(),
-            &mut LightPolicy,
-            &mut rng,
-            cap,
-            &mut (),
-        );
-        let owners = scratch.area_owners();
-        for p in board.geometry().points() {
-            sum[p.index()] += match owners[p.index()] {
-                Some(Color::Black) => 1,
-                Some(Color::White) => -1,
-                None => 0,
-            };
-        }
-    }
+    light_playout_owners(
+        board,
+        state.to_move(),
+        playouts,
+        seed,
+        &mut scratch,
+        |owners| {
+            for p in board.geometry().points() {
+                sum[p.index()] += match owners[p.index()] {
+                    Some(Color::Black) => 1,
+                    Some(Color::White) => -1,
+                    None => 0,
+                };
+            }
+        },
+    );
     sum.iter()
         .map(|&s| s as f32 / playouts.max(1) as f32)
         .collect()

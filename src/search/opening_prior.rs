@@ -111,6 +111,7 @@ mod tests {
             color: Color::Black,
             recent: Recent::default(),
             moves: &moves,
+            owner: None,
         };
         { prior }.add_priors(&query, &mut out);
         out

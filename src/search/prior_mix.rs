@@ -17,6 +17,7 @@
 //! the others (`Searcher::run` for the root's, `SharedSearch` for the per-thread ones).
 
 use crate::board::{Board, Color, Move, Recent};
+use crate::pattern::features::Ownership;
 
 use super::opening_prior::OpeningLines;
 use super::priors::{MovePriors, Prior};
@@ -32,6 +33,9 @@ pub struct PriorQuery<'a> {
     pub recent: Recent,
     /// The candidate moves: `out[k]` of a provider is the prior of `moves[k]`.
     pub moves: &'a [Move],
+    /// The ownership tally of the search's root (the pattern feature `owner`), when the
+    /// pattern table uses it.
+    pub owner: Option<&'a Ownership>,
 }
 
 impl<'a> PriorQuery<'a> {
@@ -43,6 +47,7 @@ impl<'a> PriorQuery<'a> {
             color,
             recent,
             moves,
+            owner: None,
         }
     }
 }

@@ -270,7 +270,11 @@ impl MovePriors for PatternPriors {
         self.heuristic.priors(query, out);
         let mut probability = [0f32; MAX_CELLS];
         let (color, recent, moves) = (query.color, query.recent, query.moves);
-        let ctx = Context { color, recent };
+        let ctx = Context {
+            color,
+            recent,
+            owner: query.owner,
+        };
         let pass = self
             .table
             .move_probabilities(query.board, &ctx, &mut probability);
@@ -294,6 +298,50 @@ impl MovePriors for PatternPriors {
 mod tests {
     use super::*;
     use crate::board::Recent;
+
+    /// A table that rates the `owner` levels reads the query's ownership tally: a point the
+    /// mover owns in every playout gets less than a contested one; without a tally the two
+    /// are rated alike.
+    #[test]
+    fn the_pattern_term_reads_the_ownership_of_the_query() {
+        use crate::pattern::features::Ownership;
+        let table = PatternTable::parse("hane-patterns 1\nowner 8 0.1\nowner 4 2\n").unwrap();
+        assert!(table.uses_group(crate::pattern::Group::Owner));
+        let priors = PatternPriors::new(Arc::new(table), &SearchParams::default());
+        let board = Board::new(9).unwrap();
+        let g = board.geometry();
+        let (own, contested) = (g.parse_point("C3").unwrap(), g.parse_point("E5").unwrap());
+        let mut tally = Ownership::new();
+        for k in 0..16 {
+            let mut owners = [None; MAX_CELLS];
+            owners[own.index()] = Some(Color::Black);
+            owners[contested.index()] = Some(if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            });
+            tally.add(g, &owners);
+        }
+        let moves = [Move::Play(own), Move::Play(contested)];
+        let rate = |owner: Option<&Ownership>| {
+            let mut out = vec![Prior::NONE; 2];
+            let query = PriorQuery {
+                owner,
+                ..PriorQuery::new(&board, Color::Black, Recent::default(), &moves)
+            };
+            priors.priors(&query, &mut out);
+            let mut heuristic = vec![Prior::NONE; 2];
+            priors.heuristic.priors(&query, &mut heuristic);
+            out.iter()
+                .zip(&heuristic)
+                .map(|(p, h)| p.wins - h.wins)
+                .collect::<Vec<f32>>()
+        };
+        let with = rate(Some(&tally));
+        assert!(with[0] < with[1], "{with:?}");
+        let without = rate(None);
+        assert!((without[0] - without[1]).abs() < 1e-4, "{without:?}");
+    }
 
     /// The pattern term adds its weight in virtual playouts to every legal move on top of
     /// the heuristic, the same on every board size: the default or the one set.

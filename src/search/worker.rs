@@ -31,6 +31,7 @@ use std::sync::atomic::{
 };
 
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Recent};
+use crate::pattern::features::Ownership;
 use crate::playout::{
     AmafRecord, LightPolicy, PatternPolicy, PlayoutPolicy, PlayoutRng, default_move_cap,
     playout_rng, random_below, run_playout,
@@ -93,6 +94,9 @@ pub struct SharedSearch<'a> {
     pub root: &'a Node,
     pub root_board: &'a Board,
     pub root_color: Color,
+    /// The root's ownership tally for the pattern feature `owner` (every expansion of the
+    /// search uses the root's), when the pattern table uses it.
+    pub owner: Option<&'a Ownership>,
     /// Passes in a row before the root (0 or 1 matter).
     pub root_passes: u32,
     /// Last two moves before the root, for the priors and the pattern playouts.
@@ -675,6 +679,7 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             color,
             recent,
             moves: &self.candidates,
+            owner: shared.owner,
         };
         PriorSources::expansion(shared.priors, shared.opening, self.reader.as_deref_mut())
             .mix(&query, &mut self.prior_buf);
