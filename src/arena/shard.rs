@@ -67,7 +67,7 @@ impl Engine1Colour {
     /// Whether engine 1 plays black in the game of list index `index`.
     pub fn engine1_black(self, index: usize) -> bool {
         match self {
-            Engine1Colour::Alternate => index % 2 == 0,
+            Engine1Colour::Alternate => index.is_multiple_of(2),
             Engine1Colour::Black => true,
             Engine1Colour::White => false,
         }
