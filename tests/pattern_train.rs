@@ -3,7 +3,7 @@
 //! how many games of each kind were skipped, a directory is searched for SGF files, repeated
 //! games are dropped, and nothing crashes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hane::board::{Color, GameState, Move, Rules};
@@ -33,6 +33,18 @@ fn random_game(rng: &mut Pcg64Mcg, moves: usize) -> String {
     }
     sgf.push(')');
     sgf
+}
+
+/// A fresh temporary folder `hane-pattern-NAME-PID` holding `games.sgf`: `count` random
+/// games of `moves` moves from `seed`. Returns the folder and the file.
+fn games_folder(name: &str, seed: u64, count: usize, moves: usize) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("hane-pattern-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let games: String = (0..count).map(|_| random_game(&mut rng, moves)).collect();
+    let file = dir.join("games.sgf");
+    std::fs::write(&file, games).unwrap();
+    (dir, file)
 }
 
 fn header_line<'a>(table: &'a str, key: &str) -> &'a str {
@@ -167,13 +179,8 @@ fn train_patterns_without_usable_games_fails_cleanly() {
 /// features, the gammas to about the last bits of the MM sums) and tests it the same.
 #[test]
 fn train_patterns_on_threads_writes_the_one_thread_table() {
-    let dir = std::env::temp_dir().join(format!("hane-pattern-threads-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Pcg64Mcg::seed_from_u64(31);
     // 70 games: several 16-game batches per thread.
-    let games: Vec<String> = (0..70).map(|_| random_game(&mut rng, 40)).collect();
-    let games_file = dir.join("games.sgf");
-    std::fs::write(&games_file, games.concat()).unwrap();
+    let (dir, games_file) = games_folder("threads", 31, 70, 40);
     let train = |threads: &str| {
         let out_file = dir.join(format!("table-{threads}.txt"));
         let out = hane()
@@ -230,12 +237,7 @@ fn train_patterns_on_threads_writes_the_one_thread_table() {
 /// file stays short), that loads and says in its header how the factors were fitted.
 #[test]
 fn train_patterns_with_factors_writes_a_factor_table() {
-    let dir = std::env::temp_dir().join(format!("hane-pattern-factors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Pcg64Mcg::seed_from_u64(23);
-    let games: Vec<String> = (0..12).map(|_| random_game(&mut rng, 50)).collect();
-    let games_file = dir.join("games.sgf");
-    std::fs::write(&games_file, games.concat()).unwrap();
+    let (dir, games_file) = games_folder("factors", 23, 12, 50);
     let out_file = dir.join("table.txt");
     let out = hane()
         .arg("train-patterns")
@@ -360,12 +362,7 @@ fn patterns_compact_rewrites_a_factor_table_shorter() {
 
 #[test]
 fn train_patterns_learns_the_owner_levels_unless_left_out() {
-    let dir = std::env::temp_dir().join(format!("hane-pattern-owner-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Pcg64Mcg::seed_from_u64(23);
-    let games: Vec<String> = (0..12).map(|_| random_game(&mut rng, 80)).collect();
-    let games_file = dir.join("games.sgf");
-    std::fs::write(&games_file, games.concat()).unwrap();
+    let (dir, games_file) = games_folder("owner", 23, 12, 80);
     let train = |table: &Path, extra: &[&str]| {
         let out = hane()
             .arg("train-patterns")
