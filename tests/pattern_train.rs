@@ -47,6 +47,17 @@ fn games_folder(name: &str, seed: u64, count: usize, moves: usize) -> (PathBuf, 
     (dir, file)
 }
 
+/// Runs `command` and checks that it succeeded (else fails with its stderr).
+fn succeeds(command: &mut Command) -> std::process::Output {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn header_line<'a>(table: &'a str, key: &str) -> &'a str {
     table
         .lines()
@@ -364,19 +375,14 @@ fn patterns_compact_rewrites_a_factor_table_shorter() {
 fn train_patterns_learns_the_owner_levels_unless_left_out() {
     let (dir, games_file) = games_folder("owner", 23, 12, 80);
     let train = |table: &Path, extra: &[&str]| {
-        let out = hane()
-            .arg("train-patterns")
-            .arg(&games_file)
-            .arg("--out")
-            .arg(table)
-            .args(["--iterations", "3", "--test-every", "4", "--threads", "2"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        succeeds(
+            hane()
+                .arg("train-patterns")
+                .arg(&games_file)
+                .arg("--out")
+                .arg(table)
+                .args(["--iterations", "3", "--test-every", "4", "--threads", "2"])
+                .args(extra),
         );
         pattern::load(table).unwrap()
     };
@@ -404,16 +410,11 @@ fn train_patterns_learns_the_owner_levels_unless_left_out() {
     assert_eq!(body(&again), body(&with));
     // `patterns eval` runs the same playouts for a table that uses the group.
     let eval = |table: &str| {
-        let out = hane()
-            .args(["patterns", "eval", "--patterns"])
-            .arg(dir.join(table))
-            .arg(&games_file)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = succeeds(
+            hane()
+                .args(["patterns", "eval", "--patterns"])
+                .arg(dir.join(table))
+                .arg(&games_file),
         );
         String::from_utf8(out.stdout).unwrap()
     };
