@@ -260,6 +260,35 @@ impl Ownership {
 /// the search are handed this function (`crate::playout::ownership::owner_tally`).
 pub type OwnerTally = fn(&Board, Color, &mut Board, &mut Ownership);
 
+/// The ownership tally of one position at a time for [`Group::Owner`]: an [`OwnerTally`]
+/// with the tally it fills and the scratch board its playouts run on (both made at the
+/// first position, then reused).
+pub struct OwnerScratch {
+    run: OwnerTally,
+    made: Option<(Board, Box<Ownership>)>,
+}
+
+impl OwnerScratch {
+    /// Tallies by `run`.
+    pub fn new(run: OwnerTally) -> OwnerScratch {
+        OwnerScratch { run, made: None }
+    }
+
+    /// Tallies `board` with `color` to move and returns the tally.
+    pub fn tally(&mut self, board: &Board, color: Color) -> &Ownership {
+        let (scratch, ownership) = self
+            .made
+            .get_or_insert_with(|| (board.clone(), Box::default()));
+        (self.run)(board, color, scratch, ownership);
+        ownership
+    }
+
+    /// The last tally ([`OwnerScratch::tally`]'s), if any.
+    pub fn last(&self) -> Option<&Ownership> {
+        self.made.as_ref().map(|(_, ownership)| &**ownership)
+    }
+}
+
 impl Default for Ownership {
     fn default() -> Ownership {
         Ownership::new()

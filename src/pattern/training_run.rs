@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 
-use super::features::{Context, OwnerTally, Ownership};
+use super::features::{Context, OwnerScratch, OwnerTally};
 use super::{Group, PatternDataset, PatternTable, Prediction, ShapeCounter, for_each_position};
 use crate::board::Board;
 use crate::log::progress_bar;
@@ -57,25 +57,21 @@ pub struct TrainOptions {
     pub owner: Option<OwnerTally>,
 }
 
-/// A batch's scratch board and ownership tally for [`Group::Owner`], made at its first
-/// position.
-type OwnerScratch = Option<(Board, Box<Ownership>)>;
-
 /// Calls `visit` with the context `ctx` and, when `owner` is given, the position's
-/// ownership tally in it.
+/// ownership tally in it (made in the batch's `scratch`).
 fn with_owner(
     owner: Option<OwnerTally>,
-    scratch: &mut OwnerScratch,
+    scratch: &mut Option<OwnerScratch>,
     board: &Board,
     ctx: &Context,
     visit: impl FnOnce(&Context),
 ) {
     match owner {
         None => visit(ctx),
-        Some(tally) => {
-            let (scratch_board, ownership) =
-                scratch.get_or_insert_with(|| (board.clone(), Box::default()));
-            tally(board, ctx.color, scratch_board, ownership);
+        Some(run) => {
+            let ownership = scratch
+                .get_or_insert_with(|| OwnerScratch::new(run))
+                .tally(board, ctx.color);
             visit(&Context {
                 owner: Some(ownership),
                 ..*ctx

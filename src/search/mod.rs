@@ -48,8 +48,8 @@ use std::sync::atomic::{
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent, Rules};
-use crate::pattern::features::Ownership;
-use crate::pattern::{Group, PatternTable};
+use crate::pattern::PatternTable;
+use crate::pattern::features::{OwnerScratch, Ownership};
 use crate::playout::ownership::{light_playout_owners, owner_tally};
 use crate::settings::{PlayoutKind, SearchParams};
 
@@ -273,9 +273,9 @@ pub struct Searcher {
     komi_offset: f32,
     /// Moves the next search leaves out (see [`Searcher::set_avoid`]).
     avoid: AvoidMoves,
-    /// The ownership tally of the root for the pattern feature `owner`, with its scratch
-    /// board, when the pattern table uses that feature (`None` otherwise).
-    ownership: Option<(Box<Ownership>, Board)>,
+    /// The ownership tally of the root for the pattern feature `owner`, taken when the
+    /// priors read it.
+    ownership: OwnerScratch,
 }
 
 impl Searcher {
@@ -295,7 +295,7 @@ impl Searcher {
             root_priors: Vec::new(),
             komi_offset: 0.0,
             avoid: AvoidMoves::new(),
-            ownership: None,
+            ownership: OwnerScratch::new(owner_tally),
         }
     }
 
@@ -509,13 +509,11 @@ impl Searcher {
             self.owl = RootOwl::configured(&self.config.params);
         }
         let extra = std::mem::take(&mut self.root_priors);
-        if self.config.patterns.uses_group(Group::Owner) {
-            let (tally, scratch) = self
-                .ownership
-                .get_or_insert_with(|| (Box::default(), board.clone()));
-            owner_tally(board, color, scratch, tally);
-        }
-        let owner = self.ownership.as_ref().map(|(tally, _)| &**tally);
+        let owner = self
+            .config
+            .priors
+            .reads_ownership()
+            .then(|| self.ownership.tally(board, color));
         let mut root_reader = self.readers.first().map(Mutex::lock);
         prepare_root(
             &mut root,

@@ -36,6 +36,12 @@ pub fn build(params: &SearchParams, table: &Arc<PatternTable>) -> Arc<dyn MovePr
 /// `query.recent` holds the last two moves. Must not allocate on the hot path.
 pub trait MovePriors: Send + Sync + Debug {
     fn priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]);
+
+    /// Whether [`PriorQuery::owner`] changes the priors: the caller then tallies the
+    /// position's ownership for them (the search: its root's, once per move).
+    fn reads_ownership(&self) -> bool {
+        false
+    }
 }
 
 /// The default priors. Each term adds virtual playouts at a fixed value; the weights are
@@ -266,6 +272,10 @@ impl Debug for PatternPriors {
 }
 
 impl MovePriors for PatternPriors {
+    fn reads_ownership(&self) -> bool {
+        self.table.uses_group(crate::pattern::Group::Owner)
+    }
+
     fn priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]) {
         self.heuristic.priors(query, out);
         let mut probability = [0f32; MAX_CELLS];
@@ -308,6 +318,12 @@ mod tests {
         let table = PatternTable::parse("hane-patterns 1\nowner 8 0.1\nowner 4 2\n").unwrap();
         assert!(table.uses_group(crate::pattern::Group::Owner));
         let priors = PatternPriors::new(Arc::new(table), &SearchParams::default());
+        assert!(priors.reads_ownership());
+        let shipped = PatternPriors::new(
+            crate::pattern::default_table_arc(),
+            &SearchParams::default(),
+        );
+        assert!(!shipped.reads_ownership() && !HeuristicPriors::default().reads_ownership());
         let board = Board::new(9).unwrap();
         let g = board.geometry();
         let (own, contested) = (g.parse_point("C3").unwrap(), g.parse_point("E5").unwrap());

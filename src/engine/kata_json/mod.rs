@@ -26,7 +26,9 @@ use serde_json::{Value, json};
 use crate::board::{Color, GameState, Move, Recent};
 use crate::log::{LogLevel, log};
 use crate::pattern::PatternTable;
+use crate::pattern::features::OwnerScratch;
 use crate::play::{DEFAULT_MOVE_TIME, search_config};
+use crate::playout::ownership::owner_tally;
 use crate::search::prior_mix::PriorQuery;
 use crate::search::priors::Prior;
 use crate::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
@@ -462,7 +464,14 @@ pub fn policy_values(config: &SearchConfig, state: &GameState, color: Color) -> 
     }
     moves.push(Move::Pass);
     let mut priors = vec![Prior::NONE; moves.len()];
-    let query = PriorQuery::new(board, color, Recent::of_game(state), &moves);
+    let mut ownership = OwnerScratch::new(owner_tally);
+    let query = PriorQuery {
+        owner: config
+            .priors
+            .reads_ownership()
+            .then(|| ownership.tally(board, color)),
+        ..PriorQuery::new(board, color, Recent::of_game(state), &moves)
+    };
     config.priors.priors(&query, &mut priors);
     let sum: f32 = priors.iter().map(|p| p.mean()).sum();
     let share = |p: &Prior| if sum > 0.0 { p.mean() / sum } else { 0.0 };
@@ -552,5 +561,30 @@ mod tests {
         assert!(policy.iter().filter(|&&p| p != -1.0).all(|&p| p >= 0.0));
         let sum: f32 = policy.iter().filter(|&&p| p >= 0.0).sum();
         assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+    }
+
+    /// With a table that rates the `owner` levels the policy tallies the position's
+    /// ownership as the search does: a point inside black's wall (black's in most playouts),
+    /// black to move, is rated below an open one; without the tally every move of this table would be alike.
+    #[test]
+    fn the_policy_of_an_owner_table_reads_a_tally() {
+        let wall: String = (1..=9)
+            .flat_map(|row| [format!(r#"["B","C{row}"]"#), format!(r#"["W","G{row}"]"#)])
+            .collect::<Vec<_>>()
+            .join(",");
+        let q = query(&format!(
+            r#"{{"id":"q","boardXSize":9,"boardYSize":9,"moves":[{wall}]}}"#
+        ));
+        let (state, color) = q.position(18);
+        assert_eq!(color, Color::Black);
+        let table =
+            PatternTable::parse("hane-patterns 1\nowner 6 0.01\nowner 7 0.01\nowner 8 0.01\n")
+                .unwrap();
+        let config = search_config(&Settings::default(), Arc::new(table), 1);
+        assert!(config.priors.reads_ownership());
+        let policy = policy_values(&config, &state, color);
+        // Top row first: A5 is row 4, column 0; E5 row 4, column 4.
+        let (inside, open) = (policy[4 * 9], policy[4 * 9 + 4]);
+        assert!(inside < open / 2.0, "A5 {inside}, E5 {open}");
     }
 }
