@@ -12,7 +12,7 @@ use crate::pattern::PatternTable;
 use crate::play::clock::{MoveTime, move_time};
 use crate::play::judge::dead_points;
 use crate::play::{self, load_patterns};
-use crate::search::SearchControl;
+use crate::search::{Analysis, SearchControl};
 use crate::settings::{Scope, Settings};
 
 /// Mixed into the game's seed for the end-of-game judgement's playouts.
@@ -128,6 +128,25 @@ impl HanePlayer {
     }
 }
 
+/// The record's comment on a move of hane's: the win rate under the real komi, and with a
+/// dynamic komi offset the search's own win rate and the offset it was scored with.
+fn move_comment(analysis: &Analysis) -> String {
+    let offset = if analysis.komi_offset != 0.0 {
+        format!(
+            ", {:.3} with the komi offset {:+}",
+            analysis.search_winrate, analysis.komi_offset
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "winrate {:.3}{offset}, {} playouts, {:.2} s",
+        analysis.winrate,
+        analysis.playouts,
+        analysis.elapsed.as_secs_f64()
+    )
+}
+
 impl Player for HanePlayer {
     fn name(&self) -> &str {
         &self.name
@@ -149,13 +168,7 @@ impl Player for HanePlayer {
         let chosen = self
             .player
             .choose(state, request.color, &move_request, &self.control, None);
-        let analysis = &chosen.result.analysis;
-        let comment = Some(format!(
-            "winrate {:.3}, {} playouts, {:.2} s",
-            analysis.winrate,
-            analysis.playouts,
-            analysis.elapsed.as_secs_f64()
-        ));
+        let comment = Some(move_comment(&chosen.result.analysis));
         let decision = if chosen.resign {
             Decision::Resign
         } else {
@@ -178,6 +191,24 @@ impl Player for HanePlayer {
 mod tests {
     use super::*;
     use crate::settings::{Auto, PlayoutKind, PriorsKind};
+
+    #[test]
+    fn a_comment_gives_the_komi_offset_when_there_is_one() {
+        let mut analysis = Analysis::of_moves(Color::White, 0, Vec::new());
+        analysis.winrate = 0.3141;
+        analysis.playouts = 200;
+        analysis.elapsed = Duration::from_millis(1500);
+        assert_eq!(
+            move_comment(&analysis),
+            "winrate 0.314, 200 playouts, 1.50 s"
+        );
+        analysis.search_winrate = 0.52;
+        analysis.komi_offset = -35.0;
+        assert_eq!(
+            move_comment(&analysis),
+            "winrate 0.314, 0.520 with the komi offset -35, 200 playouts, 1.50 s"
+        );
+    }
 
     #[test]
     fn settings_parse_and_reject() {
