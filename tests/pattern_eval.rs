@@ -64,6 +64,50 @@ fn eval_prints_one_summary_line_and_counts_what_it_skipped() {
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+
+    // The search's root priors rank the same positions; no log-likelihood.
+    let out = hane()
+        .args([
+            "patterns",
+            "eval",
+            "--search-priors",
+            "--settings",
+            "book=off",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fields: Vec<(&str, &str)> = stdout
+        .trim_end()
+        .split(' ')
+        .map(|kv| kv.split_once('=').unwrap())
+        .collect();
+    let keys: Vec<&str> = fields.iter().map(|&(k, _)| k).collect();
+    assert_eq!(keys, ["positions", "top1", "top5"], "{stdout}");
+    assert_eq!(fields[0].1, "11");
+    let top1: f64 = fields[1].1.parse().unwrap();
+    let top5: f64 = fields[2].1.parse().unwrap();
+    assert!((0.0..=1.0).contains(&top1) && top1 <= top5 && top5 <= 1.0);
+    // A bad setting is an error; settings need --search-priors.
+    for args in [
+        &["--search-priors", "--settings", "prior-weight=x"][..],
+        &["--settings", "book=off"][..],
+    ] {
+        let out = hane()
+            .args(["patterns", "eval"])
+            .args(args)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -113,3 +157,32 @@ fn shipped_table_predicts_held_out_professional_moves() {
 /// Measured on these 12 games with the shipped table, minus a margin.
 const TOP1_FLOOR: f64 = 0.30;
 const TOP5_FLOOR: f64 = 0.55;
+
+/// A ranking's score: ties share the places they hold, a move no candidate matches is not
+/// counted, and nothing is added to the log-likelihood.
+#[test]
+fn a_ranking_is_scored_with_shared_ties() {
+    use hane::board::{Geometry, Move};
+    let g = Geometry::new(9).unwrap();
+    let at = |s: &str| Move::Play(g.parse_point(s).unwrap());
+    let scores = [
+        (at("A1"), 1.0),
+        (at("B2"), 2.0),
+        (at("C3"), 2.0),
+        (at("D4"), 0.9),
+        (at("E5"), 0.8),
+        (at("F6"), 0.7),
+        (Move::Pass, 0.5),
+    ];
+    let mut p = Prediction::default();
+    p.observe_scores(&scores, at("B2"));
+    assert_eq!((p.positions, p.top1, p.top5), (1, 0.5, 1.0));
+    p.observe_scores(&scores, at("A1"));
+    assert_eq!((p.positions, p.top1, p.top5), (2, 0.5, 2.0));
+    p.observe_scores(&scores, Move::Pass);
+    assert_eq!((p.positions, p.top1, p.top5), (3, 0.5, 2.0));
+    p.observe_scores(&scores, at("J9"));
+    assert_eq!(p.positions, 3);
+    assert_eq!(p.log_likelihood, 0.0);
+    assert_eq!(p.ranking_summary(), "positions=3 top1=0.1667 top5=0.6667");
+}

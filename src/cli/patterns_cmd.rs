@@ -4,11 +4,14 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
+use crate::arena::hane_player::HaneSettings;
 use crate::log::progress_bar;
 use crate::pattern::{self, training_run};
+use crate::play::Player;
 use crate::playout::ownership::owner_tally;
 use crate::sgf::collection::{game_keys, read_games};
 
@@ -141,6 +144,21 @@ struct EvalArgs {
     /// Threads that replay the games (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Rank the moves by the priors the search gives its root (the pattern table's with
+    /// the heuristic terms, the opening prior, the tree reader's and the book's, as
+    /// `hane` plays with its defaults and `--settings`), not by the table alone: top1 and
+    /// top5 of the moves with the highest prior value; no log-likelihood.
+    #[arg(long)]
+    search_priors: bool,
+    /// With `--search-priors`: hane's settings, `key=value,...` as in a match's `hane:`
+    /// player (`prior-weight=30,book=off`).
+    #[arg(
+        long,
+        value_name = "SPEC",
+        requires = "search_priors",
+        default_value = ""
+    )]
+    settings: String,
 }
 
 /// `n` threads, or one per core for 0.
@@ -231,6 +249,9 @@ fn run_compact(args: &CompactArgs) -> ExitCode {
 }
 
 fn run_eval(args: &EvalArgs) -> ExitCode {
+    if args.search_priors {
+        return run_search_priors_eval(args);
+    }
     let loaded;
     let table = match &args.patterns {
         Some(path) => match pattern::load(path) {
@@ -269,5 +290,51 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
         faults.bad_setup
     );
     println!("{}", prediction.summary());
+    ExitCode::SUCCESS
+}
+
+/// `hane patterns eval --search-priors`: the search's root priors as a move predictor.
+fn run_search_priors_eval(args: &EvalArgs) -> ExitCode {
+    let mut spec = format!("threads=1,{}", args.settings);
+    if let Some(path) = &args.patterns {
+        spec.push_str(&format!(",patterns={}", path.display()));
+    }
+    let hane = match HaneSettings::parse(spec.trim_end_matches(',')) {
+        Ok(hane) => hane,
+        Err(e) => {
+            eprintln!("hane patterns eval: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let exclude = game_keys(&args.exclude);
+    let source = read_games(&args.files, args.size, args.max_games, &exclude);
+    if source.games.is_empty() {
+        eprintln!("hane patterns eval: no usable games");
+        return ExitCode::FAILURE;
+    }
+    let bar = progress_bar(source.games.len() as u64, "games");
+    let (prediction, faults) = training_run::evaluate_ranker(
+        &source.games,
+        thread_count(args.threads),
+        &bar,
+        || Player::new(hane.settings.clone(), Arc::clone(&hane.patterns), 0),
+        |player, state, color, scores| {
+            scores.extend(
+                player
+                    .root_priors(state, color)
+                    .into_iter()
+                    .map(|(mv, prior)| (mv, prior.mean())),
+            );
+        },
+    );
+    eprintln!(
+        "{} games ({} cut at an illegal move, {} with unplaceable setup); the search's \
+         root priors of {}",
+        source.games.len(),
+        faults.cut,
+        faults.bad_setup,
+        hane.describe()
+    );
+    println!("{}", prediction.ranking_summary());
     ExitCode::SUCCESS
 }

@@ -24,7 +24,7 @@ pub use features::{Context, Group, MoveFeatures, extract};
 pub use table::{
     PatternError, PatternTable, PlayoutShapes, ShapeWeights, TemperedShapes, context, context_of,
 };
-pub use train::{PatternDataset, Prediction, ShapeCounter, for_each_position};
+pub use train::{PatternDataset, Prediction, ShapeCounter, for_each_position, for_each_state};
 
 /// The text of the shipped table.
 pub const DEFAULT_TABLE_TEXT: &str = include_str!("../../patterns/default.txt");

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::hash::Hasher;
 
-use crate::board::{Board, GameState, KoRule, Move, Point, Recent, Rules};
+use crate::board::{Board, Color, GameState, KoRule, Move, Point, Recent, Rules};
 use crate::sgf::SgfGame;
 
 use super::features::{Context, Group, LEVELLED_GROUPS, MoveFeatures, SHAPE_GROUPS, extract};
@@ -30,23 +30,34 @@ pub fn for_each_position(
     game: &SgfGame,
     mut visit: impl FnMut(&Board, &Context, Move),
 ) -> Result<(), usize> {
+    let mut recent = Recent::default();
+    for_each_state(game, |state, color, mv| {
+        visit(state.board(), &Context::new(color, recent), mv);
+        recent = recent.after(mv);
+    })
+}
+
+/// Replays `game` as [`for_each_position`] does and calls `visit(state, color, mv)` before
+/// each move, with the whole game state (its history and setup, for a move ranker that
+/// needs more than the board).
+pub fn for_each_state(
+    game: &SgfGame,
+    mut visit: impl FnMut(&GameState, Color, Move),
+) -> Result<(), usize> {
     let rules = Rules {
         ko: KoRule::Simple,
         suicide_allowed: false,
         ..Rules::default()
     };
     let mut state: GameState = game.replay(rules, Some(1)).map_err(|_| 0usize)?;
-    let mut recent = Recent::default();
     for (k, &(color, mv)) in game.moves.iter().enumerate() {
         if state.check_move(color, mv).is_err() {
             return Err(k + 1);
         }
-        let ctx = Context::new(color, recent);
-        visit(state.board(), &ctx, mv);
+        visit(&state, color, mv);
         state
             .play(color, mv)
             .expect("checked just above and nothing changed");
-        recent = recent.after(mv);
     }
     Ok(())
 }
@@ -908,6 +919,32 @@ impl Prediction {
         self.top1 += hit(1);
         self.top5 += hit(5);
         self.log_likelihood += (target / total).ln();
+    }
+
+    /// Scores a ranking at one position: `scores` has a score for each candidate move
+    /// (higher: more likely; ties shared as in [`Prediction::observe`]). A move played that
+    /// is not among the candidates is not counted. No log-likelihood: scores are not
+    /// probabilities.
+    pub fn observe_scores(&mut self, scores: &[(Move, f32)], played: Move) {
+        let Some(&(_, target)) = scores.iter().find(|&&(mv, _)| mv == played) else {
+            return;
+        };
+        let greater = scores.iter().filter(|&&(_, s)| s > target).count() as f64;
+        let equal = scores.iter().filter(|&&(_, s)| s == target).count() as f64 - 1.0;
+        let hit = |k: f64| ((k - greater) / (equal + 1.0)).clamp(0.0, 1.0);
+        self.positions += 1;
+        self.top1 += hit(1.0);
+        self.top5 += hit(5.0);
+    }
+
+    /// The `positions=... top1=... top5=...` line of a ranking without probabilities.
+    pub fn ranking_summary(&self) -> String {
+        format!(
+            "positions={} top1={:.4} top5={:.4}",
+            self.positions,
+            self.top1_rate(),
+            self.top5_rate()
+        )
     }
 
     pub fn top1_rate(&self) -> f64 {

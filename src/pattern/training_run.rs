@@ -12,8 +12,11 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 
 use super::features::{Context, OwnerScratch, OwnerTally};
-use super::{Group, PatternDataset, PatternTable, Prediction, ShapeCounter, for_each_position};
-use crate::board::Board;
+use super::{
+    Group, PatternDataset, PatternTable, Prediction, ShapeCounter, for_each_position,
+    for_each_state,
+};
+use crate::board::{Board, Color, GameState, Move};
 use crate::log::progress_bar;
 use crate::sgf::SgfGame;
 use crate::sgf::collection::{GameSource, read_games};
@@ -185,6 +188,47 @@ pub fn evaluate(
             }));
         },
         |(part, part_faults, _)| {
+            prediction.merge(&part);
+            faults.add(part_faults);
+        },
+    );
+    bar.finish_and_clear();
+    (prediction, faults)
+}
+
+/// Evaluates a move ranker on `games` on `threads` threads: each batch of games gets a
+/// ranker from `new_ranker`, and `rank(ranker, state, color, scores)` fills `scores` with a score
+/// for each candidate of `color` to move in `state` (see [`Prediction::observe_scores`]).
+/// Returns the figures (no log-likelihood) and the games not replayed to the end.
+pub fn evaluate_ranker<R: Send>(
+    games: &[SgfGame],
+    threads: usize,
+    bar: &ProgressBar,
+    new_ranker: impl Fn() -> R + Sync,
+    rank: impl Fn(&mut R, &GameState, Color, &mut Vec<(Move, f32)>) + Sync,
+) -> (Prediction, ReplayFaults) {
+    let mut prediction = Prediction::default();
+    let mut faults = ReplayFaults::default();
+    over_games(
+        games,
+        threads,
+        bar,
+        || {
+            (
+                Prediction::default(),
+                ReplayFaults::default(),
+                new_ranker(),
+                Vec::new(),
+            )
+        },
+        |(part, part_faults, ranker, scores), _, game| {
+            part_faults.count(for_each_state(game, |state, color, mv| {
+                scores.clear();
+                rank(ranker, state, color, scores);
+                part.observe_scores(scores, mv);
+            }));
+        },
+        |(part, part_faults, _, _)| {
             prediction.merge(&part);
             faults.add(part_faults);
         },

@@ -21,6 +21,7 @@ use std::time::Duration;
 use crate::board::{Color, GameState, Move};
 use crate::pattern::{self, PatternTable};
 use crate::search::avoid::AvoidMoves;
+use crate::search::priors::Prior;
 use crate::search::{
     Analysis, MoveInfo, RootPrior, SearchConfig, SearchControl, SearchLimits, SearchResult,
     Searcher,
@@ -320,12 +321,7 @@ impl Player {
         }
         let book = hit.filter(|h| h.use_ == BookUse::Prior);
         if let Some(hit) = &book {
-            let priors = hit
-                .root_priors()
-                .into_iter()
-                .map(|(mv, visits, value)| RootPrior { mv, visits, value })
-                .collect();
-            self.searcher.set_root_priors(priors);
+            self.searcher.set_root_priors(book_priors(hit));
         }
         let mut limits = self.limits(request.clock);
         if request.kind == MoveKind::Regression {
@@ -472,6 +468,17 @@ impl Player {
         )
     }
 
+    /// The priors of the root moves of a search of `state` with `color` to move, before
+    /// its first playout: the search's own sources and the book's priors where it has the
+    /// position (a book that would play its move outright counts as a prior here).
+    /// Nothing is searched and the game's state (dynamic komi, streaks) is untouched.
+    pub fn root_priors(&mut self, state: &GameState, color: Color) -> Vec<(Move, Prior)> {
+        if let Some(hit) = self.book_hit(state, color) {
+            self.searcher.set_root_priors(book_priors(&hit));
+        }
+        self.searcher.root_priors(state, color)
+    }
+
     /// The end-of-game judgement of `state` (dead stones, score), with the
     /// `judge-playouts` setting and this game's judgement seed.
     pub fn judge(&self, state: &GameState) -> Judgement {
@@ -495,6 +502,14 @@ impl Player {
 
 /// The search result that stands for a book move: the book moves as candidates (counts as
 /// visits), no playouts.
+/// A book hit's moves as extra root priors of the search.
+fn book_priors(hit: &BookHit) -> Vec<RootPrior> {
+    hit.root_priors()
+        .into_iter()
+        .map(|(mv, visits, value)| RootPrior { mv, visits, value })
+        .collect()
+}
+
 fn book_result(state: &GameState, color: Color, moves: &[BookMove]) -> SearchResult {
     let total: u64 = moves.iter().map(|m| m.count).sum::<u64>().max(1);
     let infos: Vec<MoveInfo> = moves
@@ -682,6 +697,49 @@ mod tests {
         );
         let winrate = chosen.result.analysis.search_winrate;
         assert_eq!(q.last_search, Some((Color::Black, winrate, 0.0)));
+    }
+
+    /// `root_priors` gives the priors a search gives its root, the book's among them: each
+    /// searched move's prior share in the analysis is its mean over the sum of the means.
+    #[test]
+    fn root_priors_are_those_of_a_searched_root() {
+        let settings = |book: BookSource| {
+            let mut s = Settings::default();
+            s.game.playouts = Some(300);
+            s.game.threads = crate::settings::Auto::Value(1);
+            s.game.book = book;
+            s
+        };
+        let mut state = GameState::new(19, rules(7.5)).unwrap();
+        let q16 = state.geometry().parse_point("Q16").unwrap();
+        state.play(Color::Black, Move::Play(q16)).unwrap();
+        let with_book = settings(BookSource::default());
+        let priors = player(with_book.clone()).root_priors(&state, Color::White);
+        let control = SearchControl::default();
+        let chosen = player(with_book).choose(
+            &state,
+            Color::White,
+            &MoveRequest::normal(None),
+            &control,
+            None,
+        );
+        assert!(chosen.book.is_some(), "the book has the position");
+        let sum: f32 = priors.iter().map(|(_, p)| p.mean()).sum();
+        let searched = &chosen.result.analysis.moves;
+        assert!(searched.len() >= 3, "{} moves searched", searched.len());
+        for m in searched {
+            let (_, p) = priors.iter().find(|(mv, _)| *mv == m.mv).unwrap();
+            let share = p.mean() / sum;
+            assert!(
+                (share - m.prior).abs() < 1e-5 * share,
+                "{:?}: {share} against {}",
+                m.mv,
+                m.prior
+            );
+        }
+        let without = player(settings(BookSource::Off)).root_priors(&state, Color::White);
+        assert_eq!(without.len(), priors.len());
+        assert_ne!(without, priors, "the book's priors count");
     }
 
     #[test]

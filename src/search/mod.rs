@@ -484,6 +484,66 @@ impl Searcher {
         root
     }
 
+    /// Makes the threads' tactical readers and the root's owl where the settings ask for
+    /// them and they are not made yet.
+    fn make_readers(&mut self) {
+        let threads = self.config.threads.max(1);
+        while self.readers.len() < threads {
+            match ExpansionReader::configured(&self.config.params) {
+                Some(reader) => self.readers.push(Mutex::new(reader)),
+                None => break,
+            }
+        }
+        if self.owl.is_none() {
+            self.owl = RootOwl::configured(&self.config.params);
+        }
+    }
+
+    /// The priors a search of `state` with `color` to move would give its root's moves on a
+    /// fresh tree: every source of [`PriorSources::mix`], the extra root priors set for it
+    /// (which this takes, as a search does) and the moves left out included. What the
+    /// search knows of the moves before its first playout, rounded as its tree keeps them;
+    /// nothing is searched.
+    pub fn root_priors(&mut self, state: &GameState, color: Color) -> Vec<(Move, priors::Prior)> {
+        let avoid = std::mem::take(&mut self.avoid);
+        self.make_readers();
+        let extra = std::mem::take(&mut self.root_priors);
+        let board = state.board();
+        let owner = self
+            .config
+            .priors
+            .reads_ownership()
+            .then(|| self.ownership.tally(board, color));
+        let moves = root_moves(state, color, &avoid);
+        let mut root_reader = self.readers.first().map(Mutex::lock);
+        let mut sources = PriorSources {
+            moves: &*self.config.priors,
+            opening: OpeningLines::configured(&self.config.params),
+            reader: root_reader.as_deref_mut(),
+            owl: self.owl.as_mut(),
+            extra: ExtraPriors(&extra),
+        };
+        let query = PriorQuery {
+            board,
+            color,
+            recent: Recent::of_game(state),
+            moves: &moves,
+            owner,
+        };
+        let mut out = Vec::new();
+        sources.mix(&query, &mut out);
+        drop(root_reader);
+        if let Some(owl) = self.owl.as_mut() {
+            owl.take_share();
+        }
+        // As the tree's edges keep them (rounded).
+        moves
+            .into_iter()
+            .zip(out)
+            .map(|(mv, prior)| (mv, Edge::new(mv, prior).prior()))
+            .collect()
+    }
+
     /// Runs the workers and returns the final snapshot; the tree is kept afterwards.
     fn run(
         &mut self,
@@ -499,15 +559,7 @@ impl Searcher {
         let board = state.board();
         let recent = Recent::of_game(state);
         let threads = self.config.threads.max(1);
-        while self.readers.len() < threads {
-            match ExpansionReader::configured(&self.config.params) {
-                Some(reader) => self.readers.push(Mutex::new(reader)),
-                None => break,
-            }
-        }
-        if self.owl.is_none() {
-            self.owl = RootOwl::configured(&self.config.params);
-        }
+        self.make_readers();
         let extra = std::mem::take(&mut self.root_priors);
         let owner = self
             .config
@@ -669,14 +721,7 @@ fn prepare_root(
     if !root.try_begin_expansion() {
         return;
     }
-    let mut moves: Vec<Move> = state
-        .legal_points(color)
-        .into_iter()
-        .filter(|&p| !state.board().is_suicide(p, color))
-        .map(Move::Play)
-        .collect();
-    moves.push(Move::Pass);
-    avoid.retain_allowed(color, 1, &mut moves);
+    let moves = root_moves(state, color, avoid);
     let query = PriorQuery {
         board: state.board(),
         color,
@@ -691,6 +736,19 @@ fn prepare_root(
         .map(|(&mv, &prior)| Edge::new(mv, prior))
         .collect();
     root.finish_expansion(edges);
+}
+
+/// The root's moves: the legal points but suicides, a pass, less the moves left out.
+fn root_moves(state: &GameState, color: Color, avoid: &AvoidMoves) -> Vec<Move> {
+    let mut moves: Vec<Move> = state
+        .legal_points(color)
+        .into_iter()
+        .filter(|&p| !state.board().is_suicide(p, color))
+        .map(Move::Play)
+        .collect();
+    moves.push(Move::Pass);
+    avoid.retain_allowed(color, 1, &mut moves);
+    moves
 }
 
 /// Playouts a timed search reports before the early-stop rule may end it.
