@@ -57,7 +57,7 @@ use avoid::AvoidMoves;
 use opening_prior::OpeningLines;
 use parking_lot::Mutex;
 pub use prior_mix::RootPrior;
-use prior_mix::{ExtraPriors, PriorQuery, PriorSources};
+use prior_mix::{PriorQuery, PriorSources};
 use priors::MovePriors;
 use reading::{ExpansionReader, ReadingShare, RootOwl};
 use tree::{Edge, MemoryBudget, Node};
@@ -516,13 +516,13 @@ impl Searcher {
             .then(|| self.ownership.tally(board, color));
         let moves = root_moves(state, color, &avoid);
         let mut root_reader = self.readers.first().map(Mutex::lock);
-        let mut sources = PriorSources {
-            moves: &*self.config.priors,
-            opening: OpeningLines::configured(&self.config.params),
-            reader: root_reader.as_deref_mut(),
-            owl: self.owl.as_mut(),
-            extra: ExtraPriors(&extra),
-        };
+        let mut sources = PriorSources::root(
+            &*self.config.priors,
+            &self.config.params,
+            root_reader.as_deref_mut(),
+            self.owl.as_mut(),
+            &extra,
+        );
         let query = PriorQuery {
             board,
             color,
@@ -572,13 +572,13 @@ impl Searcher {
             state,
             color,
             recent,
-            PriorSources {
-                moves: &*self.config.priors,
-                opening: OpeningLines::configured(&self.config.params),
-                reader: root_reader.as_deref_mut(),
-                owl: self.owl.as_mut(),
-                extra: ExtraPriors(&extra),
-            },
+            PriorSources::root(
+                &*self.config.priors,
+                &self.config.params,
+                root_reader.as_deref_mut(),
+                self.owl.as_mut(),
+                &extra,
+            ),
             &avoid,
             owner,
         );

@@ -131,6 +131,23 @@ impl<'a> PriorSources<'a> {
         }
     }
 
+    /// The providers of the root: those of every node, the owl and the extra priors.
+    pub fn root(
+        moves: &'a dyn MovePriors,
+        params: &crate::settings::SearchParams,
+        reader: Option<&'a mut ExpansionReader>,
+        owl: Option<&'a mut RootOwl>,
+        extra: &'a [RootPrior],
+    ) -> PriorSources<'a> {
+        PriorSources {
+            moves,
+            opening: OpeningLines::configured(params),
+            reader,
+            owl,
+            extra: ExtraPriors(extra),
+        }
+    }
+
     /// Whether some provider is the root's own (a kept root's edges, priced when it was a
     /// deeper node, then lack its priors).
     pub fn has_root_only(&self) -> bool {
