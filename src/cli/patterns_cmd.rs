@@ -13,7 +13,7 @@ use crate::log::progress_bar;
 use crate::pattern::{self, training_run};
 use crate::play::Player;
 use crate::playout::ownership::owner_tally;
-use crate::sgf::collection::{game_keys, read_games};
+use crate::sgf::collection::{GameSource, game_keys, read_games};
 
 #[derive(Args, Debug)]
 pub struct TrainPatternsArgs {
@@ -266,12 +266,9 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
         },
         None => pattern::default_table(),
     };
-    let exclude = game_keys(&args.exclude);
-    let source = read_games(&args.files, args.size, args.max_games, &exclude);
-    if source.games.is_empty() {
-        eprintln!("hane patterns eval: no usable games");
+    let Some(source) = eval_games(args) else {
         return ExitCode::FAILURE;
-    }
+    };
     let bar = progress_bar(source.games.len() as u64, "games");
     let threads = thread_count(args.threads);
     let owner = table
@@ -293,6 +290,17 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The games `patterns eval` reads (`None`, said on stderr, when there are none).
+fn eval_games(args: &EvalArgs) -> Option<GameSource> {
+    let exclude = game_keys(&args.exclude);
+    let source = read_games(&args.files, args.size, args.max_games, &exclude);
+    if source.games.is_empty() {
+        eprintln!("hane patterns eval: no usable games");
+        return None;
+    }
+    Some(source)
+}
+
 /// `hane patterns eval --search-priors`: the search's root priors as a move predictor.
 fn run_search_priors_eval(args: &EvalArgs) -> ExitCode {
     let mut spec = format!("threads=1,{}", args.settings);
@@ -306,12 +314,9 @@ fn run_search_priors_eval(args: &EvalArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let exclude = game_keys(&args.exclude);
-    let source = read_games(&args.files, args.size, args.max_games, &exclude);
-    if source.games.is_empty() {
-        eprintln!("hane patterns eval: no usable games");
+    let Some(source) = eval_games(args) else {
         return ExitCode::FAILURE;
-    }
+    };
     let bar = progress_bar(source.games.len() as u64, "games");
     let (prediction, faults) = training_run::evaluate_ranker(
         &source.games,

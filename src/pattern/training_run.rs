@@ -173,39 +173,57 @@ pub fn evaluate(
     owner: Option<OwnerTally>,
     bar: &ProgressBar,
 ) -> (Prediction, ReplayFaults) {
-    let mut prediction = Prediction::default();
-    let mut faults = ReplayFaults::default();
-    over_games(
+    evaluate_games(
         games,
         threads,
         bar,
-        || (Prediction::default(), ReplayFaults::default(), None),
-        |(part, part_faults, scratch), _, game| {
-            part_faults.count(for_each_position(game, |board, ctx, mv| {
+        || None,
+        |scratch, part, game| {
+            for_each_position(game, |board, ctx, mv| {
                 with_owner(owner, scratch, board, ctx, |ctx| {
                     part.observe(table, board, ctx, mv)
                 })
-            }));
+            })
         },
-        |(part, part_faults, _)| {
-            prediction.merge(&part);
-            faults.add(part_faults);
-        },
-    );
-    bar.finish_and_clear();
-    (prediction, faults)
+    )
 }
 
 /// Evaluates a move ranker on `games` on `threads` threads: each batch of games gets a
-/// ranker from `new_ranker`, and `rank(ranker, state, color, scores)` fills `scores` with a score
-/// for each candidate of `color` to move in `state` (see [`Prediction::observe_scores`]).
-/// Returns the figures (no log-likelihood) and the games not replayed to the end.
+/// ranker from `new_ranker`, and `rank(ranker, state, color, scores)` fills `scores` with a
+/// score for each candidate of `color` to move in `state` (see
+/// [`Prediction::observe_scores`]). Returns the figures (no log-likelihood) and the games
+/// not replayed to the end.
 pub fn evaluate_ranker<R: Send>(
     games: &[SgfGame],
     threads: usize,
     bar: &ProgressBar,
     new_ranker: impl Fn() -> R + Sync,
     rank: impl Fn(&mut R, &GameState, Color, &mut Vec<(Move, f32)>) + Sync,
+) -> (Prediction, ReplayFaults) {
+    evaluate_games(
+        games,
+        threads,
+        bar,
+        || (new_ranker(), Vec::new()),
+        |(ranker, scores), part, game| {
+            for_each_state(game, |state, color, mv| {
+                scores.clear();
+                rank(ranker, state, color, scores);
+                part.observe_scores(scores, mv);
+            })
+        },
+    )
+}
+
+/// Runs `visit(scratch, prediction, game)` over `games` on `threads` threads, each batch
+/// with its own scratch from `new_scratch`, and adds up the batches' predictions and
+/// replay faults.
+fn evaluate_games<S: Send>(
+    games: &[SgfGame],
+    threads: usize,
+    bar: &ProgressBar,
+    new_scratch: impl Fn() -> S + Sync,
+    visit: impl Fn(&mut S, &mut Prediction, &SgfGame) -> Result<(), usize> + Sync,
 ) -> (Prediction, ReplayFaults) {
     let mut prediction = Prediction::default();
     let mut faults = ReplayFaults::default();
@@ -217,18 +235,11 @@ pub fn evaluate_ranker<R: Send>(
             (
                 Prediction::default(),
                 ReplayFaults::default(),
-                new_ranker(),
-                Vec::new(),
+                new_scratch(),
             )
         },
-        |(part, part_faults, ranker, scores), _, game| {
-            part_faults.count(for_each_state(game, |state, color, mv| {
-                scores.clear();
-                rank(ranker, state, color, scores);
-                part.observe_scores(scores, mv);
-            }));
-        },
-        |(part, part_faults, _, _)| {
+        |(part, part_faults, scratch), _, game| part_faults.count(visit(scratch, part, game)),
+        |(part, part_faults, _)| {
             prediction.merge(&part);
             faults.add(part_faults);
         },
