@@ -147,18 +147,21 @@ fn a_win_rate_below_the_threshold_runs_into_the_extension() {
         };
         let clock = Instant::now();
         let analysis = search(&mut searcher, &state, &limits);
-        (clock.elapsed(), analysis.moves.first().map(|m| m.mv))
+        let best = analysis.moves.first().map(|m| m.mv);
+        (clock.elapsed(), best, analysis.playouts)
     };
     let e4 = Move::parse(state.geometry(), "E4").unwrap();
     // Every win rate is below 1.5: the search runs on to `max_time`.
-    let (elapsed, best) = run(1.5);
+    let (elapsed, best, _) = run(1.5);
     assert!(elapsed >= Duration::from_secs(3), "{elapsed:?}");
     assert_eq!(best, Some(e4));
-    // None is below -1: the budget ends it, far before `max_time` (on a loaded machine
-    // perhaps before any playout).
-    let (elapsed, best) = run(-1.0);
+    // None is below -1: the budget ends it, far before `max_time`. On a loaded machine it
+    // may end after a handful of playouts (or none), too few to name the best move.
+    let (elapsed, best, playouts) = run(-1.0);
     assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
-    assert!(best.is_none_or(|m| m == e4));
+    if playouts >= 500 {
+        assert_eq!(best, Some(e4), "{playouts} playouts");
+    }
 }
 
 #[test]
