@@ -73,7 +73,12 @@
 //!   every liberty of the group outside its eye spaces touches a stone of the opponent and no
 //!   other chain of the owner (nowhere to run, nothing to connect to), and no chain of the
 //!   opponent next to the group (outside its eye spaces) has [`WEAK_LIBERTIES`] liberties
-//!   or fewer (the group might capture it).
+//!   or fewer (the group might capture it). A group of [`SHUT_IN_STONES`] stones or more
+//!   whose liberties touch no other chain of the owner and reach fewer than
+//!   [`SHUT_IN_FREE`] points of free space is shut in as well, even where some liberties
+//!   touch no stone of the opponent: a corner group left with a few first-line points
+//!   between the opponent's stones (its region there runs through those stones into the
+//!   open, so it is no eye space) cannot run and makes no eyes.
 //!
 //! The thresholds are guesses checked against GNU Go on random and professional positions
 //! (`tests/owl_gnugo.rs`); loose nets and fights in the open are beyond this model, and
@@ -125,6 +130,13 @@ use crate::board::{Board, Cell, Color, MAX_CELLS, Point, PointBits};
 use super::liberties::{liberties_after, liberties_capped, liberties_into};
 use super::reader::{Reader, Reading};
 use super::skeleton::{At, Candidates, Goal, NO_POINT, Node, ReaderOf, mix};
+
+/// A group of at least [`SHUT_IN_STONES`] stones with fewer points of free space than this,
+/// no eyes to make and no chain of its colour to connect to is shut in (dead), even where
+/// some of its liberties touch no stone of the opponent.
+pub const SHUT_IN_FREE: usize = 3;
+/// See [`SHUT_IN_FREE`].
+pub const SHUT_IN_STONES: usize = 3;
 
 /// The most points of a region that counts as an eye space (a bigger one is open).
 pub const EYE_MAX: usize = 7;
@@ -216,6 +228,10 @@ struct Summary {
     /// Whether a chain of the opponent next to the group, outside its eye spaces, has at
     /// most [`WEAK_LIBERTIES`] liberties.
     weak_neighbour: bool,
+    /// The group's liberties outside its eye spaces that touch another chain of the owner.
+    connecting_liberties: usize,
+    /// The group's stones.
+    stones: usize,
 }
 
 impl Summary {
@@ -237,7 +253,12 @@ impl Summary {
 
     /// Whether the group is dead as it stands.
     fn dead(&self) -> bool {
-        self.max_eyes < 2 && self.open_liberties == 0 && !self.weak_neighbour
+        self.max_eyes < 2
+            && !self.weak_neighbour
+            && (self.open_liberties == 0
+                || (self.connecting_liberties == 0
+                    && self.free < SHUT_IN_FREE
+                    && self.stones >= SHUT_IN_STONES))
     }
 }
 
@@ -265,6 +286,8 @@ struct Analysis {
     /// The group's liberties outside its eye spaces that touch no stone of the opponent or
     /// touch another chain of the owner.
     open_liberties: usize,
+    /// Those of them that touch another chain of the owner.
+    connecting_liberties: usize,
     queue: Vec<u16>,
     /// One stone of each chain of the opponent next to the group outside its eye spaces.
     neighbours: Vec<u16>,
@@ -286,6 +309,7 @@ impl Analysis {
             free_points: Vec::with_capacity(SLOTS),
             gates: 0,
             open_liberties: 0,
+            connecting_liberties: 0,
             queue: Vec::with_capacity(SLOTS),
             neighbours: Vec::with_capacity(SLOTS),
         }
@@ -343,6 +367,12 @@ impl Analysis {
         summary.free = self.flood_free(board, owner, g);
         summary.gates = self.gates;
         summary.open_liberties = self.open_liberties;
+        summary.connecting_liberties = self.connecting_liberties;
+        summary.stones = self
+            .chains
+            .iter()
+            .map(|&c| board.chain_len(Point::from_index(c as usize)))
+            .sum();
         summary
     }
 
@@ -547,6 +577,7 @@ impl Analysis {
         self.queue.clear();
         self.gates = 0;
         self.open_liberties = 0;
+        self.connecting_liberties = 0;
         for k in 0..self.liberties.len() {
             let x = self.liberties[k] as usize;
             if self.in_eye_space(x) {
@@ -557,7 +588,9 @@ impl Analysis {
             let connects = board.geometry().neighbors(xp).into_iter().any(|n| {
                 board.cell_at(n).is(owner) && self.group[board.chain_id(Point::from_index(n))] != g
             });
-            self.open_liberties += usize::from(connects || board.neighbor_count(xp, attacker) == 0);
+            let open = connects || board.neighbor_count(xp, attacker) == 0;
+            self.open_liberties += usize::from(open);
+            self.connecting_liberties += usize::from(connects);
             if is_free(board, xp, attacker) {
                 self.gates += 1;
                 self.free_points.push(x as u16);

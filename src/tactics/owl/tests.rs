@@ -82,6 +82,32 @@ fn a_group_escapes_into_open_space_or_is_shut_in() {
     expect(attack(EDGE, "A3"), 0, &[]);
 }
 
+/// A corner group whose only room is the first line between the attacker's stones: its
+/// liberties there touch no attacker stone, but it has no chain to join and almost no free
+/// space, so it is shut in (the position of a 19x19 game lost to GNU Go, on 9x9).
+const FIRST_LINE_ONLY: &str = "
+    . . . . . . . . .
+    . . O O X . . . .
+    X . O X X . . . .
+    . X O X . . . . .
+    . X X X . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn a_group_with_only_the_first_line_left_is_shut_in() {
+    // GNU Go: `owl_attack` 1 B8, `owl_defend` 0; after white B8, black A8 kills.
+    expect(attack(FIRST_LINE_ONLY, "C7"), 1, &["B8"]);
+    let b = board(FIRST_LINE_ONLY);
+    let r = OwlReader::new().defend(&b, point(&b, "C7"));
+    assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
+    let b = board_after(FIRST_LINE_ONLY, "B8", Color::White);
+    let mut reader = OwlReader::new();
+    assert_eq!(answer(&b, reader.attack(&b, point(&b, "C7"))), "1 A8");
+}
+
 #[test]
 fn a_cut_off_read_does_not_claim_success() {
     // One node (the root) cannot prove the kill at the vital point.
