@@ -319,15 +319,11 @@ mod tests {
         assert!(table.uses_group(crate::pattern::Group::Owner));
         let priors = PatternPriors::new(Arc::new(table), &SearchParams::default());
         assert!(priors.reads_ownership());
-        let no_owner = PatternTable::parse("hane-patterns 1\ncapture 1 3\n").unwrap();
-        let no_owner = PatternPriors::new(Arc::new(no_owner), &SearchParams::default());
-        assert!(!no_owner.reads_ownership() && !HeuristicPriors::default().reads_ownership());
-        // The shipped table rates the levels.
         let shipped = PatternPriors::new(
             crate::pattern::default_table_arc(),
             &SearchParams::default(),
         );
-        assert!(shipped.reads_ownership());
+        assert!(!shipped.reads_ownership() && !HeuristicPriors::default().reads_ownership());
         let board = Board::new(9).unwrap();
         let g = board.geometry();
         let (own, contested) = (g.parse_point("C3").unwrap(), g.parse_point("E5").unwrap());
