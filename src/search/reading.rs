@@ -39,7 +39,7 @@ use std::time::Instant;
 use crate::board::{Board, Color, Move, Point, Recent};
 use crate::settings::SearchParams;
 use crate::tactics::liberties::{liberties_capped, liberties_into};
-use crate::tactics::owl::{OwlLimits, OwlReader};
+use crate::tactics::owl::{OwlLimits, OwlReader, group_stones};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
@@ -570,11 +570,7 @@ impl RootOwl {
             let chains = self.reader.group(board, target);
             self.chains.clear();
             self.chains.extend_from_slice(chains);
-            let stones: usize = self
-                .chains
-                .iter()
-                .map(|&c| board.chain_len(Point::from_index(c as usize)))
-                .sum();
+            let stones = group_stones(board, &self.chains);
             for &c in &self.chains {
                 self.read
                     .push(board.chain_id(Point::from_index(c as usize)));

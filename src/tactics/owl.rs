@@ -368,11 +368,7 @@ impl Analysis {
         summary.gates = self.gates;
         summary.open_liberties = self.open_liberties;
         summary.connecting_liberties = self.connecting_liberties;
-        summary.stones = self
-            .chains
-            .iter()
-            .map(|&c| board.chain_len(Point::from_index(c as usize)))
-            .sum();
+        summary.stones = group_stones(board, &self.chains);
         summary
     }
 
@@ -617,6 +613,15 @@ impl Analysis {
         }
         self.free_points.len().min(ESCAPE_SPACE)
     }
+}
+
+/// The stones of the group whose chains `chains` names (one stone of each, as
+/// the owl reader's `group` gives them).
+pub fn group_stones(board: &Board, chains: &[u16]) -> usize {
+    chains
+        .iter()
+        .map(|&c| board.chain_len(Point::from_index(c as usize)))
+        .sum()
 }
 
 /// Whether the empty point `p` is free space: no stone of `attacker` on its eight
