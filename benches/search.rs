@@ -20,7 +20,7 @@ fn searches(c: &mut Criterion) {
                 s
             };
             let config =
-                hane::play::search_config(&settings, hane::pattern::default_table_arc(), 1);
+                hane::play::search_config(&settings, hane::pattern::PatternTables::Builtin, 1);
             let limits = SearchLimits {
                 playouts: Some(playouts),
                 ..SearchLimits::default()

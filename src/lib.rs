@@ -42,7 +42,7 @@
 //! let mut settings = Settings::default();
 //! settings.game.playouts = Some(300);
 //! settings.game.threads = Auto::Value(1);
-//! let mut player = Player::new(settings, hane::pattern::default_table_arc(), 7);
+//! let mut player = Player::new(settings, hane::pattern::PatternTables::Builtin, 7);
 //! let chosen = player.choose(
 //!     &game,
 //!     Color::Black,

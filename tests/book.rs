@@ -190,7 +190,7 @@ fn a_prior_book_seeds_the_root_of_the_search() {
     };
     let state = GameState::new(19, Rules::default()).unwrap();
     let prior_of = |book: BookSource, vertex: &str| {
-        let mut player = Player::new(settings(book), hane::pattern::default_table_arc(), 3);
+        let mut player = Player::new(settings(book), hane::pattern::PatternTables::Builtin, 3);
         let chosen = player.choose(
             &state,
             Color::Black,

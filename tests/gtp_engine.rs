@@ -424,7 +424,7 @@ fn cheap_options() -> Settings {
 }
 
 fn new_engine(settings: Settings) -> Engine {
-    Engine::new(settings, hane::pattern::default_table_arc())
+    Engine::new(settings, hane::pattern::PatternTables::Builtin)
 }
 
 #[test]

@@ -273,7 +273,7 @@ fn records_with_absurd_komi_are_refused() {
         assert_eq!(game.komi, Some(value), "KM[{komi}]");
     }
     let dir = TempDir::new("komi");
-    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::PatternTables::Builtin);
     assert_eq!(run(&mut engine, "komi 5.5"), "= \n\n");
     for (name, komi) in [
         ("nan.sgf", "nan"),
@@ -357,7 +357,7 @@ fn commands_queued_before_the_end_of_input_still_run_in_full() {
 
 #[test]
 fn boardsize_of_any_integer_out_of_range_is_an_unacceptable_size() {
-    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::PatternTables::Builtin);
     for size in [
         "99999999999",
         "4294967296",
@@ -386,7 +386,7 @@ fn boardsize_of_any_integer_out_of_range_is_an_unacceptable_size() {
 fn printsgf_does_not_overwrite_a_file() {
     let dir = TempDir::new("printsgf");
     let existing = dir.write("existing.sgf", "keep me");
-    let mut engine = Engine::new(cheap_settings(), hane::pattern::default_table_arc());
+    let mut engine = Engine::new(cheap_settings(), hane::pattern::PatternTables::Builtin);
     run(&mut engine, "boardsize 9");
     run(&mut engine, "play b e5");
     let reply = run(&mut engine, &format!("printsgf {}", existing.display()));

@@ -150,7 +150,7 @@ fn pattern_priors_allocate_nothing() {
     use hane::search::prior_mix::PriorQuery;
     use hane::search::priors::{MovePriors, PatternPriors, Prior};
     let priors = PatternPriors::new(
-        hane::pattern::default_table_arc(),
+        hane::pattern::PatternTables::Builtin,
         &hane::settings::SearchParams::default(),
     );
     let mut board = Board::new(19).unwrap();

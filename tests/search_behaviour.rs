@@ -26,14 +26,14 @@ fn config(threads: usize) -> Settings {
 fn searcher_with(settings: Settings) -> Searcher {
     Searcher::new(hane::play::search_config(
         &settings,
-        hane::pattern::default_table_arc(),
+        hane::pattern::PatternTables::Builtin,
         11,
     ))
 }
 
 /// A player with `settings` and seed 11.
 fn player_with(settings: Settings) -> Player {
-    Player::new(settings, hane::pattern::default_table_arc(), 11)
+    Player::new(settings, hane::pattern::PatternTables::Builtin, 11)
 }
 
 fn playouts(n: u64) -> SearchLimits {
@@ -189,7 +189,7 @@ fn seeded_single_thread_search_is_reproducible() {
     // A different seed explores differently.
     let mut other = Searcher::new(hane::play::search_config(
         &config(1),
-        hane::pattern::default_table_arc(),
+        hane::pattern::PatternTables::Builtin,
         12,
     ));
     let c = search(&mut other, &state, &playouts(4_000));

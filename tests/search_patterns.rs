@@ -13,7 +13,7 @@ fn pattern_config(threads: usize) -> SearchConfig {
         s.search.early_stop = false;
         s
     };
-    hane::play::search_config(&settings, hane::pattern::default_table_arc(), 5)
+    hane::play::search_config(&settings, hane::pattern::PatternTables::Builtin, 5)
 }
 
 fn search(searcher: &mut Searcher, state: &GameState, playouts: u64) -> Analysis {

@@ -39,7 +39,7 @@ fn config(setup: Setup, seed: u64) -> SearchConfig {
         s.search.priors = priors;
         s
     };
-    hane::play::search_config(&settings, hane::pattern::default_table_arc(), seed)
+    hane::play::search_config(&settings, hane::pattern::PatternTables::Builtin, seed)
 }
 
 /// One search of `state` for its side to move, `playouts` long.
@@ -201,7 +201,7 @@ fn the_root_owl_points_the_search_at_the_vital_point() {
                 let state = GameState::from_board(board, color, Rules::chinese(komi));
                 let mut searcher = Searcher::new(hane::play::search_config(
                     &settings,
-                    hane::pattern::default_table_arc(),
+                    hane::pattern::PatternTables::Builtin,
                     seed,
                 ));
                 for round in 0..2 {

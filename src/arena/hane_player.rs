@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
 use crate::board::{Color, GameState, Move};
-use crate::pattern::PatternTable;
+use crate::pattern::PatternTables;
 use crate::play::clock::{MoveTime, move_time};
 use crate::play::judge::dead_points;
 use crate::play::{self, load_patterns};
@@ -29,14 +29,14 @@ pub const PLAYER_SCOPES: &[Scope] = &[Scope::Search, Scope::Game];
 #[derive(Clone, Debug, PartialEq)]
 pub struct HaneSettings {
     pub settings: Settings,
-    pub patterns: Arc<PatternTable>,
+    pub patterns: PatternTables,
 }
 
 impl Default for HaneSettings {
     fn default() -> HaneSettings {
         HaneSettings {
             settings: Settings::default(),
-            patterns: crate::pattern::default_table_arc(),
+            patterns: crate::pattern::PatternTables::Builtin,
         }
     }
 }
@@ -329,10 +329,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hane-settings-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let good = dir.join("uniform.txt");
-        std::fs::write(&good, PatternTable::uniform().to_text()).unwrap();
+        std::fs::write(&good, crate::pattern::PatternTable::uniform().to_text()).unwrap();
         let s =
             HaneSettings::parse(&format!("patterns={},priors=pattern", good.display())).unwrap();
-        assert_eq!(*s.patterns, PatternTable::uniform());
+        assert_eq!(
+            s.patterns,
+            PatternTables::from(crate::pattern::PatternTable::uniform())
+        );
         assert!(s.describe().contains("patterns="));
         let broken = dir.join("broken.txt");
         std::fs::write(&broken, "not a pattern table\n").unwrap();

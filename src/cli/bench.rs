@@ -130,7 +130,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                     .unwrap_or(if size <= 9 { 200_000 } else { 40_000 });
                 let settings = &args.settings.settings;
                 let table = match load_patterns(settings) {
-                    Ok(table) => table,
+                    Ok(tables) => tables.for_size(size).clone(),
                     Err(e) => {
                         eprintln!("hane bench: {e}");
                         return ExitCode::FAILURE;

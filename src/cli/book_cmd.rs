@@ -238,7 +238,7 @@ fn eval(args: &BookEvalArgs) -> Result<(), String> {
     if games.is_empty() {
         return Err("no usable games".into());
     }
-    let p = book_build::predict(&book, pattern::default_table(), &games, args.moves);
+    let p = book_build::predict(&book, &pattern::PatternTables::Builtin, &games, args.moves);
     let rate = |x: f64, n: u64| x / n.max(1) as f64;
     let combined = p.book_hits as f64 + (p.all.top1 - p.covered_patterns.top1);
     eprintln!(

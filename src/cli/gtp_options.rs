@@ -3,13 +3,12 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use super::settings_args::{EngineScopes, SettingsArgs};
 use crate::engine::{LogLevel, log, report, serve_stdio, set_log_file, set_log_level};
-use crate::pattern::PatternTable;
+use crate::pattern::PatternTables;
 use crate::play::load_patterns;
 use crate::settings::{PlayoutKind, PriorsKind, Settings};
 
@@ -37,7 +36,7 @@ pub struct GtpArgs {
 }
 
 /// The settings of `args` with the pattern table they name.
-pub fn engine_setup(settings: &Settings) -> Result<Arc<PatternTable>, String> {
+pub fn engine_setup(settings: &Settings) -> Result<PatternTables, String> {
     let patterns = load_patterns(settings).map_err(|e| format!("--patterns: {e}"))?;
     crate::play::load_book(settings).map_err(|e| format!("--book: {e}"))?;
     if settings.game.patterns.is_some()
@@ -98,7 +97,7 @@ mod tests {
         gtp: GtpArgs,
     }
 
-    fn options(args: &[&str]) -> Result<(Settings, Arc<PatternTable>), String> {
+    fn options(args: &[&str]) -> Result<(Settings, PatternTables), String> {
         use clap::Parser as _;
         let cli = Cli::try_parse_from(std::iter::once("hane").chain(args.iter().copied()))
             .map_err(|e| e.to_string())?;
@@ -162,7 +161,10 @@ mod tests {
         let good = dir.join("good.txt");
         std::fs::write(&good, pattern::PatternTable::uniform().to_text()).unwrap();
         let (_, loaded) = options(&["--patterns", good.to_str().unwrap()]).unwrap();
-        assert_eq!(*loaded, pattern::PatternTable::uniform());
+        assert_eq!(
+            loaded,
+            pattern::PatternTables::from(pattern::PatternTable::uniform())
+        );
         let broken = dir.join("broken.txt");
         std::fs::write(&broken, "this is not a pattern table\n").unwrap();
         let err = options(&["--patterns", broken.to_str().unwrap()]).unwrap_err();

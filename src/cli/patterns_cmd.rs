@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
@@ -322,7 +321,7 @@ fn run_search_priors_eval(args: &EvalArgs) -> ExitCode {
         &source.games,
         thread_count(args.threads),
         &bar,
-        || Player::new(hane.settings.clone(), Arc::clone(&hane.patterns), 0),
+        || Player::new(hane.settings.clone(), hane.patterns.clone(), 0),
         |player, state, color, scores| {
             scores.extend(
                 player

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use crate::board::{GameState, Rules};
-use crate::pattern::PatternTable;
+use crate::pattern::PatternTables;
 use crate::play::Player;
 use crate::play::clock::{Clock, TimeSystem};
 use crate::search::SearchControl;
@@ -174,15 +174,11 @@ impl Engine {
     /// see [`crate::play::load_patterns`]), for in-process use (tests): analysis streams
     /// stop after their first report as if input were always waiting, and nobody ponders.
     /// Without a `seed` setting the seed is drawn at random.
-    pub fn new(settings: Settings, patterns: Arc<PatternTable>) -> Engine {
+    pub fn new(settings: Settings, patterns: PatternTables) -> Engine {
         Engine::with_input(settings, patterns, InputSignal::new(true))
     }
 
-    fn with_input(
-        settings: Settings,
-        patterns: Arc<PatternTable>,
-        input: Arc<InputSignal>,
-    ) -> Engine {
+    fn with_input(settings: Settings, patterns: PatternTables, input: Arc<InputSignal>) -> Engine {
         let rules = settings.game.game_rules();
         let seed = settings.game.seed.unwrap_or_else(rand::random);
         Engine {
@@ -341,7 +337,7 @@ pub fn frame_response(mark: char, id: &str, text: &str) -> String {
 /// that pipelined commands are answered in order while a search or analysis runs. The end
 /// of input interrupts the last command's search: it is answered at once, then the server
 /// returns.
-pub fn serve_stdio(settings: Settings, patterns: Arc<PatternTable>) -> io::Result<()> {
+pub fn serve_stdio(settings: Settings, patterns: PatternTables) -> io::Result<()> {
     let input = InputSignal::new(false);
     let (sender, receiver) = crossbeam::channel::bounded::<input::Queued>(input::QUEUE_LINES);
     let reader_input = Arc::clone(&input);

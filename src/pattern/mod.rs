@@ -3,8 +3,9 @@
 //! Bradley-Terry weights learned from professional games, their plain-text table format
 //! (`patterns/`), the trainer, move-prediction figures, and per-point priors for the tree.
 //!
-//! The table trained on professional games is compiled in ([`default_table`]); [`load`]
-//! reads another one (`--patterns FILE`).
+//! Two tables trained on professional games are compiled in ([`PatternTables::Builtin`]):
+//! [`default_table`] for boards from [`LARGE_BOARD`] lines up, [`small_boards_table`] below;
+//! [`load`] reads another one (`--patterns FILE`), used on every size.
 //!
 //! Priors for the tree search: [`PatternTable::game_move_probabilities`] (from a
 //! `GameState`) or [`PatternTable::move_probabilities`] (from a `Board` and a [`Context`]
@@ -26,21 +27,81 @@ pub use table::{
 };
 pub use train::{PatternDataset, Prediction, ShapeCounter, for_each_position, for_each_state};
 
-/// The text of the shipped table.
+/// The text of the shipped table for boards from [`LARGE_BOARD`] lines up.
 pub const DEFAULT_TABLE_TEXT: &str = include_str!("../../patterns/default.txt");
+
+/// The text of the shipped table for boards under [`LARGE_BOARD`] lines.
+pub const SMALL_BOARDS_TABLE_TEXT: &str = include_str!("../../patterns/small-boards.txt");
+
+/// The smallest board size that the compiled-in tables give [`default_table`].
+pub const LARGE_BOARD: usize = 13;
 
 static DEFAULT_TABLE: LazyLock<Arc<PatternTable>> = LazyLock::new(|| {
     Arc::new(PatternTable::parse(DEFAULT_TABLE_TEXT).expect("the shipped pattern table is valid"))
 });
 
-/// The shipped table, parsed on first use.
+static SMALL_BOARDS_TABLE: LazyLock<Arc<PatternTable>> = LazyLock::new(|| {
+    Arc::new(
+        PatternTable::parse(SMALL_BOARDS_TABLE_TEXT)
+            .expect("the shipped small-board pattern table is valid"),
+    )
+});
+
+/// The shipped table of boards from [`LARGE_BOARD`] lines up (19x19's), parsed on first use.
 pub fn default_table() -> &'static PatternTable {
     &DEFAULT_TABLE
 }
 
-/// The shipped table as a shared handle (for `SearchConfig::patterns`).
+/// [`default_table`] as a shared handle.
 pub fn default_table_arc() -> Arc<PatternTable> {
     Arc::clone(&DEFAULT_TABLE)
+}
+
+/// The shipped table of boards under [`LARGE_BOARD`] lines, parsed on first use.
+pub fn small_boards_table() -> &'static PatternTable {
+    &SMALL_BOARDS_TABLE
+}
+
+/// The pattern tables a player uses, by board size: the compiled-in pair, or one table
+/// (a `--patterns` file, a test's table) on every size. Cloning is cheap.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum PatternTables {
+    /// [`default_table`] from [`LARGE_BOARD`] lines up, [`small_boards_table`] below.
+    #[default]
+    Builtin,
+    /// This table on every board size.
+    One(Arc<PatternTable>),
+}
+
+impl PatternTables {
+    /// The table of boards of `size` lines.
+    pub fn for_size(&self, size: usize) -> &Arc<PatternTable> {
+        match self {
+            PatternTables::Builtin if size >= LARGE_BOARD => &DEFAULT_TABLE,
+            PatternTables::Builtin => &SMALL_BOARDS_TABLE,
+            PatternTables::One(table) => table,
+        }
+    }
+
+    /// Every distinct table (to prepare them all before a clock runs).
+    pub fn all(&self) -> Vec<&Arc<PatternTable>> {
+        match self {
+            PatternTables::Builtin => vec![&DEFAULT_TABLE, &SMALL_BOARDS_TABLE],
+            PatternTables::One(table) => vec![table],
+        }
+    }
+}
+
+impl From<Arc<PatternTable>> for PatternTables {
+    fn from(table: Arc<PatternTable>) -> PatternTables {
+        PatternTables::One(table)
+    }
+}
+
+impl From<PatternTable> for PatternTables {
+    fn from(table: PatternTable) -> PatternTables {
+        PatternTables::One(Arc::new(table))
+    }
 }
 
 /// Reads a table from a file of at most [`crate::files::DEFAULT_MAX_DATA_BYTES`] bytes; a

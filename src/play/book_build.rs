@@ -14,7 +14,7 @@ use super::book::{
 };
 use crate::board::{Color, GameState, Move, Rules};
 use crate::log::progress_bar;
-use crate::pattern::{self, PatternTable, Prediction};
+use crate::pattern::{self, PatternTables, Prediction};
 use crate::sgf::SgfGame;
 use crate::sgf::collection::read_games;
 
@@ -302,7 +302,7 @@ pub struct BookPrediction {
 /// Measures `book` and `table` on the positions before the first `moves` moves of `games`.
 pub fn predict(
     book: &Book,
-    table: &PatternTable,
+    tables: &PatternTables,
     games: &[&SgfGame],
     moves: usize,
 ) -> BookPrediction {
@@ -317,6 +317,7 @@ pub fn predict(
                 return;
             }
             let before = all.positions;
+            let table = tables.for_size(board.size());
             all.observe(table, board, ctx, mv);
             if all.positions == before {
                 return;

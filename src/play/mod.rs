@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::board::{Color, GameState, Move};
-use crate::pattern::{self, PatternTable};
+use crate::pattern::{self, PatternTables};
 use crate::search::avoid::AvoidMoves;
 use crate::search::priors::Prior;
 use crate::search::{
@@ -38,11 +38,11 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
 /// The pattern table `settings` name: the file of their `patterns` setting, or the
 /// compiled-in table. The error names the setting and the file.
-pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
+pub fn load_patterns(settings: &Settings) -> Result<PatternTables, String> {
     match &settings.game.patterns {
-        None => Ok(pattern::default_table_arc()),
+        None => Ok(pattern::PatternTables::Builtin),
         Some(path) => pattern::load_bounded(path, settings.game.max_data_bytes.0)
-            .map(Arc::new)
+            .map(PatternTables::from)
             .map_err(|e| {
                 format!(
                     "cannot use the pattern table {} (setting patterns): {e}",
@@ -54,7 +54,11 @@ pub fn load_patterns(settings: &Settings) -> Result<Arc<PatternTable>, String> {
 
 /// The search `settings` describe (their search part, on their number of threads), with
 /// `patterns` and `seed`.
-pub fn search_config(settings: &Settings, patterns: Arc<PatternTable>, seed: u64) -> SearchConfig {
+pub fn search_config(
+    settings: &Settings,
+    patterns: impl Into<PatternTables>,
+    seed: u64,
+) -> SearchConfig {
     SearchConfig::new(
         settings.search.clone(),
         settings.game.thread_count(),
@@ -142,7 +146,7 @@ pub struct BookNote {
 /// hane playing one game at a time (see the module documentation).
 pub struct Player {
     settings: Settings,
-    patterns: Arc<PatternTable>,
+    patterns: PatternTables,
     book: Option<Arc<Book>>,
     searcher: Searcher,
     seed: u64,
@@ -164,8 +168,9 @@ impl Player {
     /// A player with `settings`, the pattern table they name (see [`load_patterns`]), the
     /// book they name (see [`load_book`]; a book file that cannot be read is logged and no
     /// book used: callers check it at start-up) and `seed` for its searches and judgements.
-    pub fn new(settings: Settings, patterns: Arc<PatternTable>, seed: u64) -> Player {
-        let config = search_config(&settings, Arc::clone(&patterns), seed);
+    pub fn new(settings: Settings, patterns: impl Into<PatternTables>, seed: u64) -> Player {
+        let patterns = patterns.into();
+        let config = search_config(&settings, patterns.clone(), seed);
         let book = load_book(&settings).unwrap_or_else(|e| {
             crate::log::log(crate::log::LogLevel::Error, format_args!("{e}"));
             None
@@ -236,18 +241,15 @@ impl Player {
     pub fn reseed(&mut self, seed: u64, judge_seed: u64) {
         self.seed = seed;
         self.judge_seed = judge_seed;
-        self.searcher.set_config(search_config(
-            &self.settings,
-            Arc::clone(&self.patterns),
-            seed,
-        ));
+        self.searcher
+            .set_config(search_config(&self.settings, self.patterns.clone(), seed));
     }
 
     /// Drops the searcher and its tree for a fresh one (after a fault).
     pub fn restart(&mut self) {
         self.searcher = Searcher::new(search_config(
             &self.settings,
-            Arc::clone(&self.patterns),
+            self.patterns.clone(),
             self.seed,
         ));
         self.low_winrate_streak = 0;
@@ -540,7 +542,7 @@ mod tests {
     use crate::settings::Auto;
 
     fn player(settings: Settings) -> Player {
-        Player::new(settings, pattern::default_table_arc(), 1)
+        Player::new(settings, pattern::PatternTables::Builtin, 1)
     }
 
     fn vertex(state: &GameState, text: &str) -> Move {

@@ -29,13 +29,12 @@ pub mod sgf_out;
 pub mod summary;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::board::{Color, GameState, Move, Rules};
-use crate::pattern::PatternTable;
+use crate::pattern::PatternTables;
 use crate::play::{load_patterns, search_config};
 use crate::search::{Analysis, MoveInfo, SearchControl, SearchLimits, Searcher};
 use crate::settings::{Auto, Settings};
@@ -304,7 +303,7 @@ pub struct Plan {
     pub settings: Settings,
     pub seed: u64,
     pub thresholds: Thresholds,
-    patterns: Arc<PatternTable>,
+    patterns: PatternTables,
 }
 
 /// A finished review.
@@ -465,7 +464,7 @@ impl Plan {
         let (state, color) = self.position(index)?;
         let config = search_config(
             &self.settings,
-            Arc::clone(&self.patterns),
+            self.patterns.clone(),
             position_seed(self.seed, index),
         );
         let mut searcher = Searcher::new(config);

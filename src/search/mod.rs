@@ -48,7 +48,7 @@ use std::sync::atomic::{
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, GameState, MAX_CELLS, Move, Point, Recent, Rules};
-use crate::pattern::PatternTable;
+use crate::pattern::PatternTables;
 use crate::pattern::features::{OwnerScratch, Ownership};
 use crate::playout::ownership::{light_playout_owners, owner_tally};
 use crate::settings::{PlayoutKind, SearchParams};
@@ -64,7 +64,7 @@ use tree::{Edge, MemoryBudget, Node};
 use worker::{SharedSearch, run_worker};
 
 /// What a [`Searcher`] runs with: the search's parameters (the playouts' among them), the
-/// thread count and seed, and the pattern table and priors built from them.
+/// thread count and seed, and the pattern tables and priors built from them.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
     /// The search's settings.
@@ -73,21 +73,23 @@ pub struct SearchConfig {
     pub threads: usize,
     /// Seed of the playout generators; a fixed seed and one thread give reproducible searches.
     pub seed: u64,
-    /// The pattern table of the pattern playouts and priors.
-    pub patterns: Arc<PatternTable>,
+    /// The pattern tables of the pattern playouts and priors (one for each board size).
+    pub patterns: PatternTables,
     /// Priors of new edges, as virtual wins and visits.
     pub priors: Arc<dyn MovePriors>,
 }
 
 impl SearchConfig {
     /// The search `params` describe on `threads` threads, with `patterns` as the pattern
-    /// table (the one the `patterns` setting names, loaded by the caller) and `seed`.
+    /// tables (the compiled-in pair, or the table the `patterns` setting names, loaded by
+    /// the caller) and `seed`.
     pub fn new(
         params: SearchParams,
         threads: usize,
-        patterns: Arc<PatternTable>,
+        patterns: impl Into<PatternTables>,
         seed: u64,
     ) -> SearchConfig {
+        let patterns = patterns.into();
         SearchConfig {
             threads,
             seed,
@@ -279,11 +281,13 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher; with pattern playouts, builds their shape table now (a fraction of a
+    /// A searcher; with pattern playouts, builds their shape tables now (a fraction of a
     /// second, once per table) so that no move's clock pays for it.
     pub fn new(config: SearchConfig) -> Searcher {
         if config.params.playout.playout == PlayoutKind::Pattern {
-            config.patterns.playout_3x3_gammas();
+            for table in config.patterns.all() {
+                table.playout_3x3_gammas();
+            }
         }
         Searcher {
             config,
@@ -512,7 +516,7 @@ impl Searcher {
         let owner = self
             .config
             .priors
-            .reads_ownership()
+            .reads_ownership(board.size())
             .then(|| self.ownership.tally(board, color));
         let moves = root_moves(state, color, &avoid);
         let mut root_reader = self.readers.first().map(Mutex::lock);
@@ -564,7 +568,7 @@ impl Searcher {
         let owner = self
             .config
             .priors
-            .reads_ownership()
+            .reads_ownership(board.size())
             .then(|| self.ownership.tally(board, color));
         let mut root_reader = self.readers.first().map(Mutex::lock);
         prepare_root(

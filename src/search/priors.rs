@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::hand_shapes::matches_hand_shape;
 use super::prior_mix::PriorQuery;
 use crate::board::{Board, Cell, Color, MAX_CELLS, Move, Point};
-use crate::pattern::{Context, PatternTable};
+use crate::pattern::{Context, PatternTables};
 use crate::settings::{PriorsKind, SearchParams};
 use crate::tactics::ladder;
 use crate::tactics::liberties::liberties_capped;
@@ -20,13 +20,13 @@ pub use super::tree::Prior;
 
 /// The priors `params` describe: [`PatternPriors`] with `table`, or [`HeuristicPriors`]
 /// (with their hand-written shapes and ladder reading when the settings give them a weight).
-pub fn build(params: &SearchParams, table: &Arc<PatternTable>) -> Arc<dyn MovePriors> {
+pub fn build(params: &SearchParams, tables: &PatternTables) -> Arc<dyn MovePriors> {
     match params.priors {
         PriorsKind::Heuristic => Arc::new(match params.heuristic_shape_weight() {
             Some(w) => HeuristicPriors::with_shapes_and_ladders(w),
             None => HeuristicPriors::default(),
         }),
-        PriorsKind::Pattern => Arc::new(PatternPriors::new(Arc::clone(table), params)),
+        PriorsKind::Pattern => Arc::new(PatternPriors::new(tables.clone(), params)),
     }
 }
 
@@ -37,9 +37,10 @@ pub fn build(params: &SearchParams, table: &Arc<PatternTable>) -> Arc<dyn MovePr
 pub trait MovePriors: Send + Sync + Debug {
     fn priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]);
 
-    /// Whether [`PriorQuery::owner`] changes the priors: the caller then tallies the
-    /// position's ownership for them (the search: its root's, once per move).
-    fn reads_ownership(&self) -> bool {
+    /// Whether [`PriorQuery::owner`] changes the priors on boards of `size` lines: the
+    /// caller then tallies the position's ownership for them (the search: its root's, once
+    /// per move).
+    fn reads_ownership(&self, _size: usize) -> bool {
         false
     }
 }
@@ -239,7 +240,8 @@ impl MovePriors for HeuristicPriors {
 /// its first playouts on the moves a professional would consider.
 #[derive(Clone)]
 pub struct PatternPriors {
-    pub table: Arc<PatternTable>,
+    /// The tables, by board size.
+    pub tables: PatternTables,
     pub heuristic: HeuristicPriors,
     /// Virtual playouts of the pattern term (the settings'
     /// [`SearchParams::pattern_prior_weight`]).
@@ -249,10 +251,10 @@ pub struct PatternPriors {
 }
 
 impl PatternPriors {
-    /// Pattern priors from `table` with the weights of `params`.
-    pub fn new(table: Arc<PatternTable>, params: &SearchParams) -> PatternPriors {
+    /// Pattern priors from `tables` with the weights of `params`.
+    pub fn new(tables: impl Into<PatternTables>, params: &SearchParams) -> PatternPriors {
         PatternPriors {
-            table,
+            tables: tables.into(),
             heuristic: HeuristicPriors::default(),
             weight: params.pattern_prior_weight(),
             exponent: 0.5,
@@ -263,7 +265,7 @@ impl PatternPriors {
 impl Debug for PatternPriors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PatternPriors")
-            .field("table", &self.table.header().first())
+            .field("tables", &self.tables)
             .field("heuristic", &self.heuristic)
             .field("weight", &self.weight)
             .field("exponent", &self.exponent)
@@ -272,8 +274,10 @@ impl Debug for PatternPriors {
 }
 
 impl MovePriors for PatternPriors {
-    fn reads_ownership(&self) -> bool {
-        self.table.uses_group(crate::pattern::Group::Owner)
+    fn reads_ownership(&self, size: usize) -> bool {
+        self.tables
+            .for_size(size)
+            .uses_group(crate::pattern::Group::Owner)
     }
 
     fn priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]) {
@@ -285,9 +289,11 @@ impl MovePriors for PatternPriors {
             recent,
             owner: query.owner,
         };
-        let pass = self
-            .table
-            .move_probabilities(query.board, &ctx, &mut probability);
+        let pass = self.tables.for_size(query.board.size()).move_probabilities(
+            query.board,
+            &ctx,
+            &mut probability,
+        );
         let of = |mv: &Move| match *mv {
             Move::Pass => pass,
             Move::Play(p) => probability[p.index()],
@@ -315,15 +321,18 @@ mod tests {
     #[test]
     fn the_pattern_term_reads_the_ownership_of_the_query() {
         use crate::pattern::features::Ownership;
-        let table = PatternTable::parse("hane-patterns 1\nowner 8 0.1\nowner 4 2\n").unwrap();
+        let table =
+            crate::pattern::PatternTable::parse("hane-patterns 1\nowner 8 0.1\nowner 4 2\n")
+                .unwrap();
         assert!(table.uses_group(crate::pattern::Group::Owner));
-        let priors = PatternPriors::new(Arc::new(table), &SearchParams::default());
-        assert!(priors.reads_ownership());
-        let shipped = PatternPriors::new(
-            crate::pattern::default_table_arc(),
-            &SearchParams::default(),
-        );
-        assert!(!shipped.reads_ownership() && !HeuristicPriors::default().reads_ownership());
+        let priors = PatternPriors::new(table, &SearchParams::default());
+        assert!(priors.reads_ownership(9) && priors.reads_ownership(19));
+        // The compiled-in pair: the large boards' table rates `owner`, the small boards'
+        // one does not, so 9x9 searches run no tally.
+        let shipped = PatternPriors::new(PatternTables::Builtin, &SearchParams::default());
+        assert!(shipped.reads_ownership(19) && shipped.reads_ownership(13));
+        assert!(!shipped.reads_ownership(9) && !shipped.reads_ownership(12));
+        assert!(!HeuristicPriors::default().reads_ownership(19));
         let board = Board::new(9).unwrap();
         let g = board.geometry();
         let (own, contested) = (g.parse_point("C3").unwrap(), g.parse_point("E5").unwrap());
@@ -363,7 +372,7 @@ mod tests {
     /// the heuristic, the same on every board size: the default or the one set.
     #[test]
     fn the_pattern_term_adds_its_weight_to_every_move() {
-        let table = crate::pattern::default_table_arc();
+        let table = PatternTables::Builtin;
         let added = |priors: &PatternPriors, size: usize| {
             let board = Board::new(size).unwrap();
             let moves: Vec<Move> = (0..size)
@@ -393,7 +402,7 @@ mod tests {
             assert!((best - 1.0).abs() < 1e-4, "best value {best}");
             extra[0]
         };
-        let defaults = PatternPriors::new(Arc::clone(&table), &SearchParams::default());
+        let defaults = PatternPriors::new(table.clone(), &SearchParams::default());
         assert_eq!(added(&defaults, 9), 18.26);
         assert_eq!(added(&defaults, 19), 18.26);
         let seven = SearchParams {
@@ -506,7 +515,7 @@ mod tests {
         let default = HeuristicPriors::default();
         assert!(!default.read_ladders && default.hand_shape == 0.0);
         // `prior-weight` reaches the heuristic priors' shape term.
-        let table = crate::pattern::default_table_arc();
+        let table = PatternTables::Builtin;
         let settings = SearchParams {
             priors: PriorsKind::Heuristic,
             prior_weight: crate::settings::Auto::Value(weight),

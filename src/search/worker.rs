@@ -267,7 +267,7 @@ pub fn run_worker(shared: &SharedSearch<'_>, index: usize) {
         PlayoutKind::Light => Worker::new(shared, index, LightPolicy).run(),
         PlayoutKind::Pattern => {
             let policy = PatternPolicy::configured(
-                &shared.config.patterns,
+                shared.config.patterns.for_size(shared.root_board.size()),
                 &shared.config.params.playout,
                 shared.root_board.geometry(),
             );

@@ -187,7 +187,7 @@ mod test_engine {
             s.game.judge_playouts = 50;
             s
         };
-        Engine::new(settings, crate::pattern::default_table_arc())
+        Engine::new(settings, crate::pattern::PatternTables::Builtin)
     }
 
     /// Runs one command and returns its response without the `=` (panics on `?`).

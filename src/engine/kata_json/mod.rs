@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 
 use crate::board::{Color, GameState, Move, Recent};
 use crate::log::{LogLevel, log};
-use crate::pattern::PatternTable;
+use crate::pattern::PatternTables;
 use crate::pattern::features::OwnerScratch;
 use crate::play::{DEFAULT_MOVE_TIME, search_config};
 use crate::playout::ownership::owner_tally;
@@ -134,7 +134,7 @@ impl Shared {
 /// turn is answered.
 pub fn serve_stdio(
     settings: Settings,
-    patterns: Arc<PatternTable>,
+    patterns: PatternTables,
     options: ServerOptions,
 ) -> io::Result<()> {
     let stdin = io::stdin();
@@ -152,7 +152,7 @@ pub fn serve(
     input: &mut impl BufRead,
     output: Box<dyn Write + Send>,
     settings: Settings,
-    patterns: Arc<PatternTable>,
+    patterns: PatternTables,
     options: ServerOptions,
 ) -> io::Result<()> {
     let jobs = options.jobs.max(1);
@@ -184,7 +184,7 @@ pub fn serve(
     let mut workers = Vec::with_capacity(jobs);
     for index in 0..jobs {
         let shared = Arc::clone(&shared);
-        let patterns = Arc::clone(&patterns);
+        let patterns = patterns.clone();
         let seed = seed.wrapping_add(index as u64);
         workers.push(
             std::thread::Builder::new()
@@ -311,9 +311,9 @@ fn analysis_settings(settings: &Settings) -> Settings {
 
 /// A worker: takes turns off the queue and analyses them until the queue is closed and
 /// empty.
-fn worker(shared: &Shared, patterns: &Arc<PatternTable>, seed: u64) {
+fn worker(shared: &Shared, patterns: &PatternTables, seed: u64) {
     let mut current = analysis_settings(&shared.settings);
-    let config = |settings: &Settings| search_config(settings, Arc::clone(patterns), seed);
+    let config = |settings: &Settings| search_config(settings, patterns.clone(), seed);
     let mut searcher = Searcher::new(config(&current));
     let mut generation = 0;
     loop {
@@ -468,7 +468,7 @@ pub fn policy_values(config: &SearchConfig, state: &GameState, color: Color) -> 
     let query = PriorQuery {
         owner: config
             .priors
-            .reads_ownership()
+            .reads_ownership(board.size())
             .then(|| ownership.tally(board, color)),
         ..PriorQuery::new(board, color, Recent::of_game(state), &moves)
     };
@@ -553,7 +553,11 @@ mod tests {
         let q =
             query(r#"{"id":"q","boardXSize":5,"boardYSize":5,"moves":[["B","C3"],["W","A5"]]}"#);
         let (state, color) = q.position(2);
-        let config = search_config(&Settings::default(), crate::pattern::default_table_arc(), 1);
+        let config = search_config(
+            &Settings::default(),
+            crate::pattern::PatternTables::Builtin,
+            1,
+        );
         let policy = policy_values(&config, &state, color);
         assert_eq!(policy.len(), 26);
         // A5 is the top-left corner (index 0), C3 the centre (index 12).
@@ -577,11 +581,12 @@ mod tests {
         ));
         let (state, color) = q.position(18);
         assert_eq!(color, Color::Black);
-        let table =
-            PatternTable::parse("hane-patterns 1\nowner 6 0.01\nowner 7 0.01\nowner 8 0.01\n")
-                .unwrap();
-        let config = search_config(&Settings::default(), Arc::new(table), 1);
-        assert!(config.priors.reads_ownership());
+        let table = crate::pattern::PatternTable::parse(
+            "hane-patterns 1\nowner 6 0.01\nowner 7 0.01\nowner 8 0.01\n",
+        )
+        .unwrap();
+        let config = search_config(&Settings::default(), table, 1);
+        assert!(config.priors.reads_ownership(9));
         let policy = policy_values(&config, &state, color);
         // Top row first: A5 is row 4, column 0; E5 row 4, column 4.
         let (inside, open) = (policy[4 * 9], policy[4 * 9 + 4]);

@@ -6,7 +6,6 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
@@ -14,7 +13,7 @@ use indicatif::ProgressBar;
 use super::write_book;
 use crate::board::{Color, GameState, Move, Rules};
 use crate::log::progress_bar;
-use crate::pattern::PatternTable;
+use crate::pattern::PatternTables;
 use crate::play::book::{self, Book, BookMove, BookUse, RulesScope, Scope, canonical};
 use crate::search::{SearchControl, SearchLimits, SearchResult, Searcher};
 use crate::settings::{Auto, Settings};
@@ -187,7 +186,7 @@ fn check_params(out: &Path, params: &str) -> Result<(), String> {
 struct Grower<'a> {
     args: &'a Build9Options,
     settings: Settings,
-    patterns: Arc<PatternTable>,
+    patterns: PatternTables,
     rules: Rules,
     scope: Scope,
     book: Book,
@@ -360,7 +359,7 @@ impl Grower<'_> {
     fn search(&self, state: &GameState, color: Color, playouts: u64, seed: u64) -> SearchResult {
         let mut searcher = Searcher::new(crate::play::search_config(
             &self.settings,
-            Arc::clone(&self.patterns),
+            self.patterns.clone(),
             seed,
         ));
         let limits = SearchLimits {
