@@ -126,7 +126,8 @@ struct EvalArgs {
     /// SGF files (single games or collections) or directories of them.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Pattern table to evaluate (default: the compiled-in table).
+    /// Pattern table to evaluate (default: the compiled-in table of `--size`, the large
+    /// boards' one for 0).
     #[arg(long)]
     patterns: Option<PathBuf>,
     /// Only games on this board size (0: every size).
@@ -263,7 +264,10 @@ fn run_eval(args: &EvalArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         },
-        None => pattern::default_table(),
+        None => pattern::PatternTables::Builtin.for_size(match args.size {
+            0 => pattern::LARGE_BOARD,
+            size => size,
+        }),
     };
     let Some(source) = eval_games(args) else {
         return ExitCode::FAILURE;

@@ -52,11 +52,6 @@ pub fn default_table() -> &'static PatternTable {
     &DEFAULT_TABLE
 }
 
-/// [`default_table`] as a shared handle.
-pub fn default_table_arc() -> Arc<PatternTable> {
-    Arc::clone(&DEFAULT_TABLE)
-}
-
 /// The shipped table of boards under [`LARGE_BOARD`] lines, parsed on first use.
 pub fn small_boards_table() -> &'static PatternTable {
     &SMALL_BOARDS_TABLE

@@ -36,8 +36,9 @@ use judge::{EndRules, Judgement};
 /// Thinking time per move when neither the settings nor a clock limit it.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
-/// The pattern table `settings` name: the file of their `patterns` setting, or the
-/// compiled-in table. The error names the setting and the file.
+/// The pattern tables `settings` name: the file of their `patterns` setting (one table
+/// for every board size), or the compiled-in pair. The error names the setting and the
+/// file.
 pub fn load_patterns(settings: &Settings) -> Result<PatternTables, String> {
     match &settings.game.patterns {
         None => Ok(pattern::PatternTables::Builtin),

@@ -363,8 +363,8 @@ settings! {
     /// The share of `opening-prior` a move within 3 points of a stone gets off the third
     /// and fourth lines.
     search.opening_prior_near: f32 = 0.03, Meta::new("opening-prior-near", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.05);
-    /// Pattern table file (the `patterns/` text format) instead of the compiled-in one
-    /// (builtin), for pattern playouts and pattern priors.
+    /// Pattern table file (the `patterns/` text format) for every board size instead of
+    /// the compiled-in ones (builtin), for pattern playouts and pattern priors.
     game.patterns: Option<PathBuf> = None, Meta::new("patterns", Scope::Search);
     /// Pattern playouts answer two-liberty fights next to the last move and play the
     /// vital point of small eye spaces (off: about a fifth more playouts, weaker).

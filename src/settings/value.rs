@@ -224,7 +224,7 @@ impl SettingValue for Bytes {
     }
 }
 
-/// A pattern table file, or the compiled-in table (`builtin`).
+/// A pattern table file, or the compiled-in tables (`builtin`).
 impl SettingValue for Option<PathBuf> {
     const SHAPE: &'static str = "FILE";
     fn parse_setting(text: &str) -> Result<Option<PathBuf>, String> {
