@@ -18,7 +18,7 @@ use crate::tactics::liberties::liberties_capped;
 
 pub use super::tree::Prior;
 
-/// The priors `params` describe: [`PatternPriors`] with `table`, or [`HeuristicPriors`]
+/// The priors `params` describe: [`PatternPriors`] with `tables`, or [`HeuristicPriors`]
 /// (with their hand-written shapes and ladder reading when the settings give them a weight).
 pub fn build(params: &SearchParams, tables: &PatternTables) -> Arc<dyn MovePriors> {
     match params.priors {
