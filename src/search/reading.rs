@@ -26,7 +26,9 @@
 //! [`OWL_MIN_STONES`] stones or more (at most [`OWL_TARGETS`], the biggest first): a group
 //! of the side to move that the opponent could kill and a move saves gives that move its
 //! bonus, and so does a group of the opponent that a move kills and the opponent could
-//! still save. Groups that live whoever moves, and dead ones, get nothing. With
+//! still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
+//! feeding a dead group of the side to move (its liberties and the empty points next to
+//! them, within 2 points of its stones; captures exempt) gets virtual lost playouts. With
 //! `owl-score` it also keeps each group's life ([`GroupLife`]) for the playouts' final
 //! scores.
 //!
@@ -36,14 +38,14 @@
 
 use std::time::Instant;
 
-use crate::board::{Board, Color, Move, Point, Recent};
+use crate::board::{Board, Cell, Color, Move, Point, PointBits, Recent};
 use crate::settings::SearchParams;
 use crate::tactics::liberties::{liberties_capped, liberties_into};
 use crate::tactics::owl::{OwlLimits, OwlReader, group_stones};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
-use super::group_status::{GroupLife, GroupStatusCache};
+use super::group_status::{GroupLife, GroupStatusCache, Life};
 use super::prior_mix::PriorQuery;
 use super::tree::Prior;
 
@@ -232,6 +234,47 @@ fn verdict_share(verdict: Verdict) -> f32 {
 fn add_prior(moves: &[Move], out: &mut [Prior], point: Point, visits: f32, value: f32) {
     if let Some(k) = moves.iter().position(|&m| m == Move::Play(point)) {
         out[k].add(visits, value);
+    }
+}
+
+/// Gives `weight` virtual lost playouts to each of `moves` (for `color`, whose dead group
+/// has `stones`) that feeds the group: a liberty of it, or an empty point next to a
+/// liberty within Manhattan distance 2 of a stone; a capture is exempt.
+fn discourage_feeding(
+    board: &Board,
+    color: Color,
+    stones: &PointBits,
+    moves: &[Move],
+    out: &mut [Prior],
+    weight: f32,
+) {
+    let g = board.geometry();
+    let is_liberty = |q: usize| {
+        board.cell_at(q) == Cell::Empty
+            && g.neighbors(Point::from_index(q))
+                .iter()
+                .any(|&n| stones.contains(Point::from_index(n)))
+    };
+    let near_stones = |p: Point| {
+        let (col, row) = g.coords(p);
+        (-2i32..=2).any(|dc| {
+            (-2i32..=2).any(|dr| {
+                dc.abs() + dr.abs() <= 2
+                    && col
+                        .checked_add_signed(dc as isize)
+                        .zip(row.checked_add_signed(dr as isize))
+                        .and_then(|(c, r)| g.point(c, r))
+                        .is_some_and(|q| stones.contains(q))
+            })
+        })
+    };
+    for (mv, prior) in moves.iter().zip(out.iter_mut()) {
+        let Move::Play(p) = *mv else { continue };
+        let feeds = is_liberty(p.index())
+            || (near_stones(p) && g.neighbors(p).iter().any(|&n| is_liberty(n)));
+        if feeds && !captures(board, p, color) {
+            prior.add(weight, 0.0);
+        }
     }
 }
 
@@ -473,6 +516,8 @@ pub struct RootOwl {
     reader: OwlReader,
     /// Virtual playouts won of a saving or killing move.
     weight: f32,
+    /// Virtual playouts lost of a move feeding a dead group of the side to move.
+    dead_weight: f32,
     /// The chains read (one stone each) and the chain ids of the groups already read.
     targets: Vec<Point>,
     read: Vec<usize>,
@@ -502,7 +547,7 @@ impl RootOwl {
     /// nodes a read, the groups' lives kept for the playouts' scores with `owl-score`;
     /// `None` when neither uses the owl.
     pub fn configured(params: &SearchParams) -> Option<RootOwl> {
-        if params.owl <= 0.0 && params.owl_score <= 0.0 {
+        if params.owl <= 0.0 && params.owl_score <= 0.0 && params.owl_dead <= 0.0 {
             return None;
         }
         let limits = OwlLimits {
@@ -512,6 +557,7 @@ impl RootOwl {
         Some(RootOwl {
             reader: OwlReader::with_limits(limits, OwlReader::DEFAULT_TABLE_BITS),
             weight: params.owl,
+            dead_weight: params.owl_dead,
             targets: Vec::with_capacity(crate::board::MAX_CELLS),
             read: Vec::with_capacity(crate::board::MAX_CELLS),
             chains: Vec::with_capacity(crate::board::MAX_CELLS),
@@ -523,8 +569,13 @@ impl RootOwl {
     }
 
     /// The settings [`RootOwl::configured`] reads.
-    pub fn settings_key(params: &SearchParams) -> (f32, u64, f32) {
-        (params.owl, params.owl_nodes, params.owl_score)
+    pub fn settings_key(params: &SearchParams) -> (f32, u64, f32, f32) {
+        (
+            params.owl,
+            params.owl_nodes,
+            params.owl_score,
+            params.owl_dead,
+        )
     }
 
     /// The lives of the groups read at the last root whose verdicts tell them (kept
@@ -591,10 +642,18 @@ impl RootOwl {
                     .cache
                     .read(&mut self.reader, board, target, &self.chains),
             };
-            if self.scores
-                && let Some(life) = self.cache.life(board, target)
-            {
-                self.lives.push(life);
+            let life = if self.scores || self.dead_weight > 0.0 {
+                self.cache.life(board, target)
+            } else {
+                None
+            };
+            if let Some(life) = life {
+                if self.scores {
+                    self.lives.push(life);
+                }
+                if owner == color && life.life == Life::Dead && self.dead_weight > 0.0 {
+                    discourage_feeding(board, color, &life.stones, moves, out, self.dead_weight);
+                }
             }
             if self.weight <= 0.0 {
                 continue;

@@ -470,6 +470,11 @@ settings! {
     /// or to the side whose first move in the area was the reads' killing or saving move. Reads
     /// the groups as `owl` does, even with `owl` at 0.
     search.owl_score: f32 = 0.0, Meta::new("owl-score", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.1);
+    /// Virtual playouts lost that the root owl gives a move feeding a group of ours it reads
+    /// as dead (no defence works, read out): a liberty of the group, or an empty point next
+    /// to one within 2 points of its stones; a capture is exempt (0: none). Reads the
+    /// groups as `owl` does, even with `owl` at 0.
+    search.owl_dead: f32 = 0.0, Meta::new("owl-dead", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Stop a move's search early when the runner-up cannot overtake the best move in
     /// the playouts or time left.
     search.early_stop: bool = true, Meta::new("early-stop", Scope::Search);

@@ -365,6 +365,61 @@ fn settled_and_small_groups_get_no_owl_bonus() {
     assert_eq!(share.owl_reads, 1, "only the white wall is read");
 }
 
+/// With `owl-dead` (and no `owl` bonus) the moves that feed a dead group of the side to
+/// move get virtual losses: its liberties and the empty points next to them within 2
+/// points of its stones, not the points across the opponent's wall; the opponent's dead
+/// group and a living group give nothing.
+#[test]
+fn moves_feeding_a_dead_group_get_virtual_losses() {
+    let touched = |diagram: &str, color: Color| {
+        let board = Board::from_diagram(diagram).unwrap();
+        let g = board.geometry();
+        let moves = every_move(&board);
+        let mut out = vec![Prior::NONE; moves.len()];
+        let mut owl = RootOwl::configured(&SearchParams {
+            owl_dead: WEIGHT,
+            ..SearchParams::default()
+        })
+        .unwrap();
+        owl.add_priors(&board, color, &moves, &mut out);
+        let mut touched: Vec<(String, f32, f32)> = moves
+            .into_iter()
+            .zip(out)
+            .filter(|(_, p)| p.visits != 0.0)
+            .map(|(m, p)| (m.to_gtp(g), p.visits, p.wins))
+            .collect();
+        touched.sort_by(|a, b| a.0.cmp(&b.0));
+        touched
+    };
+    // Black's four stones have one eye of two points and an empty point inside the wall:
+    // dead whoever moves. E1 and E2 are within 2 points of them, but across the wall.
+    let dead = "
+        .........
+        .........
+        .........
+        .........
+        .........
+        .........
+        OOOO.....
+        XXXO.....
+        ..XO.....";
+    let lost = |v: &str| (v.to_string(), WEIGHT, 0.0);
+    assert_eq!(touched(dead, Color::Black), vec![lost("A1"), lost("B1")]);
+    assert_eq!(touched(dead, Color::White), vec![]);
+    let alive = "
+        .........
+        .........
+        .........
+        .........
+        .........
+        OOOOOO...
+        XXXXXO...
+        .X.XXO...
+        XXXXXO...";
+    assert_eq!(touched(alive, Color::Black), vec![]);
+    assert!(RootOwl::configured(&SearchParams::default()).is_none());
+}
+
 /// The moves the race reads alone (tactical reads off) touch for `color` to move on
 /// `diagram` after a move at `last`, and what they cost.
 fn race_touched(diagram: &str, color: Color, last: &str) -> (Vec<String>, ReadingShare) {
