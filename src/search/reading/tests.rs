@@ -271,16 +271,28 @@ fn big_chains_short_of_liberties_are_read_anywhere() {
 /// The owl priors of every empty point and a pass for `color` on the diagram, as GTP
 /// vertices with their virtual visits and wins, and what they cost.
 fn owl_touched(diagram: &str, color: Color) -> (Vec<(String, f32, f32)>, ReadingShare) {
+    owl_touched_with(
+        diagram,
+        color,
+        &SearchParams {
+            owl: WEIGHT,
+            owl_nodes: 20_000,
+            ..SearchParams::default()
+        },
+    )
+}
+
+/// [`owl_touched`] with the root owl `params` describe.
+fn owl_touched_with(
+    diagram: &str,
+    color: Color,
+    params: &SearchParams,
+) -> (Vec<(String, f32, f32)>, ReadingShare) {
     let board = Board::from_diagram(diagram).unwrap();
     let g = board.geometry();
     let moves = every_move(&board);
     let mut out = vec![Prior::NONE; moves.len()];
-    let mut owl = RootOwl::configured(&SearchParams {
-        owl: WEIGHT,
-        owl_nodes: 20_000,
-        ..SearchParams::default()
-    })
-    .unwrap();
+    let mut owl = RootOwl::configured(params).unwrap();
     owl.add_priors(&board, color, &moves, &mut out);
     let share = owl.take_share();
     let touched = moves
@@ -371,23 +383,12 @@ fn settled_and_small_groups_get_no_owl_bonus() {
 /// group and a living group give nothing.
 #[test]
 fn moves_feeding_a_dead_group_get_virtual_losses() {
+    let params = SearchParams {
+        owl_dead: WEIGHT,
+        ..SearchParams::default()
+    };
     let touched = |diagram: &str, color: Color| {
-        let board = Board::from_diagram(diagram).unwrap();
-        let g = board.geometry();
-        let moves = every_move(&board);
-        let mut out = vec![Prior::NONE; moves.len()];
-        let mut owl = RootOwl::configured(&SearchParams {
-            owl_dead: WEIGHT,
-            ..SearchParams::default()
-        })
-        .unwrap();
-        owl.add_priors(&board, color, &moves, &mut out);
-        let mut touched: Vec<(String, f32, f32)> = moves
-            .into_iter()
-            .zip(out)
-            .filter(|(_, p)| p.visits != 0.0)
-            .map(|(m, p)| (m.to_gtp(g), p.visits, p.wins))
-            .collect();
+        let mut touched = owl_touched_with(diagram, color, &params).0;
         touched.sort_by(|a, b| a.0.cmp(&b.0));
         touched
     };
