@@ -299,7 +299,8 @@ pub struct BookPrediction {
     pub book_hits: u64,
 }
 
-/// Measures `book` and `table` on the positions before the first `moves` moves of `games`.
+/// Measures `book` and `tables` (each position's size's) on the positions before the first
+/// `moves` moves of `games`.
 pub fn predict(
     book: &Book,
     tables: &PatternTables,

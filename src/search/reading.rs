@@ -544,8 +544,9 @@ impl std::fmt::Debug for RootOwl {
 
 impl RootOwl {
     /// The root owl `params` describe: a bonus of `owl` virtual playouts, `owl-nodes`
-    /// nodes a read, the groups' lives kept for the playouts' scores with `owl-score`;
-    /// `None` when neither uses the owl.
+    /// nodes a read, the groups' lives kept for the playouts' scores with `owl-score`,
+    /// virtual losses for moves feeding a dead group with `owl-dead`; `None` when none of
+    /// the three uses the owl.
     pub fn configured(params: &SearchParams) -> Option<RootOwl> {
         if params.owl <= 0.0 && params.owl_score <= 0.0 && params.owl_dead <= 0.0 {
             return None;
