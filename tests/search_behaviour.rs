@@ -572,7 +572,7 @@ fn a_dynamic_komi_offset_never_makes_hane_resign() {
     assert!(analysis.winrate > 0.5, "{}", analysis.winrate);
     assert!(!chosen.resign);
     // A new game forgets it; in an even game (auto) there is none.
-    player.new_game();
+    player.new_game(state.size());
     let even = GameState::new(9, Rules::chinese(7.5)).unwrap();
     let mut auto = player_with({
         let mut s = config(1);

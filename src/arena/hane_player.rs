@@ -152,9 +152,9 @@ impl Player for HanePlayer {
         &self.name
     }
 
-    fn new_game(&mut self, _state: &GameState, _time: TimeControl, seed: u64) -> Result<(), Fault> {
+    fn new_game(&mut self, state: &GameState, _time: TimeControl, seed: u64) -> Result<(), Fault> {
         self.player.reseed(seed, seed ^ DEAD_SEED);
-        self.player.new_game();
+        self.player.new_game(state.size());
         Ok(())
     }
 

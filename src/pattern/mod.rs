@@ -77,14 +77,6 @@ impl PatternTables {
             PatternTables::One(table) => table,
         }
     }
-
-    /// Every distinct table (to prepare them all before a clock runs).
-    pub fn all(&self) -> Vec<&Arc<PatternTable>> {
-        match self {
-            PatternTables::Builtin => vec![&DEFAULT_TABLE, &SMALL_BOARDS_TABLE],
-            PatternTables::One(table) => vec![table],
-        }
-    }
 }
 
 impl From<Arc<PatternTable>> for PatternTables {

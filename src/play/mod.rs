@@ -226,9 +226,10 @@ impl Player {
         &mut self.searcher
     }
 
-    /// Starts a new game: the kept tree, the resign count and the dynamic komi are
-    /// forgotten.
-    pub fn new_game(&mut self) {
+    /// Starts a new game on a board of `size` lines: the kept tree, the resign count and the
+    /// dynamic komi are forgotten, and the pattern table of that size is made ready.
+    pub fn new_game(&mut self, size: usize) {
+        self.searcher.prepare(size);
         self.searcher.clear();
         self.searcher.set_komi_offset(0.0);
         self.low_winrate_streak = 0;
@@ -668,7 +669,7 @@ mod tests {
             None,
             "no clock"
         );
-        p.new_game();
+        p.new_game(9);
         assert_eq!(
             p.extend_below(&timed, Color::Black, 0.0),
             None,

@@ -281,14 +281,9 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher; with pattern playouts, builds their shape tables now (a fraction of a
-    /// second, once per table) so that no move's clock pays for it.
+    /// A searcher. Its pattern table is read and prepared on first use; see
+    /// [`Searcher::prepare`] to do it before a clock runs.
     pub fn new(config: SearchConfig) -> Searcher {
-        if config.params.playout.playout == PlayoutKind::Pattern {
-            for table in config.patterns.all() {
-                table.playout_3x3_gammas();
-            }
-        }
         Searcher {
             config,
             kept: None,
@@ -300,6 +295,16 @@ impl Searcher {
             komi_offset: 0.0,
             avoid: AvoidMoves::new(),
             ownership: OwnerScratch::new(owner_tally),
+        }
+    }
+
+    /// Reads the pattern table of boards of `size` lines and, with pattern playouts, builds
+    /// its playout shapes (a fraction of a second, once per table and process), so that no
+    /// move's clock pays for it: called when a game's board size is known.
+    pub fn prepare(&self, size: usize) {
+        let table = self.config.patterns.for_size(size);
+        if self.config.params.playout.playout == PlayoutKind::Pattern {
+            table.playout_3x3_gammas();
         }
     }
 

@@ -29,7 +29,7 @@ impl Engine {
     /// the last move's explanation reset.
     fn start_game(&mut self, state: GameState) {
         self.state = state;
-        self.player.new_game();
+        self.player.new_game(self.state.size());
         // A controller that re-sends the same `time_settings` for every game (and no
         // `time_left`) must find full clocks, not the last game's.
         self.clocks = [Clock::new(self.clocks[0].system); 2];
