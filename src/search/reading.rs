@@ -28,7 +28,8 @@
 //! bonus, and so does a group of the opponent that a move kills and the opponent could
 //! still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
 //! feeding a dead group of the side to move (its liberties and the empty points next to
-//! them, within 2 points of its stones; captures exempt) gets virtual lost playouts. With
+//! them, within 2 points of its stones; captures exempt) gets virtual lost playouts (with
+//! `owl-dead` the only use of the reads, only the side to move's groups are read). With
 //! `owl-score` it also keeps each group's life ([`GroupLife`]) for the playouts' final
 //! scores.
 //!
@@ -590,6 +591,12 @@ impl RootOwl {
         std::mem::take(&mut self.share)
     }
 
+    /// Whether only the groups of the side to move need reading: `owl-dead` alone uses
+    /// the reads (neither the `owl` bonus nor `owl-score` looks at the opponent's groups).
+    fn own_groups_only(&self) -> bool {
+        self.weight <= 0.0 && !self.scores
+    }
+
     /// Adds the owl priors of `color` to move on `board` to `out` (`out[k]` for
     /// `moves[k]`), and what they cost to the reader's counts.
     pub fn add_priors(&mut self, board: &Board, color: Color, moves: &[Move], out: &mut [Prior]) {
@@ -630,10 +637,13 @@ impl RootOwl {
             if stones < OWL_MIN_STONES {
                 continue;
             }
-            groups += 1;
             let Some(owner) = board.cell(target).color() else {
                 continue;
             };
+            if owner != color && self.own_groups_only() {
+                continue;
+            }
+            groups += 1;
             let status = match self.cache.lookup(board, target) {
                 Some(status) => {
                     self.share.owl_cached += 1;

@@ -407,6 +407,15 @@ fn moves_feeding_a_dead_group_get_virtual_losses() {
     let lost = |v: &str| (v.to_string(), WEIGHT, 0.0);
     assert_eq!(touched(dead, Color::Black), vec![lost("A1"), lost("B1")]);
     assert_eq!(touched(dead, Color::White), vec![]);
+    // `owl-dead` alone reads only the side to move's groups (White's wall); with the `owl`
+    // bonus, White reads Black's group too.
+    let reads = |params: &SearchParams| owl_touched_with(dead, Color::White, params).1.owl_reads;
+    let with_bonus = SearchParams {
+        owl: WEIGHT,
+        ..params.clone()
+    };
+    assert!(reads(&params) > 0);
+    assert!(reads(&with_bonus) > reads(&params));
     let alive = "
         .........
         .........
