@@ -472,8 +472,8 @@ settings! {
     search.owl_score: f32 = 0.0, Meta::new("owl-score", Scope::Search).range(0.0, 1.0).tune(0.0, 1.0, 0.1);
     /// Virtual playouts lost that the root owl gives a move feeding a group of ours it reads
     /// as dead (no defence works, read out): a liberty of the group, or an empty point next
-    /// to one within 2 points of its stones; a capture is exempt (0: none). Reads the
-    /// groups as `owl` does, even with `owl` at 0.
+    /// to one within 2 points of its stones; a capture is exempt (0: none). Reads our
+    /// groups as `owl` reads both sides' (only ours unless `owl` or `owl-score` is on).
     search.owl_dead: f32 = 0.0, Meta::new("owl-dead", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Stop a move's search early when the runner-up cannot overtake the best move in
     /// the playouts or time left.
