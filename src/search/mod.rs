@@ -59,7 +59,7 @@ use parking_lot::Mutex;
 pub use prior_mix::RootPrior;
 use prior_mix::{PriorQuery, PriorSources};
 use priors::MovePriors;
-use reading::{ExpansionReader, ReadingShare, RootOwl};
+use reading::{DeadFeeding, ExpansionReader, ReadingShare, RootOwl};
 use tree::{Edge, MemoryBudget, Node};
 use worker::{SharedSearch, run_worker};
 
@@ -634,6 +634,16 @@ impl Searcher {
             reading: Mutex::new(share),
             avoid: &avoid,
             lives: self.owl.as_ref().map_or(&[], RootOwl::lives),
+            dead: self
+                .owl
+                .as_ref()
+                .filter(|owl| {
+                    self.config.params.owl_dead_tree > 0.0 && !owl.dead_groups().is_empty()
+                })
+                .map(|owl| DeadFeeding {
+                    groups: owl.dead_groups(),
+                    weight: self.config.params.owl_dead_tree,
+                }),
             owl_score: self.config.params.owl_score,
         };
         let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);

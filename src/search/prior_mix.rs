@@ -9,7 +9,8 @@
 //! | [`MovePriors`]: the learned pattern priors, or the heuristic ones | all | `priors`, `prior-weight` |
 //! | [`OpeningLines`]: lonely moves off the third and fourth lines in a large board's opening | all | `opening-prior` |
 //! | [`ExpansionReader`]: tactical reads of chains short of liberties, race reads | all | `reading*`, `race*` |
-//! | [`RootOwl`]: group life and death | root | `owl`, `owl-nodes` |
+//! | [`DeadFeeding`]: moves feeding a group the root owl read as dead | below the root | `owl-dead-tree` |
+//! | [`RootOwl`]: group life and death | root | `owl`, `owl-nodes`, `owl-dead` |
 //! | [`ExtraPriors`]: the play layer's root priors (the opening book) | root | `book` |
 //!
 //! Adding a prior: implement [`PriorProvider`] for it, give [`PriorSources`] a field for it
@@ -21,7 +22,7 @@ use crate::pattern::features::Ownership;
 
 use super::opening_prior::OpeningLines;
 use super::priors::{MovePriors, Prior};
-use super::reading::{ExpansionReader, RootOwl};
+use super::reading::{DeadFeeding, ExpansionReader, RootOwl};
 
 /// The node whose moves get priors.
 #[derive(Clone, Copy, Debug)]
@@ -109,6 +110,9 @@ pub struct PriorSources<'a> {
     pub opening: Option<OpeningLines>,
     /// The calling thread's reader, when the tree reads.
     pub reader: Option<&'a mut ExpansionReader>,
+    /// Below the root: the virtual losses of moves feeding the root's dead groups
+    /// (`owl-dead-tree`).
+    pub dead: Option<DeadFeeding<'a>>,
     /// At the root: the owl, when it is on.
     pub owl: Option<&'a mut RootOwl>,
     /// At the root: the play layer's extra priors.
@@ -121,11 +125,13 @@ impl<'a> PriorSources<'a> {
         moves: &'a dyn MovePriors,
         opening: Option<OpeningLines>,
         reader: Option<&'a mut ExpansionReader>,
+        dead: Option<DeadFeeding<'a>>,
     ) -> PriorSources<'a> {
         PriorSources {
             moves,
             opening,
             reader,
+            dead,
             owl: None,
             extra: ExtraPriors(&[]),
         }
@@ -143,6 +149,7 @@ impl<'a> PriorSources<'a> {
             moves,
             opening: OpeningLines::configured(params),
             reader,
+            dead: None,
             owl,
             extra: ExtraPriors(extra),
         }
@@ -165,6 +172,9 @@ impl<'a> PriorSources<'a> {
         }
         if let Some(reader) = self.reader.as_deref_mut() {
             PriorProvider::add_priors(reader, query, out);
+        }
+        if let Some(dead) = self.dead {
+            dead.add_priors(query, out);
         }
         if let Some(owl) = self.owl.as_deref_mut() {
             PriorProvider::add_priors(owl, query, out);

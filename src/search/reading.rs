@@ -46,7 +46,7 @@ use crate::tactics::owl::{OwlLimits, OwlReader, group_stones};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
-use super::group_status::{GroupLife, GroupStatusCache, Life};
+use super::group_status::{GroupLife, GroupStatusCache, Life, area_signature};
 use super::prior_mix::PriorQuery;
 use super::tree::Prior;
 
@@ -238,17 +238,9 @@ fn add_prior(moves: &[Move], out: &mut [Prior], point: Point, visits: f32, value
     }
 }
 
-/// Gives `weight` virtual lost playouts to each of `moves` (for `color`, whose dead group
-/// has `stones`) that feeds the group: a liberty of it, or an empty point next to a
-/// liberty within Manhattan distance 2 of a stone; a capture is exempt.
-fn discourage_feeding(
-    board: &Board,
-    color: Color,
-    stones: &PointBits,
-    moves: &[Move],
-    out: &mut [Prior],
-    weight: f32,
-) {
+/// The points where a move feeds the group of `stones` on `board`: its liberties, and the
+/// empty points next to a liberty within Manhattan distance 2 of a stone.
+fn feeding_points(board: &Board, stones: &PointBits) -> PointBits {
     let g = board.geometry();
     let is_liberty = |q: usize| {
         board.cell_at(q) == Cell::Empty
@@ -269,12 +261,71 @@ fn discourage_feeding(
             })
         })
     };
+    let mut points = PointBits::EMPTY;
+    for p in g.points() {
+        if board.cell(p) == Cell::Empty
+            && (is_liberty(p.index())
+                || (near_stones(p) && g.neighbors(p).iter().any(|&n| is_liberty(n))))
+        {
+            points.insert(p);
+        }
+    }
+    points
+}
+
+/// Gives `weight` virtual lost playouts to each of `moves` (for `color`) on a point of
+/// `feeding` (see [`feeding_points`]); a capture is exempt.
+fn discourage_feeding(
+    board: &Board,
+    color: Color,
+    feeding: &PointBits,
+    moves: &[Move],
+    out: &mut [Prior],
+    weight: f32,
+) {
     for (mv, prior) in moves.iter().zip(out.iter_mut()) {
         let Move::Play(p) = *mv else { continue };
-        let feeds = is_liberty(p.index())
-            || (near_stones(p) && g.neighbors(p).iter().any(|&n| is_liberty(n)));
-        if feeds && !captures(board, p, color) {
+        if feeding.contains(p) && !captures(board, p, color) {
             prior.add(weight, 0.0);
+        }
+    }
+}
+
+/// A group the root owl read as dead, for the tree's nodes below the root (`owl-dead-tree`):
+/// while the stones of the area its verdict depended on are as at the root, a move of its
+/// owner on one of its feeding points gets the virtual losses.
+#[derive(Clone, Debug)]
+pub struct DeadGroup {
+    owner: Color,
+    feeding: PointBits,
+    area: PointBits,
+    signature: u64,
+}
+
+/// The `owl-dead-tree` prior of the nodes below the root: virtual losses for the moves
+/// feeding the root's dead groups (see [`DeadGroup`]).
+#[derive(Clone, Copy, Debug)]
+pub struct DeadFeeding<'a> {
+    pub groups: &'a [DeadGroup],
+    pub weight: f32,
+}
+
+impl DeadFeeding<'_> {
+    /// Adds the virtual losses of the node `query` describes to `out`.
+    pub fn add_priors(&self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        for group in self.groups {
+            if group.owner == query.color
+                && area_signature(query.board, &group.area) == group.signature
+            {
+                discourage_feeding(
+                    query.board,
+                    query.color,
+                    &group.feeding,
+                    query.moves,
+                    out,
+                    self.weight,
+                );
+            }
         }
     }
 }
@@ -530,6 +581,8 @@ pub struct RootOwl {
     /// the groups read at the last root.
     scores: bool,
     lives: Vec<GroupLife>,
+    /// The groups read as dead at the last root (with `owl-dead`).
+    dead: Vec<DeadGroup>,
     /// Reads and time since the last [`RootOwl::take_share`].
     share: ReadingShare,
 }
@@ -566,6 +619,7 @@ impl RootOwl {
             cache: GroupStatusCache::new(),
             scores: params.owl_score > 0.0,
             lives: Vec::with_capacity(OWL_TARGETS),
+            dead: Vec::with_capacity(OWL_TARGETS),
             share: ReadingShare::default(),
         })
     }
@@ -586,6 +640,11 @@ impl RootOwl {
         &self.lives
     }
 
+    /// The groups read as dead at the last root (with `owl-dead`), for the tree's nodes.
+    pub fn dead_groups(&self) -> &[DeadGroup] {
+        &self.dead
+    }
+
     /// Takes the counts since the last call.
     pub fn take_share(&mut self) -> ReadingShare {
         std::mem::take(&mut self.share)
@@ -604,6 +663,7 @@ impl RootOwl {
         let reads_before = self.reader.stats().reads;
         self.cache.keep_valid(board);
         self.lives.clear();
+        self.dead.clear();
         // The big chains, biggest first (one stone each: the chain's head).
         self.targets.clear();
         for p in board.geometry().points() {
@@ -662,8 +722,17 @@ impl RootOwl {
                 if self.scores {
                     self.lives.push(life);
                 }
-                if owner == color && life.life == Life::Dead && self.dead_weight > 0.0 {
-                    discourage_feeding(board, color, &life.stones, moves, out, self.dead_weight);
+                if life.life == Life::Dead && self.dead_weight > 0.0 {
+                    let feeding = feeding_points(board, &life.stones);
+                    if owner == color {
+                        discourage_feeding(board, color, &feeding, moves, out, self.dead_weight);
+                    }
+                    self.dead.push(DeadGroup {
+                        owner,
+                        feeding,
+                        area: life.area,
+                        signature: area_signature(board, &life.area),
+                    });
                 }
             }
             if self.weight <= 0.0 {

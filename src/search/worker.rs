@@ -43,7 +43,7 @@ use super::group_status::GroupLife;
 use super::opening_prior::OpeningLines;
 use super::prior_mix::{PriorQuery, PriorSources};
 use super::priors::MovePriors;
-use super::reading::{ExpansionReader, OWL_TARGETS, ReadingShare};
+use super::reading::{DeadFeeding, ExpansionReader, OWL_TARGETS, ReadingShare};
 use super::tree::{
     AMAF_WEIGHT_UNITS, CRITICALITY_START_VISITS, Edge, LocalMemory, MemoryBudget, Node, Prior,
     VirtualLoss, result_increment, weighted_increment,
@@ -149,6 +149,9 @@ pub struct SharedSearch<'a> {
     /// The root groups' lives the playouts' final scores follow, and the share of the
     /// playouts that follow them (`owl-score`).
     pub lives: &'a [GroupLife],
+    /// The virtual losses of moves feeding the root's dead groups below the root
+    /// (`owl-dead-tree`), when on.
+    pub dead: Option<DeadFeeding<'a>>,
     pub owl_score: f32,
 }
 
@@ -681,8 +684,13 @@ impl<'a, P: SearchPolicy> Worker<'a, P> {
             moves: &self.candidates,
             owner: shared.owner,
         };
-        PriorSources::expansion(shared.priors, shared.opening, self.reader.as_deref_mut())
-            .mix(&query, &mut self.prior_buf);
+        PriorSources::expansion(
+            shared.priors,
+            shared.opening,
+            self.reader.as_deref_mut(),
+            shared.dead,
+        )
+        .mix(&query, &mut self.prior_buf);
         let edges: Box<[Edge]> = self
             .candidates
             .iter()

@@ -475,6 +475,10 @@ settings! {
     /// to one within 2 points of its stones; a capture is exempt (0: none). Reads our
     /// groups as `owl` reads both sides' (only ours unless `owl` or `owl-score` is on).
     search.owl_dead: f32 = 0.0, Meta::new("owl-dead", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
+    /// Virtual playouts lost that a move feeding a group of its side the root owl read as
+    /// dead gets at the tree's nodes below the root, while the points the verdict depended
+    /// on are as at the root (0: the root only; needs `owl-dead`).
+    search.owl_dead_tree: f32 = 0.0, Meta::new("owl-dead-tree", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Stop a move's search early when the runner-up cannot overtake the best move in
     /// the playouts or time left.
     search.early_stop: bool = true, Meta::new("early-stop", Scope::Search);

@@ -430,6 +430,76 @@ fn moves_feeding_a_dead_group_get_virtual_losses() {
     assert!(RootOwl::configured(&SearchParams::default()).is_none());
 }
 
+/// The root's dead groups reach the nodes below it (`owl-dead-tree`): on a board where
+/// the area of the verdict is unchanged (a stone far away added), the owner's feeding
+/// moves get the virtual losses; once a stone falls in the area, nothing.
+#[test]
+fn the_roots_dead_groups_discourage_feeding_below_the_root() {
+    let root = "
+        .........
+        .........
+        .........
+        .........
+        .........
+        .........
+        OOOO.....
+        XXXO.....
+        ..XO.....";
+    let board = Board::from_diagram(root).unwrap();
+    let mut owl = RootOwl::configured(&SearchParams {
+        owl_dead: WEIGHT,
+        ..SearchParams::default()
+    })
+    .unwrap();
+    let moves = every_move(&board);
+    let mut out = vec![Prior::NONE; moves.len()];
+    owl.add_priors(&board, Color::Black, &moves, &mut out);
+    assert_eq!(owl.dead_groups().len(), 1);
+    let dead = DeadFeeding {
+        groups: owl.dead_groups(),
+        weight: 2.0 * WEIGHT,
+    };
+    let touched = |diagram: &str, color: Color| {
+        let board = Board::from_diagram(diagram).unwrap();
+        let moves = every_move(&board);
+        let mut out = vec![Prior::NONE; moves.len()];
+        let query = PriorQuery::new(&board, color, Recent::default(), &moves);
+        dead.add_priors(&query, &mut out);
+        let mut touched: Vec<_> = moves
+            .iter()
+            .zip(&out)
+            .filter(|(_, p)| p.visits != 0.0)
+            .map(|(m, p)| (m.to_gtp(board.geometry()), p.visits, p.wins))
+            .collect();
+        touched.sort_by(|a, b| a.0.cmp(&b.0));
+        touched
+    };
+    let lost = |v: &str| (v.to_string(), 2.0 * WEIGHT, 0.0);
+    let far = "
+        ........X
+        .........
+        .........
+        .........
+        .........
+        .........
+        OOOO.....
+        XXXO.....
+        ..XO.....";
+    assert_eq!(touched(far, Color::Black), vec![lost("A1"), lost("B1")]);
+    assert_eq!(touched(far, Color::White), vec![]);
+    let near = "
+        .........
+        .........
+        .........
+        .........
+        .........
+        .X.......
+        OOOO.....
+        XXXO.....
+        ..XO.....";
+    assert_eq!(touched(near, Color::Black), vec![]);
+}
+
 /// The moves the race reads alone (tactical reads off) touch for `color` to move on
 /// `diagram` after a move at `last`, and what they cost.
 fn race_touched(diagram: &str, color: Color, last: &str) -> (Vec<String>, ReadingShare) {
