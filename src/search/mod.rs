@@ -648,12 +648,19 @@ impl Searcher {
         };
         let nothing_to_do = limits.playouts == Some(0) || limits.time == Some(Duration::ZERO);
         if !nothing_to_do && !control.is_stopped() {
+            // The playouts start now: the root's preparation (its priors, the owl's reads)
+            // is spent time, but not time the early-stop rule measures their rate over.
+            let playouts_start = clock.elapsed();
             std::thread::scope(|scope| {
                 for k in 0..threads {
                     let shared = &shared;
                     scope.spawn(move || run_worker(shared, k));
                 }
-                monitor(&shared, state, color, limits, control, clock, progress);
+                let timing = MonitorClock {
+                    start: clock,
+                    playouts_start,
+                };
+                monitor(&shared, state, color, limits, control, timing, progress);
                 shared.stop.store(true, Ordering::Relaxed);
             });
         }
@@ -773,6 +780,14 @@ fn root_moves(state: &GameState, color: Color, avoid: &AvoidMoves) -> Vec<Move> 
 /// Playouts a timed search reports before the early-stop rule may end it.
 const EARLY_STOP_MIN_PLAYOUTS: f64 = 256.0;
 
+/// When a search started (its budget counts from then) and how long after that its
+/// playouts started (the early-stop rule's rate counts from then).
+#[derive(Clone, Copy, Debug)]
+struct MonitorClock {
+    start: Instant,
+    playouts_start: Duration,
+}
+
 /// The calling thread's part of a search: watches the clock, the stop flag and the early-stop
 /// rule, and calls `progress`, until the search should end.
 fn monitor(
@@ -781,9 +796,10 @@ fn monitor(
     color: Color,
     limits: &SearchLimits,
     control: &SearchControl,
-    clock: Instant,
+    timing: MonitorClock,
     progress: &mut dyn FnMut(&Analysis),
 ) {
+    let clock = timing.start;
     let mut last_report = clock;
     // When the tree's memory filled up in this search: from then on it stops growing, and
     // a timed search gives itself as long again as it took to fill it, at most.
@@ -804,15 +820,18 @@ fn monitor(
             if elapsed >= max || (elapsed >= budget && !runs_on(shared, limits.extend_below)) {
                 return;
             }
+            let playing = elapsed.saturating_sub(timing.playouts_start);
             if shared.config.params.early_stop
                 && elapsed < budget
-                && elapsed > Duration::from_millis(20)
+                && playing > Duration::from_millis(20)
             {
                 // Workers report playouts in batches: until a few batches are in, the rate
                 // (and so the playouts left) reads too low. A first search that paid for
-                // building the playout tables once stopped this way after 12 playouts.
+                // building the playout tables once stopped this way after 12 playouts. The
+                // rate is that of the playouts' own time: counting the root's preparation
+                // (the owl's reads) in it would read it too low and stop too soon.
                 let done = shared.playouts.load(Ordering::Relaxed) as f64;
-                let rate = done / elapsed.as_secs_f64();
+                let rate = done / playing.as_secs_f64();
                 let left = rate * (budget - elapsed).as_secs_f64();
                 if done >= EARLY_STOP_MIN_PLAYOUTS && shared.decided(left.ceil() as u64) {
                     return;
