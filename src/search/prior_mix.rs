@@ -73,6 +73,12 @@ impl PriorProvider for ExpansionReader {
     }
 }
 
+impl PriorProvider for DeadFeeding<'_> {
+    fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
+        DeadFeeding::add_priors(self, query, out);
+    }
+}
+
 impl PriorProvider for RootOwl {
     fn add_priors(&mut self, query: &PriorQuery<'_>, out: &mut [Prior]) {
         RootOwl::add_priors(self, query.board, query.color, query.moves, out);
@@ -173,8 +179,8 @@ impl<'a> PriorSources<'a> {
         if let Some(reader) = self.reader.as_deref_mut() {
             PriorProvider::add_priors(reader, query, out);
         }
-        if let Some(dead) = self.dead {
-            dead.add_priors(query, out);
+        if let Some(dead) = self.dead.as_mut() {
+            PriorProvider::add_priors(dead, query, out);
         }
         if let Some(owl) = self.owl.as_deref_mut() {
             PriorProvider::add_priors(owl, query, out);
