@@ -181,12 +181,11 @@ impl Engine {
     fn with_input(settings: Settings, patterns: PatternTables, input: Arc<InputSignal>) -> Engine {
         let rules = settings.game.game_rules();
         let seed = settings.game.seed.unwrap_or_else(rand::random);
-        // The pattern tables are made ready by `boardsize` / `clear_board` (`new_game`).
-        let player = Player::new(settings.clone(), patterns, seed);
         Engine {
             state: GameState::new(19, rules).expect("19x19 is a valid size"),
             rules,
-            player,
+            // Its pattern table is made ready by `boardsize` / `clear_board` (`new_game`).
+            player: Player::new(settings.clone(), patterns, seed),
             clocks: [Clock::new(TimeSystem::None); 2],
             input,
             tournament_cleanup: false,

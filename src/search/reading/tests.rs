@@ -289,19 +289,23 @@ fn owl_touched_with(
     params: &SearchParams,
 ) -> (Vec<(String, f32, f32)>, ReadingShare) {
     let board = Board::from_diagram(diagram).unwrap();
-    let g = board.geometry();
     let moves = every_move(&board);
     let mut out = vec![Prior::NONE; moves.len()];
     let mut owl = RootOwl::configured(params).unwrap();
     owl.add_priors(&board, color, &moves, &mut out);
     let share = owl.take_share();
-    let touched = moves
-        .into_iter()
+    (touched_priors(&board, &moves, &out), share)
+}
+
+/// The moves of `moves` whose prior in `out` has virtual visits, as GTP vertices with
+/// their virtual visits and wins.
+fn touched_priors(board: &Board, moves: &[Move], out: &[Prior]) -> Vec<(String, f32, f32)> {
+    moves
+        .iter()
         .zip(out)
         .filter(|(_, p)| p.visits != 0.0)
-        .map(|(m, p)| (m.to_gtp(g), p.visits, p.wins))
-        .collect();
-    (touched, share)
+        .map(|(m, p)| (m.to_gtp(board.geometry()), p.visits, p.wins))
+        .collect()
 }
 
 /// Black's five stones in the corner make a straight three: B1 lives or kills.
@@ -465,12 +469,7 @@ fn the_roots_dead_groups_discourage_feeding_below_the_root() {
         let mut out = vec![Prior::NONE; moves.len()];
         let query = PriorQuery::new(&board, color, Recent::default(), &moves);
         dead.add_priors(&query, &mut out);
-        let mut touched: Vec<_> = moves
-            .iter()
-            .zip(&out)
-            .filter(|(_, p)| p.visits != 0.0)
-            .map(|(m, p)| (m.to_gtp(board.geometry()), p.visits, p.wins))
-            .collect();
+        let mut touched = touched_priors(&board, &moves, &out);
         touched.sort_by(|a, b| a.0.cmp(&b.0));
         touched
     };
