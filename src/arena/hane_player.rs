@@ -128,8 +128,9 @@ impl HanePlayer {
     }
 }
 
-/// The record's comment on a move of hane's: the win rate under the real komi, and with a
-/// dynamic komi offset the search's own win rate and the offset it was scored with.
+/// The record's comment on a move of hane's: the win rate under the real komi, with a
+/// dynamic komi offset the search's own win rate and the offset it was scored with, and
+/// when the root owl read groups, its reads (fresh and cached) and the time they took.
 fn move_comment(analysis: &Analysis) -> String {
     let offset = if analysis.komi_offset != 0.0 {
         format!(
@@ -139,8 +140,19 @@ fn move_comment(analysis: &Analysis) -> String {
     } else {
         String::new()
     };
+    let reading = &analysis.reading;
+    let owl = if reading.owl_reads + reading.owl_cached > 0 {
+        format!(
+            ", owl {} reads, {} cached, {:.3} s",
+            reading.owl_reads,
+            reading.owl_cached,
+            reading.owl_nanos as f64 * 1e-9
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "winrate {:.3}{offset}, {} playouts, {:.2} s",
+        "winrate {:.3}{offset}, {} playouts, {:.2} s{owl}",
         analysis.winrate,
         analysis.playouts,
         analysis.elapsed.as_secs_f64()
@@ -207,6 +219,14 @@ mod tests {
         assert_eq!(
             move_comment(&analysis),
             "winrate 0.314, 0.520 with the komi offset -35, 200 playouts, 1.50 s"
+        );
+        analysis.reading.owl_reads = 3;
+        analysis.reading.owl_cached = 2;
+        analysis.reading.owl_nanos = 41_000_000;
+        assert_eq!(
+            move_comment(&analysis),
+            "winrate 0.314, 0.520 with the komi offset -35, 200 playouts, 1.50 s, \
+             owl 3 reads, 2 cached, 0.041 s"
         );
     }
 
