@@ -626,7 +626,11 @@ impl Player for EngineProcess {
                 }
             }
         };
-        Ok(Reply { decision, comment })
+        Ok(Reply {
+            decision,
+            comment,
+            playouts: None,
+        })
     }
 
     fn dead_stones(&mut self, state: &GameState) -> DeadStones {

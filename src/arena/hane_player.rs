@@ -186,7 +186,11 @@ impl Player for HanePlayer {
         } else {
             Decision::Play(chosen.mv)
         };
-        Ok(Reply { decision, comment })
+        Ok(Reply {
+            decision,
+            comment,
+            playouts: Some(chosen.result.analysis.playouts),
+        })
     }
 
     fn dead_stones(&mut self, state: &GameState) -> DeadStones {

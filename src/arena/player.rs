@@ -120,11 +120,13 @@ pub enum Decision {
     Resign,
 }
 
-/// A decision and the player's comment on it, if it gave one.
+/// A decision, the player's comment on it if it gave one, and the playouts its search ran
+/// when the player says (hane in-process does; an engine behind GTP does not).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reply {
     pub decision: Decision,
     pub comment: Option<String>,
+    pub playouts: Option<u64>,
 }
 
 /// A player's opinion of the dead stones at the end of a game.

@@ -56,6 +56,9 @@ pub struct GameOutcome {
     /// replies that came within its time (a move that overran counts in neither).
     pub think_seconds: [f64; 2],
     pub generated_moves: [usize; 2],
+    /// The playouts each colour's searches ran over those moves, as far as its player
+    /// said (0 for a player that does not).
+    pub playouts: [u64; 2],
     /// Which colours faulted (their players need a restart).
     pub faulted: [bool; 2],
 }
@@ -146,6 +149,7 @@ pub fn play_game<'p>(
         comments: Vec::new(),
         think_seconds: [0.0; 2],
         generated_moves: [0; 2],
+        playouts: [0; 2],
         faulted: [false; 2],
     };
     outcome.comments = vec![None; outcome.state.moves().len()];
@@ -211,6 +215,7 @@ pub fn play_game<'p>(
             }
             outcome.think_seconds[color.index()] += used;
             outcome.generated_moves[color.index()] += 1;
+            outcome.playouts[color.index()] += reply.playouts.unwrap_or(0);
             clock.charge(used);
             let mv = match reply.decision {
                 Decision::Resign => break 'game GameEnd::Resignation(color),
@@ -397,6 +402,7 @@ mod tests {
             Ok(Reply {
                 decision: Decision::Play(Move::Play(point)),
                 comment: None,
+                playouts: None,
             })
         }
 

@@ -153,6 +153,10 @@ pub struct GameRecord {
     /// Seconds spent in `genmove` and moves generated, black's first.
     pub think_seconds: [f64; 2],
     pub generated_moves: [usize; 2],
+    /// Playouts of those moves' searches, black's first, for players that report them
+    /// (hane in-process); 0 otherwise, and in lines written before this field.
+    #[serde(default)]
+    pub playouts: [u64; 2],
     /// When counted: the dead stones each player named (`None`: it could not say), whether
     /// they agreed, and the stones removed.
     pub dead_black_says: Option<Vec<String>>,

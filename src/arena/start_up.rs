@@ -202,6 +202,7 @@ mod tests {
             moves: 0,
             think_seconds: [0.0; 2],
             generated_moves,
+            playouts: [0; 2],
             dead_black_says: None,
             dead_white_says: None,
             dead_agreed: None,

@@ -254,8 +254,8 @@ fn describe_time(control: &TimeControl) -> String {
     }
 }
 
-/// Lines of the report that hold measured times start with this; everything else depends
-/// only on the moves and results.
+/// Lines of the report that hold measured times (and the playouts they bought) start with
+/// this; everything else depends only on the moves and results.
 pub const TIMING_PREFIX: &str = "Time per move";
 
 /// The text report of a match; `records` in the order they were recorded, which decides
@@ -450,20 +450,31 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     );
     let mut per_move = Vec::new();
     for engine in [1u8, 2] {
-        let (mut seconds, mut moves) = (0.0, 0usize);
+        let (mut seconds, mut moves, mut playouts) = (0.0, 0usize, 0u64);
         for r in &records {
             let colour = if r.black_engine == engine { 0 } else { 1 };
             seconds += r.think_seconds[colour];
             moves += r.generated_moves[colour];
+            playouts += r.playouts[colour];
         }
-        per_move.push(format!(
-            "{} {:.3} s",
-            names[engine as usize - 1],
+        let per = |total: f64| {
             if moves == 0 {
                 0.0
             } else {
-                seconds / moves as f64
+                total / moves as f64
             }
+        };
+        // The playouts, for players that report them: at an equal clock, what each
+        // player's time bought.
+        let bought = if playouts > 0 {
+            format!(" ({:.0} playouts)", per(playouts as f64))
+        } else {
+            String::new()
+        };
+        per_move.push(format!(
+            "{} {:.3} s{bought}",
+            names[engine as usize - 1],
+            per(seconds)
         ));
     }
     let _ = writeln!(out, "{TIMING_PREFIX}: {}", per_move.join(", "));
@@ -559,6 +570,26 @@ pub(crate) mod tests {
         fixed.engine1_colour = Engine1Colour::White;
         let text = report(&fixed, &records, None);
         assert!(text.contains("gnugo plays white in every game"), "{text}");
+    }
+
+    #[test]
+    fn the_timing_line_gives_the_playouts_of_players_that_report_them() {
+        // Records written before the playouts were kept read as none.
+        let mut records = [record(1, 1), record(2, 2)];
+        let text = report(&settings(["a", "b"]), &records, None);
+        assert!(
+            text.contains("Time per move: a 0.200 s, b 0.200 s"),
+            "{text}"
+        );
+        // Engine 1 (black in game 1, white in game 2) reports 1,000 and 3,000 playouts
+        // over its five moves of each game; engine 2 reports none.
+        records[0].playouts = [1000, 0];
+        records[1].playouts = [0, 3000];
+        let text = report(&settings(["a", "b"]), &records, None);
+        assert!(
+            text.contains("Time per move: a 0.200 s (400 playouts), b 0.200 s\n"),
+            "{text}"
+        );
     }
 
     #[test]
