@@ -130,7 +130,8 @@ impl HanePlayer {
 
 /// The record's comment on a move of hane's: the win rate under the real komi, with a
 /// dynamic komi offset the search's own win rate and the offset it was scored with, and
-/// when the root owl read groups, its reads (fresh and cached) and the time they took.
+/// when the root owl read groups, its reads (fresh, cached and left unread for want of
+/// time) and the time they took.
 fn move_comment(analysis: &Analysis) -> String {
     let offset = if analysis.komi_offset != 0.0 {
         format!(
@@ -141,9 +142,14 @@ fn move_comment(analysis: &Analysis) -> String {
         String::new()
     };
     let reading = &analysis.reading;
-    let owl = if reading.owl_reads + reading.owl_cached > 0 {
+    let owl = if reading.owl_reads + reading.owl_cached + reading.owl_unread > 0 {
+        let unread = if reading.owl_unread > 0 {
+            format!(", {} unread", reading.owl_unread)
+        } else {
+            String::new()
+        };
         format!(
-            ", owl {} reads, {} cached, {:.3} s",
+            ", owl {} reads, {} cached{unread}, {:.3} s",
             reading.owl_reads,
             reading.owl_cached,
             reading.owl_nanos as f64 * 1e-9

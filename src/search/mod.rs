@@ -59,7 +59,7 @@ use parking_lot::Mutex;
 pub use prior_mix::RootPrior;
 use prior_mix::{PriorQuery, PriorSources};
 use priors::MovePriors;
-use reading::{DeadFeeding, ExpansionReader, ReadingShare, RootOwl};
+use reading::{DeadFeeding, ExpansionReader, OWL_TIME_SHARE, ReadingShare, RootOwl};
 use tree::{Edge, MemoryBudget, Node};
 use worker::{SharedSearch, run_worker};
 
@@ -575,6 +575,9 @@ impl Searcher {
             .priors
             .reads_ownership(board.size())
             .then(|| self.ownership.tally(board, color));
+        if let Some(owl) = self.owl.as_mut() {
+            owl.set_deadline(limits.time.map(|t| clock + t.mul_f64(OWL_TIME_SHARE)));
+        }
         let mut root_reader = self.readers.first().map(Mutex::lock);
         prepare_root(
             &mut root,

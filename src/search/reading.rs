@@ -31,7 +31,8 @@
 //! them, within 2 points of its stones; captures exempt) gets virtual lost playouts (with
 //! `owl-dead` the only use of the reads, only the side to move's groups are read). With
 //! `owl-score` it also keeps each group's life ([`GroupLife`]) for the playouts' final
-//! scores.
+//! scores. A timed search gives the root owl [`OWL_TIME_SHARE`] of its budget: past it,
+//! only the verdicts kept from earlier reads are used.
 //!
 //! Each search thread has its own reader ([`Reader`], with its transposition table kept
 //! from one search to the next), so reading takes no lock; the time it takes is counted so
@@ -87,6 +88,11 @@ pub const OWL_MIN_STONES: usize = 4;
 /// At most this many groups are read by the owl reader at the root.
 pub const OWL_TARGETS: usize = 8;
 
+/// The share of a timed search's budget the root owl may spend: once it is spent, the
+/// groups whose verdicts are not kept from earlier reads go unread in this search, so that
+/// a short move time is not overrun by reads.
+pub const OWL_TIME_SHARE: f64 = 0.25;
+
 /// What reading cost in one search, summed over its threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReadingShare {
@@ -103,6 +109,8 @@ pub struct ReadingShare {
     pub owl_nanos: u64,
     /// Groups at the root whose verdict came from an earlier read (no owl read).
     pub owl_cached: u64,
+    /// Groups at the root left unread: the owl's share of the time was spent.
+    pub owl_unread: u64,
 }
 
 impl ReadingShare {
@@ -115,6 +123,7 @@ impl ReadingShare {
         self.owl_reads += other.owl_reads;
         self.owl_nanos += other.owl_nanos;
         self.owl_cached += other.owl_cached;
+        self.owl_unread += other.owl_unread;
     }
 }
 
@@ -585,6 +594,8 @@ pub struct RootOwl {
     dead: Vec<DeadGroup>,
     /// Reads and time since the last [`RootOwl::take_share`].
     share: ReadingShare,
+    /// When the reads of the next root must stop (see [`OWL_TIME_SHARE`]); `None`: no limit.
+    deadline: Option<Instant>,
 }
 
 impl std::fmt::Debug for RootOwl {
@@ -621,7 +632,14 @@ impl RootOwl {
             lives: Vec::with_capacity(OWL_TARGETS),
             dead: Vec::with_capacity(OWL_TARGETS),
             share: ReadingShare::default(),
+            deadline: None,
         })
+    }
+
+    /// Sets when the reads of the next root must stop: groups whose verdicts are not kept
+    /// from earlier reads go unread after `deadline` (`None`: all are read).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// The settings [`RootOwl::configured`] reads.
@@ -703,16 +721,20 @@ impl RootOwl {
             if owner != color && self.own_groups_only() {
                 continue;
             }
-            groups += 1;
             let status = match self.cache.lookup(board, target) {
                 Some(status) => {
                     self.share.owl_cached += 1;
                     status
                 }
+                None if self.deadline.is_some_and(|d| Instant::now() >= d) => {
+                    self.share.owl_unread += 1;
+                    continue;
+                }
                 None => self
                     .cache
                     .read(&mut self.reader, board, target, &self.chains),
             };
+            groups += 1;
             let life = if self.scores || self.dead_weight > 0.0 {
                 self.cache.life(board, target)
             } else {

@@ -434,6 +434,44 @@ fn moves_feeding_a_dead_group_get_virtual_losses() {
     assert!(RootOwl::configured(&SearchParams::default()).is_none());
 }
 
+/// Past the owl's deadline a group is read only when its verdict is kept from an earlier
+/// read: a fresh owl reads nothing, and the same owl once its verdicts are kept gives the
+/// same priors as without a deadline.
+#[test]
+fn past_its_deadline_the_root_owl_uses_only_kept_verdicts() {
+    let board = Board::from_diagram(STRAIGHT_THREE).unwrap();
+    let moves = every_move(&board);
+    let params = SearchParams {
+        owl: WEIGHT,
+        ..SearchParams::default()
+    };
+    let priors = |owl: &mut RootOwl| {
+        let mut out = vec![Prior::NONE; moves.len()];
+        owl.add_priors(&board, Color::Black, &moves, &mut out);
+        (touched_priors(&board, &moves, &out), owl.take_share())
+    };
+    let mut owl = RootOwl::configured(&params).unwrap();
+    owl.set_deadline(Some(Instant::now()));
+    let (touched, share) = priors(&mut owl);
+    assert_eq!(touched, vec![]);
+    assert_eq!((share.owl_reads, share.owl_cached), (0, 0));
+    assert_eq!(
+        share.owl_unread, 2,
+        "black's group and the white wall: {share:?}"
+    );
+    owl.set_deadline(None);
+    let (read, share) = priors(&mut owl);
+    assert_eq!(read, vec![("B1".to_string(), WEIGHT, WEIGHT)]);
+    assert!(share.owl_reads > 0 && share.owl_unread == 0, "{share:?}");
+    owl.set_deadline(Some(Instant::now()));
+    let (kept, share) = priors(&mut owl);
+    assert_eq!(kept, read);
+    assert_eq!(
+        (share.owl_reads, share.owl_cached, share.owl_unread),
+        (0, 2, 0)
+    );
+}
+
 /// The root's dead groups reach the nodes below it (`owl-dead-tree`): on a board where
 /// the area of the verdict is unchanged (a stone far away added), the owner's feeding
 /// moves get the virtual losses; once a stone falls in the area, nothing.
