@@ -238,6 +238,12 @@ mod tests {
             "winrate 0.314, 0.520 with the komi offset -35, 200 playouts, 1.50 s, \
              owl 3 reads, 2 cached, 0.041 s"
         );
+        analysis.reading.owl_unread = 1;
+        assert!(
+            move_comment(&analysis).ends_with("owl 3 reads, 2 cached, 1 unread, 0.041 s"),
+            "{}",
+            move_comment(&analysis)
+        );
     }
 
     #[test]
