@@ -24,5 +24,5 @@ pub mod tune;
 
 pub use game::start_position;
 pub use run::{MatchPlan, MatchSummary, check_out_dir, run_match};
-pub use shard::{Engine1Colour, GameSpec, game_list, in_shard, merge_folders, parse_shard};
+pub use shard::{Engine1Colour, GameSpec, Merged, game_list, in_shard, merge_folders, parse_shard};
 pub use spec::{EngineSpec, MAX_SECONDS, Opening, check_seconds, load_openings, time_control};

@@ -116,28 +116,54 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
-/// Merges the result folders of shards (or of whole matches) into one list of records and
-/// their common settings; the folders must hold the same match.
-pub fn merge_folders(dirs: &[PathBuf]) -> Result<(MatchSettings, Vec<GameRecord>), String> {
+/// The games of several result folders merged into one match.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The common settings; `games` the games planned over all the runs.
+    pub settings: MatchSettings,
+    /// The games, by number: each run's in turn, numbered on from the run before.
+    pub records: Vec<GameRecord>,
+    /// The match seed of each run, in the order the folders named them first.
+    pub seeds: Vec<u64>,
+}
+
+/// Merges result folders into one list of records and their common settings. Folders of
+/// one match (its shards, or copies) merge game by game; folders that differ only in the
+/// match seed are runs of the same match with other games (a run extended with a new seed),
+/// pooled one after the other: the games of each later run are numbered on from the
+/// highest number of the runs before. Any other difference is refused.
+pub fn merge_folders(dirs: &[PathBuf]) -> Result<Merged, String> {
     let mut settings: Option<MatchSettings> = None;
-    let mut merged: std::collections::BTreeMap<usize, GameRecord> = Default::default();
+    // Each run (match seed): its games by number, and the games it planned.
+    let mut runs: Vec<(u64, std::collections::BTreeMap<usize, GameRecord>, usize)> = Vec::new();
     for dir in dirs {
         let here = results::read_settings(dir)?
             .ok_or_else(|| format!("{} holds no {}", dir.display(), results::SETTINGS_FILE))?;
-        match &mut settings {
-            None => settings = Some(here.clone()),
-            Some(first) => {
-                let differences = first.differences(&here);
-                if !differences.is_empty() {
-                    return Err(format!(
-                        "{} holds a different match (it differs in: {})",
-                        dir.display(),
-                        differences.join(", ")
-                    ));
-                }
-                first.games = first.games.max(here.games);
+        if let Some(first) = &settings {
+            let differences: Vec<&str> = first
+                .differences(&here)
+                .into_iter()
+                .filter(|&field| field != "seed")
+                .collect();
+            if !differences.is_empty() {
+                return Err(format!(
+                    "{} holds a different match (it differs in: {})",
+                    dir.display(),
+                    differences.join(", ")
+                ));
             }
+        } else {
+            settings = Some(here.clone());
         }
+        let run = match runs.iter().position(|(seed, _, _)| *seed == here.seed) {
+            Some(k) => k,
+            None => {
+                runs.push((here.seed, Default::default(), 0));
+                runs.len() - 1
+            }
+        };
+        let (_, merged, planned) = &mut runs[run];
+        *planned = (*planned).max(here.games);
         for record in results::read_records(dir)? {
             if let Some(previous) = merged.get(&record.number) {
                 if previous.result != record.result || previous.moves != record.moves {
@@ -153,7 +179,23 @@ pub fn merge_folders(dirs: &[PathBuf]) -> Result<(MatchSettings, Vec<GameRecord>
     }
     let mut settings = settings.ok_or("no result folders given")?;
     settings.shard = None;
-    Ok((settings, merged.into_values().collect()))
+    settings.games = runs.iter().map(|(_, _, planned)| planned).sum();
+    let seeds = runs.iter().map(|(seed, _, _)| *seed).collect();
+    let mut records = Vec::new();
+    let mut offset = 0;
+    for (_, merged, _) in runs {
+        let highest = merged.keys().next_back().copied().unwrap_or(0);
+        records.extend(merged.into_values().map(|mut record| {
+            record.number += offset;
+            record
+        }));
+        offset += highest;
+    }
+    Ok(Merged {
+        settings,
+        records,
+        seeds,
+    })
 }
 
 #[cfg(test)]
@@ -265,6 +307,50 @@ mod tests {
         assert!("red".parse::<Engine1Colour>().is_err());
         let text = serde_json::to_string(&Engine1Colour::White).unwrap();
         assert_eq!(text, "\"white\"");
+    }
+
+    /// Shards of one run merge game by game; a run of another seed pools after it,
+    /// numbered on; a folder of another match is refused.
+    #[test]
+    fn folders_of_another_seed_pool_as_a_run_after_the_others() {
+        use crate::arena::results::ResultsWriter;
+        use crate::arena::stats::tests::{record, settings};
+        let root = std::env::temp_dir().join(format!("hane-merge-{}", std::process::id()));
+        // A folder of the match of `seed` and `komi` holding `numbers`, won by `winner`.
+        let folder = |name: &str, seed: u64, komi: f32, numbers: &[usize], winner: u8| {
+            let dir = root.join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            let mut match_settings = settings(["a", "b"]);
+            match_settings.seed = seed;
+            match_settings.komi = komi;
+            results::write_settings(&dir, &match_settings).unwrap();
+            let mut writer = ResultsWriter::open(&dir).unwrap();
+            for &number in numbers {
+                writer.append(&record(number, winner)).unwrap();
+            }
+            dir
+        };
+        let first = folder("first", 1, 7.5, &[1, 2], 1);
+        let other = folder("other", 2, 7.5, &[1, 2, 3], 2);
+        let second = folder("second", 1, 7.5, &[3, 4], 1);
+        let pooled = merge_folders(&[first.clone(), other, second.clone()]).unwrap();
+        assert_eq!(pooled.seeds, [1, 2]);
+        let games: Vec<(usize, Option<u8>)> = pooled
+            .records
+            .iter()
+            .map(|r| (r.number, r.winner_engine))
+            .collect();
+        let expected = [1, 2, 3, 4, 5, 6, 7].map(|n| (n, Some(if n <= 4 { 1 } else { 2 })));
+        assert_eq!(games, expected);
+        assert_eq!(pooled.settings.games, 8, "4 planned in each run");
+        let shards = merge_folders(&[first.clone(), second]).unwrap();
+        assert_eq!(shards.seeds, [1]);
+        assert_eq!(shards.records.len(), 4);
+        assert_eq!(shards.settings.games, 4);
+        let komi = folder("komi", 1, 5.5, &[1], 1);
+        let refused = merge_folders(&[first, komi]).unwrap_err();
+        assert!(refused.contains("differs in: komi"), "{refused}");
+        let _ = std::fs::remove_dir_all(root);
     }
 
     #[test]

@@ -511,7 +511,7 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
 pub(crate) mod tests {
     use super::*;
 
-    fn settings(names: [&str; 2]) -> MatchSettings {
+    pub(crate) fn settings(names: [&str; 2]) -> MatchSettings {
         MatchSettings {
             engines: ["e1".to_string(), "e2".to_string()],
             names: names.map(str::to_string),

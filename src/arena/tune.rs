@@ -315,7 +315,7 @@ fn merged_records(dir: &Path, shard: Option<(usize, usize)>) -> Result<Vec<GameR
     if parts.is_empty() {
         return Ok(Vec::new());
     }
-    merge_folders(&parts).map(|(_, records)| records)
+    merge_folders(&parts).map(|merged| merged.records)
 }
 
 impl TunePlan {
@@ -619,7 +619,9 @@ fn verify(plan: &TunePlan, state: &State) -> Result<Option<String>, String> {
         (summary.report, summary.records)
     } else {
         let parts = parts(&dir, plan.shard)?;
-        let (settings, records) = merge_folders(&parts)?;
+        let super::Merged {
+            settings, records, ..
+        } = merge_folders(&parts)?;
         if records.len() < plan.verify_games {
             // Other shards are still playing: the last one to finish writes the result.
             return Ok(None);

@@ -321,12 +321,22 @@ fn finish(result: Result<Finished, String>) -> ExitCode {
 
 fn merge_report(args: &ReportArgs) -> Result<Finished, String> {
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let (settings, records) = merge_folders(&args.dirs)?;
+    let merged = merge_folders(&args.dirs)?;
+    let (settings, records) = (&merged.settings, &merged.records);
     if let Some(path) = &args.chart {
-        results::write_atomically(path, chart::score_svg(&settings, &records).as_bytes())?;
+        results::write_atomically(path, chart::score_svg(settings, records).as_bytes())?;
     }
+    let mut report = String::new();
+    if merged.seeds.len() > 1 {
+        let seeds: Vec<String> = merged.seeds.iter().map(u64::to_string).collect();
+        report = format!(
+            "Runs pooled: match seeds {} (their games numbered one run after the other)\n",
+            seeds.join(", ")
+        );
+    }
+    report.push_str(&stats::report(settings, records, sprt.as_ref()));
     Ok(Finished {
-        report: stats::report(&settings, &records, sprt.as_ref()),
+        report,
         interrupted: None,
         stopped_by_faults: None,
     })
