@@ -1,5 +1,6 @@
 //! The match's game list (seeds, colours, openings) and its shards: which games a shard
-//! plays, the `K/N` option, and merging the result folders of shards.
+//! plays, the `K/N` option, and merging result folders (the shards of a match, and runs of
+//! it with other seeds).
 
 use std::path::PathBuf;
 
