@@ -141,11 +141,11 @@ pub fn merge_folders(dirs: &[PathBuf]) -> Result<Merged, String> {
         let here = results::read_settings(dir)?
             .ok_or_else(|| format!("{} holds no {}", dir.display(), results::SETTINGS_FILE))?;
         if let Some(first) = &settings {
-            let differences: Vec<&str> = first
-                .differences(&here)
-                .into_iter()
-                .filter(|&field| field != "seed")
-                .collect();
+            // Another seed is another run of the match: compare the rest.
+            let differences = first.differences(&MatchSettings {
+                seed: first.seed,
+                ..here.clone()
+            });
             if !differences.is_empty() {
                 return Err(format!(
                     "{} holds a different match (it differs in: {})",
