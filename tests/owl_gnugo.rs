@@ -401,6 +401,7 @@ impl Comparison for DeadRecall {
             if stones < RECALL_MIN_STONES {
                 continue;
             }
+            let group = hane::tactics::owl::group_stones(board, reader.group(board, p));
             let ours = reader.defend(board, p);
             let hane = hane_answer(board, &ours);
             let theirs = gnugo.ok(&format!("owl_defend {vertex}"));
@@ -420,8 +421,8 @@ impl Comparison for DeadRecall {
             if (code(&hane) != "0") != (code(&theirs) != "0") {
                 let _ = writeln!(
                     self.report,
-                    "owl_defend {vertex} ({stones} stones, gnugo status {status}): hane \
-                     {hane:?}{}, gnugo {theirs:?}\n{}",
+                    "owl_defend {vertex} ({stones} stones, hane's group {group}, gnugo status \
+                     {status}): hane {hane:?}{}, gnugo {theirs:?}\n{}",
                     if ours.exact { "" } else { " (inexact)" },
                     board.to_diagram()
                 );
