@@ -661,7 +661,7 @@ impl Comparison for HardSet {
             })
             .collect();
         self.consider(gnugo, readers, board, Kind::Tactic, chains);
-        let stones = dragons(gnugo, board).into_iter().map(|(p, _)| p).collect();
+        let stones = dragons(gnugo, board).into_iter().map(|d| d.stone).collect();
         self.consider(gnugo, readers, board, Kind::Owl, stones);
     }
 

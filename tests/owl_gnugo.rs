@@ -18,7 +18,7 @@
 mod common;
 
 use common::comparison::{self, Comparison, compare_random_games};
-use common::gnugo::{GnuGo, dragons};
+use common::gnugo::{Dragon, GnuGo, dragons};
 
 use std::fmt::Write as _;
 
@@ -117,7 +117,10 @@ fn compare_position(
     agreement: &mut Agreement,
 ) {
     let g = board.geometry();
-    for (p, status) in dragons(gnugo, board) {
+    for Dragon {
+        stone: p, status, ..
+    } in dragons(gnugo, board)
+    {
         let vertex = g.format_point(p);
         for attack in [true, false] {
             let ours = if attack {
@@ -392,21 +395,23 @@ impl Comparison for DeadRecall {
         goal: usize,
     ) {
         let g = board.geometry();
-        for (p, status) in dragons(gnugo, board) {
-            let vertex = g.format_point(p);
-            let stones = gnugo
-                .ok(&format!("dragon_stones {vertex}"))
-                .split_whitespace()
-                .count();
+        for Dragon {
+            stone: p,
+            status,
+            stones,
+        } in dragons(gnugo, board)
+        {
             if stones < RECALL_MIN_STONES {
                 continue;
             }
+            let vertex = g.format_point(p);
             let group = hane::tactics::owl::group_stones(board, reader.group(board, p));
             let ours = reader.defend(board, p);
             let hane = hane_answer(board, &ours);
             let theirs = gnugo.ok(&format!("owl_defend {vertex}"));
             self.dragons += 1;
-            match (code(&hane) != "0", code(&theirs) != "0") {
+            let (hane_lives, gnugo_lives) = (code(&hane) != "0", code(&theirs) != "0");
+            match (hane_lives, gnugo_lives) {
                 (true, true) => self.both_alive += 1,
                 (false, false) => {
                     self.both_dead += 1;
@@ -418,7 +423,7 @@ impl Comparison for DeadRecall {
                 }
                 (false, true) => self.claimed += 1,
             }
-            if (code(&hane) != "0") != (code(&theirs) != "0") {
+            if hane_lives != gnugo_lives {
                 let _ = writeln!(
                     self.report,
                     "owl_defend {vertex} ({stones} stones, hane's group {group}, gnugo status \

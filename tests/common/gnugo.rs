@@ -128,9 +128,18 @@ impl GnuGo {
     }
 }
 
-/// One stone of each of GNU Go's dragons on `board` (which `gnugo` holds), with GNU Go's
-/// status of it (`alive`, `critical`, `dead`, ...).
-pub fn dragons(gnugo: &mut GnuGo, board: &Board) -> Vec<(Point, String)> {
+/// One of GNU Go's dragons, as [`dragons`] lists them.
+pub struct Dragon {
+    /// One stone of it.
+    pub stone: Point,
+    /// GNU Go's status of it (`alive`, `critical`, `dead`, ...).
+    pub status: String,
+    /// Its stones (GNU Go's `dragon_stones`).
+    pub stones: usize,
+}
+
+/// Each of GNU Go's dragons on `board` (which `gnugo` holds).
+pub fn dragons(gnugo: &mut GnuGo, board: &Board) -> Vec<Dragon> {
     let g = board.geometry();
     let mut seen = HashSet::new();
     let mut found = Vec::new();
@@ -139,18 +148,24 @@ pub fn dragons(gnugo: &mut GnuGo, board: &Board) -> Vec<(Point, String)> {
             continue;
         }
         let vertex = g.format_point(p);
+        let mut stones = 0;
         for stone in gnugo
             .ok(&format!("dragon_stones {vertex}"))
             .split_whitespace()
         {
             if let Some(q) = g.parse_point(stone) {
                 seen.insert(q);
+                stones += 1;
             }
         }
         seen.insert(p);
         let status = gnugo.ok(&format!("dragon_status {vertex}"));
         let status = status.split_whitespace().next().unwrap_or("").to_string();
-        found.push((p, status));
+        found.push(Dragon {
+            stone: p,
+            status,
+            stones,
+        });
     }
     found
 }
