@@ -630,6 +630,7 @@ impl Player for EngineProcess {
             decision,
             comment,
             playouts: None,
+            winrate: None,
         })
     }
 

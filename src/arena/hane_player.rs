@@ -196,6 +196,7 @@ impl Player for HanePlayer {
             decision,
             comment,
             playouts: Some(chosen.result.analysis.playouts),
+            winrate: Some(chosen.result.analysis.winrate),
         })
     }
 

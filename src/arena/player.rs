@@ -121,12 +121,14 @@ pub enum Decision {
 }
 
 /// A decision, the player's comment on it if it gave one, and the playouts its search ran
-/// when the player says (hane in-process does; an engine behind GTP does not).
+/// and the mover's win rate it found (under the game's komi) when the player says (hane
+/// in-process does; an engine behind GTP does not).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reply {
     pub decision: Decision,
     pub comment: Option<String>,
     pub playouts: Option<u64>,
+    pub winrate: Option<f32>,
 }
 
 /// A player's opinion of the dead stones at the end of a game.

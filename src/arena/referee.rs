@@ -59,6 +59,9 @@ pub struct GameOutcome {
     /// The playouts each colour's searches ran over those moves, as far as its player
     /// said (0 for a player that does not).
     pub playouts: [u64; 2],
+    /// The highest win rate each colour's player gave itself at one of its moves, as far
+    /// as it said (`None` for a player that does not).
+    pub peak_winrate: [Option<f32>; 2],
     /// Which colours faulted (their players need a restart).
     pub faulted: [bool; 2],
 }
@@ -150,6 +153,7 @@ pub fn play_game<'p>(
         think_seconds: [0.0; 2],
         generated_moves: [0; 2],
         playouts: [0; 2],
+        peak_winrate: [None; 2],
         faulted: [false; 2],
     };
     outcome.comments = vec![None; outcome.state.moves().len()];
@@ -216,6 +220,10 @@ pub fn play_game<'p>(
             outcome.think_seconds[color.index()] += used;
             outcome.generated_moves[color.index()] += 1;
             outcome.playouts[color.index()] += reply.playouts.unwrap_or(0);
+            if let Some(w) = reply.winrate {
+                let peak = &mut outcome.peak_winrate[color.index()];
+                *peak = Some(peak.map_or(w, |p| p.max(w)));
+            }
             clock.charge(used);
             let mv = match reply.decision {
                 Decision::Resign => break 'game GameEnd::Resignation(color),
@@ -353,10 +361,12 @@ mod tests {
         assert_eq!(time_left.unwrap().stones_or_periods, 0);
     }
 
-    /// Plays the points of `moves` in turn, sleeping `delays[k]` before the `k`-th reply.
+    /// Plays the points of `moves` in turn, sleeping `delays[k]` before the `k`-th reply,
+    /// which gives the win rate `winrates[k]` where there is one.
     struct ScriptedPlayer {
         moves: Vec<&'static str>,
         delays: Vec<Duration>,
+        winrates: Vec<Option<f32>>,
         next: usize,
     }
 
@@ -365,6 +375,7 @@ mod tests {
             ScriptedPlayer {
                 moves,
                 delays,
+                winrates: Vec::new(),
                 next: 0,
             }
         }
@@ -403,6 +414,7 @@ mod tests {
                 decision: Decision::Play(Move::Play(point)),
                 comment: None,
                 playouts: None,
+                winrate: self.winrates.get(self.next - 1).copied().flatten(),
             })
         }
 
@@ -449,6 +461,22 @@ mod tests {
             "{:?}",
             outcome.think_seconds
         );
+    }
+
+    #[test]
+    fn the_outcome_keeps_each_colours_highest_win_rate() {
+        // Black reports 0.4, 0.7, nothing and 0.2, white nothing; the move cap ends the
+        // game after four moves each.
+        let fast = Duration::ZERO;
+        let mut black = ScriptedPlayer::new(vec!["A1", "C1", "E1", "A3"], vec![fast; 4]);
+        black.winrates = vec![Some(0.4), Some(0.7), None, Some(0.2)];
+        let mut white = ScriptedPlayer::new(vec!["A5", "C5", "E5", "C3"], vec![fast; 4]);
+        let mut settings = settings(TimeControl::None { max_move: 10.0 });
+        settings.move_cap = 8;
+        let start = GameState::new(5, Rules::default()).unwrap();
+        let outcome = play_game(start, &mut black, &mut white, &settings, 1, &mut |_| {});
+        assert_eq!(outcome.state.moves().len(), 8);
+        assert_eq!(outcome.peak_winrate, [Some(0.7), None]);
     }
 
     #[test]

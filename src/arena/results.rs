@@ -157,6 +157,11 @@ pub struct GameRecord {
     /// (hane in-process); 0 otherwise, and in lines written before this field.
     #[serde(default)]
     pub playouts: [u64; 2],
+    /// The highest win rate each colour's player gave itself at one of its moves (under
+    /// the game's komi), black's first, for players that report one (hane in-process);
+    /// `None` otherwise, and in lines written before this field.
+    #[serde(default)]
+    pub peak_winrate: [Option<f32>; 2],
     /// When counted: the dead stones each player named (`None`: it could not say), whether
     /// they agreed, and the stones removed.
     pub dead_black_says: Option<Vec<String>>,

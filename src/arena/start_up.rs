@@ -203,6 +203,7 @@ mod tests {
             think_seconds: [0.0; 2],
             generated_moves,
             playouts: [0; 2],
+            peak_winrate: [None; 2],
             dead_black_says: None,
             dead_white_says: None,
             dead_agreed: None,

@@ -254,6 +254,41 @@ fn describe_time(control: &TimeControl) -> String {
     }
 }
 
+/// A player that gave itself at least this win rate at a move of a game it lost had
+/// misjudged the game (the report counts such losses).
+pub const MISJUDGED_WINRATE: f32 = 0.6;
+
+/// For a player that reports its win rates: how many of `engine`'s losses came after it
+/// gave itself [`MISJUDGED_WINRATE`] or more at one of its moves, with the range of those
+/// peaks; `None` when it reported no win rate in a lost game.
+fn misjudged_losses(records: &[GameRecord], engine: u8, name: &str) -> Option<String> {
+    let peaks: Vec<f32> = records
+        .iter()
+        .filter(|r| r.winner_engine.is_some_and(|w| w != engine))
+        .filter_map(|r| r.peak_winrate[if r.black_engine == engine { 0 } else { 1 }])
+        .collect();
+    if peaks.is_empty() {
+        return None;
+    }
+    let high: Vec<f32> = peaks
+        .iter()
+        .copied()
+        .filter(|&p| p >= MISJUDGED_WINRATE)
+        .collect();
+    let range = if high.is_empty() {
+        String::new()
+    } else {
+        let low = high.iter().copied().fold(f32::INFINITY, f32::min);
+        let top = high.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        format!(" (peaks {low:.2}-{top:.2})")
+    };
+    Some(format!(
+        "{name} {} of {} losses{range}",
+        high.len(),
+        peaks.len()
+    ))
+}
+
 /// Lines of the report that hold measured times (and the playouts they bought) start with
 /// this; everything else depends only on the moves and results.
 pub const TIMING_PREFIX: &str = "Time per move";
@@ -478,6 +513,17 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
         ));
     }
     let _ = writeln!(out, "{TIMING_PREFIX}: {}", per_move.join(", "));
+    let misjudged: Vec<String> = [1u8, 2]
+        .into_iter()
+        .filter_map(|engine| misjudged_losses(&records, engine, &names[engine as usize - 1]))
+        .collect();
+    if !misjudged.is_empty() {
+        let _ = writeln!(
+            out,
+            "Losses after a win rate of {MISJUDGED_WINRATE} or more: {}",
+            misjudged.join(", ")
+        );
+    }
     if let Some(sprt) = sprt {
         let llr = sprt.llr(&total);
         let (lower, upper) = sprt.bounds();
@@ -588,6 +634,25 @@ pub(crate) mod tests {
         let text = report(&settings(["a", "b"]), &records, None);
         assert!(
             text.contains("Time per move: a 0.200 s (400 playouts), b 0.200 s\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_report_counts_the_losses_after_a_high_win_rate() {
+        // Nobody reports win rates: no line.
+        let mut records = [record(1, 2), record(2, 2), record(3, 2), record(4, 1)];
+        let text = report(&settings(["a", "b"]), &records, None);
+        assert!(!text.contains("Losses after"), "{text}");
+        // Engine 1 (black in odd games) loses games 1-3: peaks 0.9, 0.5 and 0.65; its
+        // win in game 4 (peak 0.99) and engine 2's numbers do not count.
+        records[0].peak_winrate = [Some(0.9), Some(0.8)];
+        records[1].peak_winrate = [Some(0.1), Some(0.5)];
+        records[2].peak_winrate = [Some(0.65), None];
+        records[3].peak_winrate = [Some(0.3), Some(0.99)];
+        let text = report(&settings(["a", "b"]), &records, None);
+        assert!(
+            text.contains("Losses after a win rate of 0.6 or more: a 2 of 3 losses (peaks 0.65-0.90), b 0 of 1 losses\n"),
             "{text}"
         );
     }
