@@ -174,6 +174,14 @@ pub struct GameRecord {
     pub date: String,
 }
 
+impl GameRecord {
+    /// The index (0: black, 1: white) of the colour engine `engine` (1 or 2) played, for
+    /// the per-colour fields.
+    pub fn colour_of(&self, engine: u8) -> usize {
+        usize::from(self.black_engine != engine)
+    }
+}
+
 /// The path of game `number`'s SGF record inside a result folder.
 pub fn sgf_path(number: usize) -> PathBuf {
     Path::new(GAMES_DIR).join(format!("game-{number:05}.sgf"))

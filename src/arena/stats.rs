@@ -265,7 +265,7 @@ fn misjudged_losses(records: &[GameRecord], engine: u8, name: &str) -> Option<St
     let peaks: Vec<f32> = records
         .iter()
         .filter(|r| r.winner_engine.is_some_and(|w| w != engine))
-        .filter_map(|r| r.peak_winrate[if r.black_engine == engine { 0 } else { 1 }])
+        .filter_map(|r| r.peak_winrate[r.colour_of(engine)])
         .collect();
     if peaks.is_empty() {
         return None;
@@ -487,7 +487,7 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     for engine in [1u8, 2] {
         let (mut seconds, mut moves, mut playouts) = (0.0, 0usize, 0u64);
         for r in &records {
-            let colour = if r.black_engine == engine { 0 } else { 1 };
+            let colour = r.colour_of(engine);
             seconds += r.think_seconds[colour];
             moves += r.generated_moves[colour];
             playouts += r.playouts[colour];
@@ -644,8 +644,9 @@ pub(crate) mod tests {
         let mut records = [record(1, 2), record(2, 2), record(3, 2), record(4, 1)];
         let text = report(&settings(["a", "b"]), &records, None);
         assert!(!text.contains("Losses after"), "{text}");
-        // Engine 1 (black in odd games) loses games 1-3: peaks 0.9, 0.5 and 0.65; its
-        // win in game 4 (peak 0.99) and engine 2's numbers do not count.
+        // Engine 1 (black in odd games, white in even ones) loses games 1-3 with peaks
+        // 0.9, 0.5 and 0.65; its win in game 4 (peak 0.99) does not count, and engine 2
+        // lost game 4 with a peak of 0.3.
         records[0].peak_winrate = [Some(0.9), Some(0.8)];
         records[1].peak_winrate = [Some(0.1), Some(0.5)];
         records[2].peak_winrate = [Some(0.65), None];
