@@ -20,7 +20,9 @@ use crate::pattern::table::TemperedShapes;
 use crate::settings::{PlayoutParams, SelfAtariRule};
 use crate::tactics::eye_space::EyeSpaceReader;
 use crate::tactics::ladder::{LadderScratch, two_liberties};
-use crate::tactics::liberties::{SmallSet, is_self_atari, liberties_after, self_atari_works};
+use crate::tactics::liberties::{
+    SmallSet, is_nakade_sacrifice, is_self_atari, liberties_after, self_atari_works,
+};
 
 use super::replies::ReplyMemory;
 use super::{
@@ -449,9 +451,13 @@ impl PlayoutPolicy for PatternPolicy<'_> {
         }
         if chosen.is_none() {
             chosen = match self.params.self_atari {
-                SelfAtariRule::Small => random_acceptable_move(board, color, rng, |b, p| {
-                    !is_self_atari(b, p, color, BIG_CHAIN)
-                }),
+                SelfAtariRule::Small => {
+                    let sacrifices = self.params.nakade_sacrifice;
+                    random_acceptable_move(board, color, rng, |b, p| {
+                        !is_self_atari(b, p, color, BIG_CHAIN)
+                            || (sacrifices && is_nakade_sacrifice(b, p, color))
+                    })
+                }
                 SelfAtariRule::Useful => random_move_without_self_atari(board, color, rng, true),
                 SelfAtariRule::Never => random_move_without_self_atari(board, color, rng, false),
             };

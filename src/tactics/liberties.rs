@@ -266,6 +266,73 @@ pub fn self_atari_works(board: &Board, p: Point, color: Color) -> bool {
     len >= 3
 }
 
+/// Whether the self-atari of `color` at `p` (see [`is_self_atari`]: one liberty left,
+/// nothing captured) is a **nakade sacrifice**: the chain it makes has 3 to
+/// [`NAKADE_MAX`](super::eye_space::NAKADE_MAX) stones, touches a single enemy chain, and
+/// has the shape of a dead eye space (a straight or bent three, a square or pyramid four,
+/// a bulky or crossed five, a rabbity six: one point next to more of the shape than any
+/// other, as [`EyeSpaceReader::vital_point`](super::eye_space::EyeSpaceReader::vital_point)
+/// reads shapes, or a square four). When the enemy captures, its eye space there is that
+/// shape, which the vital point kills: this is how a group that looks like a seki, its
+/// liberties shared with our stones inside it, is killed. The playouts' random move plays
+/// it, where it refuses other self-ataris of three stones or more.
+///
+/// Allocates nothing: the chain's stones are kept in a fixed array.
+pub fn is_nakade_sacrifice(board: &Board, p: Point, color: Color) -> bool {
+    const MAX: usize = super::eye_space::NAKADE_MAX;
+    let geometry = board.geometry();
+    let own = Cell::from(color);
+    let enemy = Cell::from(color.opponent());
+    let mut stones = [0usize; MAX];
+    stones[0] = p.index();
+    let mut len = 1;
+    for n in geometry.neighbors(p) {
+        if board.cell_at(n) != own || stones[..len].contains(&n) {
+            continue;
+        }
+        for s in board.chain_stones(Point::from_index(n)) {
+            if len == MAX {
+                return false;
+            }
+            stones[len] = s.index();
+            len += 1;
+        }
+    }
+    if len < 3 {
+        return false;
+    }
+    // One enemy chain around the shape, and each stone's neighbours within the shape.
+    let mut around = usize::MAX;
+    let mut degrees = [0usize; MAX];
+    for (k, &s) in stones[..len].iter().enumerate() {
+        for n in geometry.neighbors(Point::from_index(s)) {
+            let cell = if n == p.index() {
+                own
+            } else {
+                board.cell_at(n)
+            };
+            if cell == enemy {
+                let id = board.chain_id(Point::from_index(n));
+                if around != usize::MAX && around != id {
+                    return false;
+                }
+                around = id;
+            } else if cell == own {
+                degrees[k] += 1;
+            }
+        }
+    }
+    if around == usize::MAX {
+        return false;
+    }
+    let degrees = &degrees[..len];
+    let most = degrees.iter().copied().max().unwrap_or(0);
+    let ties = degrees.iter().filter(|&&d| d == most).count();
+    let enough = if len == 3 { 2 } else { 3 };
+    let square_four = len == 4 && most == 2 && ties == 4;
+    (ties == 1 && most >= enough) || square_four
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,5 +403,79 @@ mod tests {
             . . . . .
             . . . . .";
         assert!(!works(wall, "C3", Color::Black));
+    }
+
+    /// `color`'s move at `vertex` is a self-atari; whether it is a nakade sacrifice.
+    fn sacrifice(diagram: &str, vertex: &str, color: Color) -> bool {
+        let board = Board::from_diagram(diagram).unwrap_or_else(|e| panic!("bad diagram ({e})"));
+        let p = board.geometry().parse_point(vertex).expect("vertex");
+        assert!(
+            is_self_atari(&board, p, color, 1) && !board.is_suicide(p, color),
+            "{vertex} is no self-atari"
+        );
+        is_nakade_sacrifice(&board, p, color)
+    }
+
+    /// The false seki of a lost 19x19 game, on 9x9: white's group has only the liberties
+    /// F9 and H8, both shared with black's G9-G8. Black F9 or H8 makes a bent three in
+    /// atari, whose capture leaves white a bent three's eye space: a sacrifice. White
+    /// playing either point is a self-atari of its big chain, no sacrifice.
+    const FALSE_SEKI: &str = "
+        . . . X O . X O O
+        . . . X O O X . O
+        . . . X X O O O O
+        . . . . X X X X X
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .";
+
+    #[test]
+    fn a_bent_three_thrown_into_a_false_seki_is_a_sacrifice() {
+        assert!(sacrifice(FALSE_SEKI, "F9", Color::Black));
+        assert!(sacrifice(FALSE_SEKI, "H8", Color::Black));
+        assert!(!sacrifice(FALSE_SEKI, "F9", Color::White));
+    }
+
+    #[test]
+    fn only_dead_shapes_inside_one_enemy_chain_are_sacrifices() {
+        // Rows of a 7x7 board around a black shape inside a white wall on the bottom edge.
+        let board = |row3: &str, row2: &str, row1: &str| {
+            let mut rows = vec![". . . . . . ."; 3];
+            rows.push("O O O O O O O");
+            rows.extend([row3, row2, row1]);
+            rows.join("\n")
+        };
+        // A straight four along the edge (A1-D1, liberty E1 by the move at D1): alive as
+        // an eye space, no sacrifice.
+        let straight_four = board("O O O O O O O", "O O O O O O O", "X X X . . O O");
+        assert!(!sacrifice(&straight_four, "D1", Color::Black));
+        // A pyramid four (A1-C1 and B2): its capture leaves a dead shape.
+        let pyramid = board("O O O O O O O", "O . O O O O O", "X X X . O O O");
+        assert!(sacrifice(&pyramid, "B2", Color::Black));
+        // A square four (A1, B1, A2, B2).
+        let square = board("O O O O O O O", ". X O O O O O", "X X . O O O O");
+        assert!(sacrifice(&square, "A2", Color::Black));
+        // A bulky five (A1-C1, A2-B2).
+        let bulky = board("O O O O O O O", ". X O O O O O", "X X X . O O O");
+        assert!(sacrifice(&bulky, "A2", Color::Black));
+        // A straight three (A2-C2, liberty C1) whose stones touch three white chains:
+        // no single eye space.
+        let two_chains = "
+            . . . . .
+            . . . . .
+            O O O . .
+            X X . O .
+            O O . O .";
+        assert!(!sacrifice(two_chains, "C2", Color::Black));
+        // Two stones are the small self-ataris the playouts already play.
+        let two = "
+            . . . . .
+            . . . . .
+            . . . . .
+            O O O O .
+            X . . O .";
+        assert!(!sacrifice(two, "B1", Color::Black));
     }
 }
