@@ -268,8 +268,9 @@ pub fn self_atari_works(board: &Board, p: Point, color: Color) -> bool {
 
 /// Whether the self-atari of `color` at `p` (see [`is_self_atari`]: one liberty left,
 /// nothing captured) is a **nakade sacrifice**: the chain it makes has 3 to
-/// [`NAKADE_MAX`](super::eye_space::NAKADE_MAX) stones, touches a single enemy chain, and
-/// has the shape of a dead eye space (a straight or bent three, a square or pyramid four,
+/// [`NAKADE_MAX`](super::eye_space::NAKADE_MAX) stones, touches a single enemy chain whose
+/// only liberties are `p` and the chain's last liberty (so that the move puts it in atari
+/// too: the two looked like a seki), and has the shape of a dead eye space (a straight or bent three, a square or pyramid four,
 /// a bulky or crossed five, a rabbity six: one point next to more of the shape than any
 /// other, as [`EyeSpaceReader::vital_point`](super::eye_space::EyeSpaceReader::vital_point)
 /// reads shapes, or a square four). When the enemy captures, its eye space there is that
@@ -301,8 +302,10 @@ pub fn is_nakade_sacrifice(board: &Board, p: Point, color: Color) -> bool {
     if len < 3 {
         return false;
     }
-    // One enemy chain around the shape, and each stone's neighbours within the shape.
+    // One enemy chain around the shape, the shape's one liberty, and each stone's
+    // neighbours within the shape.
     let mut around = usize::MAX;
+    let mut liberty = None;
     let mut degrees = [0usize; MAX];
     for (k, &s) in stones[..len].iter().enumerate() {
         for n in geometry.neighbors(Point::from_index(s)) {
@@ -319,10 +322,17 @@ pub fn is_nakade_sacrifice(board: &Board, p: Point, color: Color) -> bool {
                 around = id;
             } else if cell == own {
                 degrees[k] += 1;
+            } else if cell == Cell::Empty {
+                liberty = Some(Point::from_index(n));
             }
         }
     }
-    if around == usize::MAX {
+    // The enemy chain's liberties are the move and the shape's liberty: our move puts it
+    // in atari too, and its capture leaves it the shape as its only eye space.
+    let (Some(liberty), true) = (liberty, around != usize::MAX) else {
+        return false;
+    };
+    if board.liberties_besides(Point::from_index(around), p) != OtherLiberties::One(liberty) {
         return false;
     }
     let degrees = &degrees[..len];
@@ -440,28 +450,33 @@ mod tests {
 
     #[test]
     fn only_dead_shapes_inside_one_enemy_chain_are_sacrifices() {
-        // Rows of a 7x7 board around a black shape inside a white wall on the bottom edge.
-        let board = |row3: &str, row2: &str, row1: &str| {
-            let mut rows = vec![". . . . . . ."; 3];
-            rows.push("O O O O O O O");
-            rows.extend([row3, row2, row1]);
+        // A 7x7 board: a black shape in the lower left, inside a white chain that black
+        // surrounds, so that the white chain's only liberties are inside (rows 2 and 1).
+        let board = |row2: &str, row1: &str| {
+            let mut rows = vec![". . . . . . .", "X X X X X X ."];
+            rows.extend(["O O O O O X ."; 3]);
+            rows.extend([row2, row1]);
             rows.join("\n")
         };
-        // A straight four along the edge (A1-D1, liberty E1 by the move at D1): alive as
-        // an eye space, no sacrifice.
-        let straight_four = board("O O O O O O O", "O O O O O O O", "X X X . . O O");
+        // A straight four along the edge (A1-D1, liberty D2, by the move at D1): an eye
+        // space that lives, no sacrifice.
+        let straight_four = board("O O O . O X .", "X X X . O X .");
         assert!(!sacrifice(&straight_four, "D1", Color::Black));
-        // A pyramid four (A1-C1 and B2): its capture leaves a dead shape.
-        let pyramid = board("O O O O O O O", "O . O O O O O", "X X X . O O O");
+        // A pyramid four (A1-C1 and B2, liberty D1): its capture leaves a dead shape.
+        let pyramid = board("O . O O O X .", "X X X . O X .");
         assert!(sacrifice(&pyramid, "B2", Color::Black));
-        // A square four (A1, B1, A2, B2).
-        let square = board("O O O O O O O", ". X O O O O O", "X X . O O O O");
+        // A square four (A1, B1, A2, B2; liberty C1).
+        let square = board(". X O O O X .", "X X . O O X .");
         assert!(sacrifice(&square, "A2", Color::Black));
-        // A bulky five (A1-C1, A2-B2).
-        let bulky = board("O O O O O O O", ". X O O O O O", "X X X . O O O");
+        // A bulky five (A1-C1, A2-B2; liberty D1).
+        let bulky = board(". X O O O X .", "X X X . O X .");
         assert!(sacrifice(&bulky, "A2", Color::Black));
-        // A straight three (A2-C2, liberty C1) whose stones touch three white chains:
-        // no single eye space.
+        // The pyramid again, with the white chain's liberties outside too (black's outer
+        // wall gone): the move does not put it in atari, no sacrifice.
+        let open =
+            board("O . O O O X .", "X X X . O X .").replace("X X X X X X .", ". . . . . . .");
+        assert!(!sacrifice(&open, "B2", Color::Black));
+        // A straight three (A2-C2, liberty C1) whose stones touch three white chains.
         let two_chains = "
             . . . . .
             . . . . .
