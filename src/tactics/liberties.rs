@@ -332,7 +332,13 @@ pub fn is_nakade_sacrifice(board: &Board, p: Point, color: Color) -> bool {
     let (Some(liberty), true) = (liberty, around != usize::MAX) else {
         return false;
     };
-    if board.liberties_besides(Point::from_index(around), p) != OtherLiberties::One(liberty) {
+    let touches_p = geometry
+        .neighbors(p)
+        .into_iter()
+        .any(|n| board.cell_at(n) == enemy && board.chain_id(Point::from_index(n)) == around);
+    if !touches_p
+        || board.liberties_besides(Point::from_index(around), p) != OtherLiberties::One(liberty)
+    {
         return false;
     }
     let degrees = &degrees[..len];
@@ -476,6 +482,16 @@ mod tests {
         let open =
             board("O . O O O X .", "X X X . O X .").replace("X X X X X X .", ". . . . . . .");
         assert!(!sacrifice(&open, "B2", Color::Black));
+        // Black's chain C5-C3-A3 is already in atari (its last liberty B5). White A5
+        // makes a bent three inside it with the same last liberty, but does not touch it:
+        // black's B5 would capture the three. White should take B5 itself: no sacrifice.
+        let in_atari = "
+            . . X O .
+            O O X O .
+            X X X O .
+            O O O O .
+            . . . . .";
+        assert!(!sacrifice(in_atari, "A5", Color::White));
         // A straight three (A2-C2, liberty C1) whose stones touch three white chains.
         let two_chains = "
             . . . . .
