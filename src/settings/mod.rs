@@ -386,11 +386,11 @@ settings! {
     /// there is safe.
     playout.self_atari: SelfAtariRule = SelfAtariRule::Small, Meta::new("self-atari", Scope::Search);
     /// With `self-atari=small`, the pattern playouts' random move may also leave a chain of
-    /// 3 to 6 stones in atari
-    /// when the chain touches one enemy chain and has the shape of a dead eye space (a
-    /// straight or bent three, a square or pyramid four, a bulky or crossed five, a rabbity
-    /// six): the sacrifice that kills a group which only looks like a seki.
-    playout.nakade_sacrifice: bool = true, Meta::new("nakade-sacrifice", Scope::Search);
+    /// 3 to 6 stones in atari when it touches a single enemy chain whose only liberties are
+    /// the move and the chain's last one, and has the shape of a dead eye space (a straight
+    /// or bent three, a square or pyramid four, a bulky or crossed five, a rabbity six): the
+    /// throw-in that kills a group which only looks like a seki.
+    playout.nakade_sacrifice: bool = false, Meta::new("nakade-sacrifice", Scope::Search);
     /// Pattern playouts atari the chain the last move left with two liberties when its
     /// escape from the atari would have at most two liberties and capture nothing (off:
     /// only ladders next to our previous move are started).
