@@ -270,13 +270,15 @@ pub fn self_atari_works(board: &Board, p: Point, color: Color) -> bool {
 /// nothing captured) is a **nakade sacrifice**: the chain it makes has 3 to
 /// [`NAKADE_MAX`](super::eye_space::NAKADE_MAX) stones, touches a single enemy chain whose
 /// only liberties are `p` and the chain's last liberty (so that the move puts it in atari
-/// too: the two looked like a seki), and has the shape of a dead eye space (a straight or bent three, a square or pyramid four,
-/// a bulky or crossed five, a rabbity six: one point next to more of the shape than any
-/// other, as [`EyeSpaceReader::vital_point`](super::eye_space::EyeSpaceReader::vital_point)
-/// reads shapes, or a square four). When the enemy captures, its eye space there is that
-/// shape, which the vital point kills: this is how a group that looks like a seki, its
-/// liberties shared with our stones inside it, is killed. The playouts' random move plays
-/// it, where it refuses other self-ataris of three stones or more.
+/// too: the two looked like a seki), and has the shape of a dead eye space (a straight or
+/// bent three, a square or pyramid four, a bulky or crossed five, a rabbity six: one point
+/// next to more of the shape than any other, as
+/// [`EyeSpaceReader::vital_point`](super::eye_space::EyeSpaceReader::vital_point) reads
+/// shapes, or a square four). When the enemy captures, its eye space there is that shape,
+/// which the vital point kills: this is how a group that looks like a seki, its liberties
+/// shared with our stones inside it, is killed. With the setting `nakade-sacrifice` the
+/// playouts' random move plays it, where it refuses other self-ataris of three stones or
+/// more.
 ///
 /// Allocates nothing: the chain's stones are kept in a fixed array.
 pub fn is_nakade_sacrifice(board: &Board, p: Point, color: Color) -> bool {
