@@ -142,18 +142,31 @@ impl EyeSpaceReader {
             return None;
         }
         // The whole region is in hand, so a point's neighbours in it are its empty ones.
-        let (mut best, mut best_degree, mut ties) = (0, 0, 0);
-        for &q in &region[..len] {
-            let d = board.neighbor_count(Point::from_index(q), Cell::Empty);
-            if d > best_degree {
-                (best, best_degree, ties) = (q, d, 1);
-            } else if d == best_degree {
-                ties += 1;
-            }
+        let mut degrees = [0; NAKADE_MAX];
+        for (d, &q) in degrees.iter_mut().zip(&region[..len]) {
+            *d = board.neighbor_count(Point::from_index(q), Cell::Empty);
         }
-        let enough = if len == 3 { 2 } else { 3 };
-        (ties == 1 && best_degree >= enough).then(|| Point::from_index(best))
+        vital_index(&degrees[..len]).map(|k| Point::from_index(region[k]))
     }
+}
+
+/// The vital point of a shape of 3 to [`NAKADE_MAX`] points, given each point's number of
+/// neighbours in the shape: the index of the one point with more than any other, when it
+/// has at least 2 (three points) or 3 (more). These are the shapes whose owner cannot make
+/// two eyes once the vital point is taken (a straight or bent three, a pyramid four, a
+/// bulky or crossed five, a rabbity six); the others have none (a square four, a straight
+/// four, ...).
+pub(super) fn vital_index(degrees: &[usize]) -> Option<usize> {
+    let (mut best, mut best_degree, mut ties) = (0, 0, 0);
+    for (k, &d) in degrees.iter().enumerate() {
+        if d > best_degree {
+            (best, best_degree, ties) = (k, d, 1);
+        } else if d == best_degree {
+            ties += 1;
+        }
+    }
+    let enough = if degrees.len() == 3 { 2 } else { 3 };
+    (ties == 1 && best_degree >= enough).then_some(best)
 }
 
 impl Default for EyeSpaceReader {

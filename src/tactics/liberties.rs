@@ -334,21 +334,17 @@ pub fn is_nakade_sacrifice(board: &Board, p: Point, color: Color) -> bool {
     let (Some(liberty), true) = (liberty, around != usize::MAX) else {
         return false;
     };
-    let touches_p = geometry
-        .neighbors(p)
-        .into_iter()
-        .any(|n| board.cell_at(n) == enemy && board.chain_id(Point::from_index(n)) == around);
-    if !touches_p
+    // Every enemy stone next to the shape is of that chain, so `p` touches it when it
+    // touches any enemy stone.
+    if board.neighbor_count(p, enemy) == 0
         || board.liberties_besides(Point::from_index(around), p) != OtherLiberties::One(liberty)
     {
         return false;
     }
     let degrees = &degrees[..len];
-    let most = degrees.iter().copied().max().unwrap_or(0);
-    let ties = degrees.iter().filter(|&&d| d == most).count();
-    let enough = if len == 3 { 2 } else { 3 };
-    let square_four = len == 4 && most == 2 && ties == 4;
-    (ties == 1 && most >= enough) || square_four
+    // Four stones of two neighbours each in the shape: only a square four.
+    let square_four = degrees == [2, 2, 2, 2];
+    super::eye_space::vital_index(degrees).is_some() || square_four
 }
 
 #[cfg(test)]
@@ -495,13 +491,13 @@ mod tests {
             . . . . .";
         assert!(!sacrifice(in_atari, "A5", Color::White));
         // A straight three (A2-C2, liberty C1) whose stones touch three white chains.
-        let two_chains = "
+        let three_chains = "
             . . . . .
             . . . . .
             O O O . .
             X X . O .
             O O . O .";
-        assert!(!sacrifice(two_chains, "C2", Color::Black));
+        assert!(!sacrifice(three_chains, "C2", Color::Black));
         // Two stones are the small self-ataris the playouts already play.
         let two = "
             . . . . .
