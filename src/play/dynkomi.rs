@@ -16,7 +16,12 @@
 //!   (also scaled by area). `stones` is the handicap (or, without handicap stones, the
 //!   setup stones when they are all of one colour: a handicap placed by hand; a position
 //!   with setup stones of both colours is even): the side with the stones gives the
-//!   offset.
+//!   offset. With `dynamic-komi-lead` above 0, hane's lead (the mean score of its last
+//!   search under the real komi) adds that share of itself to the offset in hane's hard
+//!   direction while hane is ahead: a search far ahead still plays for a margin, where the
+//!   faded offset alone lets it play for the smallest win. The lead term moves only by
+//!   more than [`LEAD_HYSTERESIS`] points, so that the noise of the score does not cost
+//!   the search its tree at every move.
 //! * **adaptive**: starts at the linear value; after each of hane's searches, a win rate
 //!   (of the search's playouts, with the offset) above [`BAND_HIGH`] moves the offset a step
 //!   in the hard direction, one below [`BAND_LOW`] a step in the easy direction. The step
@@ -46,6 +51,9 @@ pub const MAX_STEP: f32 = 4.0;
 /// The adaptive offset's bound, as a share of the board's points (45 points on 19x19, 10 on
 /// 9x9).
 pub const MAX_OFFSET_AREA_SHARE: f32 = 1.0 / 8.0;
+
+/// The change in the lead term (points) below which the linear mode keeps the term it has.
+pub const LEAD_HYSTERESIS: f32 = 3.0;
 
 /// The mode `auto` stands for in handicap games.
 pub const HANDICAP_DEFAULT: DynamicKomiMode = DynamicKomiMode::Adaptive;
@@ -159,12 +167,17 @@ pub struct DynamicKomi {
     /// with the number of moves from which it holds: a position reached again by undo gets
     /// the offset it had, not one its undone searches moved.
     adaptive: Vec<(usize, f32)>,
+    /// The linear mode's lead terms (points hane gives beyond the linear offset, in its
+    /// own terms), oldest first, each with the number of moves from which it holds, as
+    /// `adaptive`.
+    leads: Vec<(usize, f32)>,
 }
 
 impl DynamicKomi {
     /// Forgets the adaptive offset (a new game).
     pub fn reset(&mut self) {
         self.adaptive.clear();
+        self.leads.clear();
     }
 
     /// The adaptive offset the last search left for the next one (`None` before any, and
@@ -180,6 +193,15 @@ impl DynamicKomi {
             self.adaptive.pop();
         }
         self.held()
+    }
+
+    /// The linear mode's lead term for a position after `moves` moves (0 before any),
+    /// forgetting those set after it.
+    fn lead_term_at(&mut self, moves: usize) -> f32 {
+        while self.leads.last().is_some_and(|&(from, _)| from > moves) {
+            self.leads.pop();
+        }
+        self.leads.last().map_or(0.0, |&(_, term)| term)
     }
 
     /// The offset (extra komi black gives, whole points) of a search for `color` to move in
@@ -199,7 +221,21 @@ impl DynamicKomi {
         };
         match resolve_mode(settings.game.dynamic_komi, state) {
             DynamicKomiMode::Auto | DynamicKomiMode::Off => 0.0,
-            DynamicKomiMode::Linear => linear(moves),
+            DynamicKomiMode::Linear => {
+                let term = self.lead_term_at(moves);
+                if term == 0.0 {
+                    return linear(moves);
+                }
+                // In `color`'s own terms (positive: `color` gives more), the lead term on
+                // top of the linear offset, at most the adaptive bound.
+                let sign = match color {
+                    Color::Black => 1.0,
+                    Color::White => -1.0,
+                };
+                let bound = offset_bound(size, linear(0));
+                let own = (sign * linear(moves) + term).min(bound);
+                sign * own
+            }
             DynamicKomiMode::Adaptive => {
                 let bound = offset_bound(size, linear(0));
                 let held = match self.adaptive_at(moves) {
@@ -227,13 +263,32 @@ impl DynamicKomi {
     }
 
     /// After a search for `color` in `state` whose best move won `winrate` of its playouts
-    /// (scored with the offset): moves the adaptive offset towards the band. Other modes
-    /// keep nothing.
-    pub fn adapt(&mut self, settings: &Settings, state: &GameState, color: Color, winrate: f32) {
-        if resolve_mode(settings.game.dynamic_komi, state) != DynamicKomiMode::Adaptive {
-            return;
-        }
+    /// (scored with the offset) and whose playouts ended with `color` ahead by `lead`
+    /// points on average (under the real komi): moves the adaptive offset towards the band,
+    /// or sets the linear mode's lead term. The other modes keep nothing.
+    pub fn adapt(
+        &mut self,
+        settings: &Settings,
+        state: &GameState,
+        color: Color,
+        winrate: f32,
+        lead: Option<f32>,
+    ) {
         let moves = state.moves().len();
+        match resolve_mode(settings.game.dynamic_komi, state) {
+            DynamicKomiMode::Adaptive => {}
+            DynamicKomiMode::Linear if settings.game.dynamic_komi_lead > 0.0 => {
+                let held = self.lead_term_at(moves);
+                let term = lead.map_or(held, |lead| {
+                    (settings.game.dynamic_komi_lead * lead.max(0.0)).round()
+                });
+                if (term - held).abs() > LEAD_HYSTERESIS || (term == 0.0 && held != 0.0) {
+                    self.leads.push((moves + 1, term));
+                }
+                return;
+            }
+            _ => return,
+        }
         let Some(offset) = self.adaptive_at(moves) else {
             return;
         };
@@ -336,7 +391,7 @@ mod tests {
         let mut dk = DynamicKomi::default();
         let first = dk.offset(&s, &start, Color::White);
         // White's search is far behind: the offset moves in white's easy direction.
-        dk.adapt(&s, &start, Color::White, 0.05);
+        dk.adapt(&s, &start, Color::White, 0.05, None);
         let later = after_moves(start.clone(), 2);
         let moved = dk.offset(&s, &later, Color::White);
         assert_ne!(moved, first);
@@ -344,7 +399,7 @@ mod tests {
         // again and again.
         for _ in 0..3 {
             assert_eq!(dk.offset(&s, &start, Color::White), first);
-            dk.adapt(&s, &start, Color::White, 0.05);
+            dk.adapt(&s, &start, Color::White, 0.05, None);
         }
         assert_eq!(dk.offset(&s, &later, Color::White), moved);
     }
@@ -401,6 +456,47 @@ mod tests {
     }
 
     #[test]
+    fn linear_lead_term_adds_a_margin_while_ahead() {
+        let mut s = settings(DynamicKomiMode::Linear);
+        s.game.dynamic_komi_lead = 0.5;
+        let at = |n| after_moves(handicap_game(19, 5), n);
+        // hane white, giving 5 stones: 35 points at first, and behind: nothing added.
+        let mut dk = DynamicKomi::default();
+        assert_eq!(dk.offset(&s, &at(0), Color::White), 35.0);
+        dk.adapt(&s, &at(0), Color::White, 0.4, Some(-42.0));
+        assert_eq!(dk.offset(&s, &at(2), Color::White), 35.0);
+        // Ahead by 20 at move 100: half of it (10) against the linear 17 of move 102.
+        dk.adapt(&s, &at(100), Color::White, 0.9, Some(20.0));
+        assert_eq!(dk.offset(&s, &at(102), Color::White), 17.0 - 10.0);
+        // A lead that moves the term by 3 points or less keeps it (and the tree) ...
+        dk.adapt(&s, &at(102), Color::White, 0.9, Some(25.0));
+        assert_eq!(dk.offset(&s, &at(104), Color::White), 17.0 - 10.0);
+        // ... a larger move sets it, and after the fade white gives the whole term.
+        dk.adapt(&s, &at(104), Color::White, 0.9, Some(60.0));
+        assert_eq!(dk.offset(&s, &at(250), Color::White), -30.0);
+        // Never beyond the adaptive bound (45 points on 19x19 ... or the linear start, 35).
+        dk.adapt(&s, &at(250), Color::White, 1.0, Some(200.0));
+        assert_eq!(dk.offset(&s, &at(252), Color::White), -45.0);
+        // Behind again: the term is dropped, whatever its size.
+        dk.adapt(&s, &at(252), Color::White, 0.3, Some(-5.0));
+        assert_eq!(dk.offset(&s, &at(254), Color::White), 0.0);
+        // Undone to move 250: the term held there comes back.
+        assert_eq!(dk.offset(&s, &at(250), Color::White), -30.0);
+        // hane black, taking the stones: the margin adds to what black already gives.
+        let mut dk = DynamicKomi::default();
+        dk.adapt(&s, &at(1), Color::Black, 0.95, Some(30.0));
+        assert_eq!(dk.offset(&s, &at(3), Color::Black), 45.0);
+        // Share 0 is the plain linear offset; so is a search without a score.
+        let plain = settings(DynamicKomiMode::Linear);
+        let mut dk = DynamicKomi::default();
+        dk.adapt(&plain, &at(0), Color::White, 0.9, Some(60.0));
+        assert_eq!(dk.offset(&plain, &at(250), Color::White), 0.0);
+        let mut dk = DynamicKomi::default();
+        dk.adapt(&s, &at(200), Color::White, 0.9, None);
+        assert_eq!(dk.offset(&s, &at(202), Color::White), 0.0);
+    }
+
+    #[test]
     fn adaptive_steps_follow_the_band() {
         let steps = [
             (0.5, 0.0),
@@ -428,23 +524,23 @@ mod tests {
         let mut dk = DynamicKomi::default();
         assert_eq!(dk.offset(&s, &at(0), Color::White), 5.0);
         // White losing badly: black gives more, by up to 4 points a move.
-        dk.adapt(&s, &at(0), Color::White, 0.05);
+        dk.adapt(&s, &at(0), Color::White, 0.05, None);
         assert_eq!(dk.offset(&s, &at(2), Color::White), 9.0);
-        dk.adapt(&s, &at(2), Color::White, 0.05);
+        dk.adapt(&s, &at(2), Color::White, 0.05, None);
         // The bound: 10 points on 9x9, less the fade two moves on (10 × 41/45 → 9).
         assert_eq!(dk.offset(&s, &at(4), Color::White), 9.0);
         // Winning: back towards giving.
-        dk.adapt(&s, &at(4), Color::White, 0.72);
+        dk.adapt(&s, &at(4), Color::White, 0.72, None);
         assert_eq!(dk.offset(&s, &at(6), Color::White), 8.0);
-        dk.adapt(&s, &at(6), Color::White, 0.55);
+        dk.adapt(&s, &at(6), Color::White, 0.55, None);
         assert_eq!(dk.offset(&s, &at(8), Color::White), 8.0);
         // Late in the game the easy direction is gone: white gets no more than the real komi.
         assert_eq!(dk.offset(&s, &at(46), Color::White), 0.0);
-        dk.adapt(&s, &at(46), Color::White, 0.01);
+        dk.adapt(&s, &at(46), Color::White, 0.01, None);
         assert_eq!(dk.offset(&s, &at(48), Color::White), 0.0);
         // ... but may still give more when far ahead.
         for k in 0..10 {
-            dk.adapt(&s, &at(48 + 2 * k), Color::White, 0.99);
+            dk.adapt(&s, &at(48 + 2 * k), Color::White, 0.99, None);
         }
         assert_eq!(dk.offset(&s, &at(68), Color::White), -10.0);
         // hane black, taking 3 stones: gives the linear 5 at first, more while winning,
@@ -452,11 +548,11 @@ mod tests {
         let mut dk = DynamicKomi::default();
         assert_eq!(dk.offset(&s, &at(1), Color::Black), 5.0);
         for k in 0..5 {
-            dk.adapt(&s, &at(1 + 2 * k), Color::Black, 0.95);
+            dk.adapt(&s, &at(1 + 2 * k), Color::Black, 0.95, None);
         }
         assert_eq!(dk.offset(&s, &at(11), Color::Black), 10.0);
         for k in 0..10 {
-            dk.adapt(&s, &at(47 + 2 * k), Color::Black, 0.1);
+            dk.adapt(&s, &at(47 + 2 * k), Color::Black, 0.1, None);
         }
         assert_eq!(dk.offset(&s, &at(67), Color::Black), 0.0);
         dk.reset();

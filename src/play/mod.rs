@@ -379,8 +379,13 @@ impl Player {
         let counted = bars.is_none() && request.kind != MoveKind::Regression;
         if result.analysis.playouts > 0 && counted {
             self.last_search = Some((color, result.analysis.search_winrate, offset));
-            self.dynamic_komi
-                .adapt(&self.settings, state, color, result.analysis.search_winrate);
+            self.dynamic_komi.adapt(
+                &self.settings,
+                state,
+                color,
+                result.analysis.search_winrate,
+                result.analysis.score_lead,
+            );
             // Pondering and analysis until the next move search with the offset that move
             // will have, so that its tree is kept.
             if let Some(next) = self.dynamic_komi.held() {

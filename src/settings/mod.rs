@@ -332,6 +332,10 @@ settings! {
     /// The move number on 19x19 (scaled by the board's area on other sizes) by which the
     /// linear dynamic komi has faded to nothing.
     game.dynamic_komi_moves: u32 = 200, Meta::new("dynamic-komi-moves", Scope::Game).range(1.0, 10_000.0);
+    /// Linear dynamic komi only: the share of hane's lead (the last search's mean score
+    /// under the real komi, when ahead) added to the offset in hane's hard direction, so
+    /// that a search far ahead keeps playing for a margin; 0: the linear offset alone.
+    game.dynamic_komi_lead: f32 = 0.0, Meta::new("dynamic-komi-lead", Scope::Game).range(0.0, 1.0);
     /// Light playouts that judge dead stones and the final score.
     game.judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
     /// How a game clock's main time is spread over the moves: flat (the same share for
