@@ -1,6 +1,9 @@
-//! README.md's table of settings is derived from the one settings definition: this test
-//! renders the table from `hane::settings::SETTINGS` and requires the README to hold exactly
-//! that between its markers. `HANE_BLESS=1 cargo test --test readme_settings` rewrites it.
+//! README.md's settings are derived from the one settings definition: this test renders
+//! them from `hane::settings::SETTINGS` and requires the README to hold exactly that between
+//! its markers. The settings of playing (time, threads, resigning, rules, limits) get a row
+//! with their meaning; the search and playout settings, which tuning and experiments touch,
+//! are listed by name and default (`hane gtp --help` says what each does).
+//! `HANE_BLESS=1 cargo test --test readme_settings` rewrites the README's copy.
 
 use std::path::Path;
 
@@ -13,7 +16,7 @@ fn table() -> String {
     let mut out = String::from("| setting | default | where | meaning |\n|---|---|---|---|\n");
     for setting in SETTINGS {
         let place = match setting.meta.scope {
-            Scope::Search => "gtp, bench, `hane:`",
+            Scope::Search => continue,
             Scope::Game => "gtp, `hane:`",
             Scope::Engine => "gtp",
         };
@@ -24,6 +27,15 @@ fn table() -> String {
             setting.help_text().replace('|', "\\|")
         ));
     }
+    let search: Vec<String> = SETTINGS
+        .iter()
+        .filter(|setting| setting.meta.scope == Scope::Search)
+        .map(|setting| format!("`{}` ({})", setting.meta.key, setting.default_text()))
+        .collect();
+    out.push_str(&format!(
+        "\nSearch and playout settings (gtp, bench, `hane:`; `hane gtp --help` says what each does), with their defaults: {}.\n",
+        search.join(", ")
+    ));
     out
 }
 
