@@ -30,9 +30,10 @@
 //!   (or the linear start, when that is larger), and in the easy direction within that
 //!   bound times the linear fade: from `dynamic-komi-moves` on, never easier than the real
 //!   komi.
-//! * **auto** is adaptive in handicap games (two or more stones ahead) and off in even
-//!   games; an explicit `linear` or `adaptive` also applies in even games (linear then has
-//!   nothing to give).
+//! * **auto** is, in handicap games (two or more stones ahead), linear from 13x13 up and
+//!   adaptive on smaller boards (see [`handicap_default`]), and off in even games; an
+//!   explicit `linear` or `adaptive` also applies in even games (linear then has nothing
+//!   to give, and adds no lead term).
 //!
 //! The search keeps its tree across moves only while the offset moves by at most one point
 //! (see `search::Searcher::set_komi_offset`): the linear fade and the adaptive steps near
@@ -55,8 +56,16 @@ pub const MAX_OFFSET_AREA_SHARE: f32 = 1.0 / 8.0;
 /// The change in the lead term (points) below which the linear mode keeps the term it has.
 pub const LEAD_HYSTERESIS: f32 = 3.0;
 
-/// The mode `auto` stands for in handicap games.
-pub const HANDICAP_DEFAULT: DynamicKomiMode = DynamicKomiMode::Adaptive;
+/// The mode `auto` stands for in handicap games on a board of `size`: linear (with its
+/// lead term) from 13x13 up, where it won more games giving handicap than adaptive did,
+/// and adaptive on smaller boards.
+pub fn handicap_default(size: usize) -> DynamicKomiMode {
+    if size >= 13 {
+        DynamicKomiMode::Linear
+    } else {
+        DynamicKomiMode::Adaptive
+    }
+}
 
 /// The board's area as a share of 19x19's.
 fn area_scale(size: usize) -> f32 {
@@ -86,7 +95,7 @@ pub fn stone_advantage(state: &GameState) -> i32 {
 /// The mode that applies to `state` under the `dynamic-komi` setting `mode`.
 pub fn resolve_mode(mode: DynamicKomiMode, state: &GameState) -> DynamicKomiMode {
     match mode {
-        DynamicKomiMode::Auto if stone_advantage(state) != 0 => HANDICAP_DEFAULT,
+        DynamicKomiMode::Auto if stone_advantage(state) != 0 => handicap_default(state.size()),
         DynamicKomiMode::Auto => DynamicKomiMode::Off,
         other => other,
     }
@@ -277,7 +286,9 @@ impl DynamicKomi {
         let moves = state.moves().len();
         match resolve_mode(settings.game.dynamic_komi, state) {
             DynamicKomiMode::Adaptive => {}
-            DynamicKomiMode::Linear if settings.game.dynamic_komi_lead > 0.0 => {
+            DynamicKomiMode::Linear
+                if settings.game.dynamic_komi_lead > 0.0 && stone_advantage(state) != 0 =>
+            {
                 let held = self.lead_term_at(moves);
                 let term = lead.map_or(held, |lead| {
                     (settings.game.dynamic_komi_lead * lead.max(0.0)).round()
@@ -411,10 +422,18 @@ mod tests {
             resolve_mode(DynamicKomiMode::Auto, &even),
             DynamicKomiMode::Off
         );
-        assert_eq!(
-            resolve_mode(DynamicKomiMode::Auto, &handicap_game(19, 2)),
-            HANDICAP_DEFAULT
-        );
+        for (size, mode) in [
+            (19, DynamicKomiMode::Linear),
+            (13, DynamicKomiMode::Linear),
+            (9, DynamicKomiMode::Adaptive),
+            (7, DynamicKomiMode::Adaptive),
+        ] {
+            assert_eq!(
+                resolve_mode(DynamicKomiMode::Auto, &handicap_game(size, 2)),
+                mode
+            );
+            assert_eq!(handicap_default(size), mode);
+        }
         for mode in [
             DynamicKomiMode::Auto,
             DynamicKomiMode::Off,
@@ -427,6 +446,13 @@ mod tests {
         let mut dk = DynamicKomi::default();
         let s = settings(DynamicKomiMode::Off);
         assert_eq!(dk.offset(&s, &handicap_game(19, 5), Color::White), 0.0);
+        // An explicit linear mode in an even game adds no lead term, however far ahead.
+        let mut s = settings(DynamicKomiMode::Linear);
+        s.game.dynamic_komi_lead = 0.5;
+        let mut dk = DynamicKomi::default();
+        let later = after_moves(even.clone(), 100);
+        dk.adapt(&s, &later, Color::White, 0.95, Some(40.0));
+        assert_eq!(dk.offset(&s, &after_moves(even, 102), Color::White), 0.0);
     }
 
     #[test]
@@ -487,7 +513,8 @@ mod tests {
         dk.adapt(&s, &at(1), Color::Black, 0.95, Some(30.0));
         assert_eq!(dk.offset(&s, &at(3), Color::Black), 45.0);
         // Share 0 is the plain linear offset; so is a search without a score.
-        let plain = settings(DynamicKomiMode::Linear);
+        let mut plain = settings(DynamicKomiMode::Linear);
+        plain.game.dynamic_komi_lead = 0.0;
         let mut dk = DynamicKomi::default();
         dk.adapt(&plain, &at(0), Color::White, 0.9, Some(60.0));
         assert_eq!(dk.offset(&plain, &at(250), Color::White), 0.0);

@@ -321,8 +321,8 @@ settings! {
     /// dynamic-komi-moves; adaptive: starts there and after each move shifts the offset by
     /// a point or more to keep the win rate of the side to move in 45-65%, within an eighth
     /// of the board's points, and in hane's favour within that bound times the linear
-    /// fade; off; auto: adaptive in handicap games (2 or more handicap stones, or setup
-    /// stones all of one colour), off in even games (setup stones of both colours: a
+    /// fade; off; auto: in handicap games (2 or more handicap stones, or setup stones all
+    /// of one colour) linear from 13x13 up and adaptive below, off in even games (setup stones of both colours: a
     /// position). hane reports win rates and scores under the real komi, and resigns only
     /// when lost under both.
     game.dynamic_komi: DynamicKomiMode = DynamicKomiMode::Auto, Meta::new("dynamic-komi", Scope::Game);
@@ -333,9 +333,10 @@ settings! {
     /// linear dynamic komi has faded to nothing.
     game.dynamic_komi_moves: u32 = 200, Meta::new("dynamic-komi-moves", Scope::Game).range(1.0, 10_000.0);
     /// Linear dynamic komi only: the share of hane's lead (the last search's mean score
-    /// under the real komi, when ahead) added to the offset in hane's hard direction, so
-    /// that a search far ahead keeps playing for a margin; 0: the linear offset alone.
-    game.dynamic_komi_lead: f32 = 0.0, Meta::new("dynamic-komi-lead", Scope::Game).range(0.0, 1.0);
+    /// under the real komi, when ahead) added to the offset in hane's hard direction in
+    /// handicap games, so that a search far ahead keeps playing for a margin; 0: the
+    /// linear offset alone.
+    game.dynamic_komi_lead: f32 = 0.5, Meta::new("dynamic-komi-lead", Scope::Game).range(0.0, 1.0);
     /// Light playouts that judge dead stones and the final score.
     game.judge_playouts: u64 = 1000, Meta::new("judge-playouts", Scope::Game).aliases(&["dead-playouts"]).range(1.0, 1e9);
     /// How a game clock's main time is spread over the moves: flat (the same share for
