@@ -34,6 +34,7 @@ enum Command {
     Gtp(gtp_options::GtpArgs),
     /// Serve KataGo's JSON analysis protocol on stdin/stdout (for KaTrain and other
     /// review tools), taking every engine option of `gtp`.
+    #[command(after_long_help = crate::engine::kata_json::PROTOCOL_HELP)]
     Analysis(analysis_cmd::AnalysisArgs),
     /// Measure playout (and search) speed; prints one `key=value` line per case.
     Bench(bench::BenchArgs),
@@ -58,6 +59,7 @@ enum Command {
     /// Review a game record: every position analysed, written as an annotated SGF (win
     /// rates for Sabaki's graph, comments, variations, marks), an SVG chart and a summary
     /// of each player's mistakes.
+    #[command(after_long_help = crate::review::marks_help())]
     Review(review_cmd::ReviewArgs),
 }
 

@@ -157,6 +157,33 @@ impl Thresholds {
     }
 }
 
+/// How a review measures a move's loss and marks it, for `hane review --help`: the
+/// thresholds are [`Thresholds::default`] and [`Thresholds::for_board`]'s, so that the text
+/// says what the code does.
+pub fn marks_help() -> String {
+    let t = Thresholds::default();
+    let big = Thresholds::for_board(19);
+    let pct = |share: f32| (share * 100.0).round();
+    format!(
+        "The loss of a move is hane's value of the position before it (its best move's win\n\
+         rate and score lead) less its value of the position after it, both for the player\n\
+         who moved; a negative loss (search noise) counts as zero. Marks (points for 9x9,\n\
+         scaled by size / 9 on other boards: {} and {} on 19x19):\n  \
+         BM[1]  bad move: not hane's choice, and loses at least {}% win rate or {} points\n  \
+         DO[]   doubtful move: not hane's choice, and loses at least {}% win rate or {} points\n  \
+         TE[1]  tesuji: hane's first choice in a close position (the mover's win rate\n         \
+         within {}% of 50%), where hane's second choice was at least {}% worse",
+        big.bad_points,
+        big.doubtful_points,
+        pct(t.bad_winrate),
+        t.bad_points,
+        pct(t.doubtful_winrate),
+        t.doubtful_points,
+        pct(t.close),
+        pct(t.tesuji_margin),
+    )
+}
+
 /// A move's mark in the annotated record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
@@ -595,6 +622,18 @@ impl OutputPaths {
 mod tests {
     use super::*;
     use crate::board::Geometry;
+
+    #[test]
+    fn the_marks_help_gives_the_thresholds_in_use() {
+        let help = marks_help();
+        assert!(
+            help.contains("at least 15% win rate or 10 points"),
+            "{help}"
+        );
+        assert!(help.contains("at least 7% win rate or 5 points"), "{help}");
+        assert!(help.contains("21 and 10.5 on 19x19"), "{help}");
+        assert!(help.contains("within 10% of 50%"), "{help}");
+    }
 
     fn info(mv: Move, winrate: f32, lead: f32) -> MoveInfo {
         MoveInfo {

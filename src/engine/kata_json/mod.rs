@@ -34,6 +34,49 @@ use crate::search::priors::Prior;
 use crate::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
 use crate::settings::Settings;
 
+/// The protocol as hane speaks it, for `hane analysis --help`: the query fields, actions,
+/// errors and rules it understands, and what it puts in each response field.
+pub const PROTOCOL_HELP: &str = r#"Queries (one JSON line each) may hold KataGo's fields id, moves (GTP vertices or
+(x,y)), initialStones (black stones alone are handicap stones), initialPlayer, rules,
+komi, whiteHandicapBonus, boardXSize and boardYSize (square, 2 to 25), analyzeTurns,
+maxVisits (playouts; default --analysis-playouts, --playouts, --time or 5 s),
+includeOwnership, includePolicy, includePVVisits, analysisPVLen, avoidMoves, allowMoves,
+reportDuringSearchEvery, priority, priorities, and overrideSettings
+(reportAnalysisWinratesAs, maxTime, and hane's search settings by name: {"rave": 900}).
+Other fields get KataGo's warning line and are ignored.
+
+Actions: query_version (hane's own version, named "hane", with a note that it is not
+KataGo), clear_cache (drops the kept trees), terminate (terminateId, optionally
+turnNumbers) and terminate_all. Errors are KataGo's {"id":..,"error":..,"field":..} (no id
+when none could be read): malformed JSON, bad field types, illegal moves ("Illegal move
+3: ...", counting moves from 0), sizes hane does not play, lines over --max-line-bytes.
+
+Rules: hane scores by area only. tromp-taylor, chinese (simple ko), chinese-ogs,
+chinese-kgs, aga, bga, new-zealand and KataGo's rule objects (ko, suicide,
+whiteHandicapBonus) are played as given; japanese, korean, stone-scoring, territory
+scoring, a seki or full tax and the button are approximated by area scoring (simple ko),
+with a warning. The komi is kept as given.
+
+What hane fills:
+  visits                playouts through the move, in this search and the kept tree
+  winrate, lcb          share of playouts won through the move, and its 95% lower bound
+                        (in the black or white perspective a white-to-move lcb is the
+                        mirrored upper bound, so that it stays a lower bound)
+  scoreLead, scoreMean  both the mean final area score of the playouts through the move
+  prior                 the move's virtual win rate from its priors (patterns, readers)
+                        over the sum of all root moves': it ranks moves like a policy,
+                        much flatter
+  order, pv, pvVisits   rank by visits; the most visited line; its visits
+  rootInfo              visits (sum over the moves), winrate (best move's), scoreLead,
+                        scoreMean, currentPlayer
+  ownership             share of the playouts' final positions in which each point was
+                        black's less white's, row-major from the top-left corner, in the
+                        perspective asked for (+1: that side owns it)
+  policy                the pattern priors' share per point, -1 for illegal points, pass
+                        last
+Not filled, as hane has nothing honest to put there: scoreStdev, scoreSelfplay, utility,
+utilityLcb, thisHash, symHash, per-move ownership, ownership deviations."#;
+
 use crate::files::{LineRead, read_bounded_line};
 use query::{Perspective, Query, QueryError, Request};
 use response::Include;
@@ -493,6 +536,19 @@ pub fn policy_values(config: &SearchConfig, state: &GameState, color: Color) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_protocol_help_names_every_query_field_and_action() {
+        for field in query::KNOWN.iter().filter(|&&f| f != "action") {
+            assert!(
+                PROTOCOL_HELP.contains(field),
+                "`hane analysis --help` does not name the query field {field}"
+            );
+        }
+        for action in ["query_version", "clear_cache", "terminate", "terminate_all"] {
+            assert!(PROTOCOL_HELP.contains(action), "{action}");
+        }
+    }
 
     fn query(line: &str) -> Arc<Query> {
         match query::parse_line(line, &Settings::default()) {

@@ -151,7 +151,7 @@ pub enum Request {
 
 /// Query fields read and honoured (or deliberately accepted without effect, see
 /// [`IGNORED`]).
-const KNOWN: &[&str] = &[
+pub(crate) const KNOWN: &[&str] = &[
     "id",
     "action",
     "moves",
