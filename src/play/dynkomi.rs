@@ -30,7 +30,7 @@
 //!   (or the linear start, when that is larger), and in the easy direction within that
 //!   bound times the linear fade: from `dynamic-komi-moves` on, never easier than the real
 //!   komi.
-//! * **auto** is, in handicap games (two or more stones ahead), linear from 13x13 up and
+//! * **auto** is, in handicap games (two or more stones ahead), linear from 19x19 up and
 //!   adaptive on smaller boards (see [`handicap_default`]), and off in even games; an
 //!   explicit `linear` or `adaptive` also applies in even games (linear then has nothing
 //!   to give, and adds no lead term).
@@ -57,10 +57,10 @@ pub const MAX_OFFSET_AREA_SHARE: f32 = 1.0 / 8.0;
 pub const LEAD_HYSTERESIS: f32 = 3.0;
 
 /// The mode `auto` stands for in handicap games on a board of `size`: linear (with its
-/// lead term) from 13x13 up, where it won more games giving handicap than adaptive did,
-/// and adaptive on smaller boards.
+/// lead term) from 19x19 up, where it won more games giving handicap than adaptive did,
+/// and adaptive on smaller boards, where the two were not compared in games.
 pub fn handicap_default(size: usize) -> DynamicKomiMode {
-    if size >= 13 {
+    if size >= 19 {
         DynamicKomiMode::Linear
     } else {
         DynamicKomiMode::Adaptive
@@ -424,7 +424,9 @@ mod tests {
         );
         for (size, mode) in [
             (19, DynamicKomiMode::Linear),
-            (13, DynamicKomiMode::Linear),
+            (21, DynamicKomiMode::Linear),
+            (17, DynamicKomiMode::Adaptive),
+            (13, DynamicKomiMode::Adaptive),
             (9, DynamicKomiMode::Adaptive),
             (7, DynamicKomiMode::Adaptive),
         ] {

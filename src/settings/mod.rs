@@ -322,7 +322,7 @@ settings! {
     /// a point or more to keep the win rate of the side to move in 45-65%, within an eighth
     /// of the board's points, and in hane's favour within that bound times the linear
     /// fade; off; auto: in handicap games (2 or more handicap stones, or setup stones all
-    /// of one colour) linear from 13x13 up and adaptive below, off in even games (setup stones of both colours: a
+    /// of one colour) linear from 19x19 up and adaptive below, off in even games (setup stones of both colours: a
     /// position). hane reports win rates and scores under the real komi, and resigns only
     /// when lost under both.
     game.dynamic_komi: DynamicKomiMode = DynamicKomiMode::Auto, Meta::new("dynamic-komi", Scope::Game);
