@@ -34,6 +34,10 @@ use crate::search::priors::Prior;
 use crate::search::{Analysis, SearchConfig, SearchControl, SearchLimits, Searcher};
 use crate::settings::Settings;
 
+use crate::files::{LineRead, read_bounded_line};
+use query::{Perspective, Query, QueryError, Request};
+use response::Include;
+
 /// The protocol as hane speaks it, for `hane analysis --help`: the query fields, actions,
 /// errors and rules it understands, and what it puts in each response field.
 pub const PROTOCOL_HELP: &str = r#"Queries (one JSON line each) may hold KataGo's fields id, moves (GTP vertices or
@@ -76,10 +80,6 @@ What hane fills:
                         last
 Not filled, as hane has nothing honest to put there: scoreStdev, scoreSelfplay, utility,
 utilityLcb, thisHash, symHash, per-move ownership, ownership deviations."#;
-
-use crate::files::{LineRead, read_bounded_line};
-use query::{Perspective, Query, QueryError, Request};
-use response::Include;
 
 /// How the server runs besides the engine's settings.
 #[derive(Clone, Copy, Debug)]
@@ -545,8 +545,11 @@ mod tests {
                 "`hane analysis --help` does not name the query field {field}"
             );
         }
-        for action in ["query_version", "clear_cache", "terminate", "terminate_all"] {
-            assert!(PROTOCOL_HELP.contains(action), "{action}");
+        for action in query::ACTIONS {
+            assert!(
+                PROTOCOL_HELP.contains(action),
+                "`hane analysis --help` does not name the action {action}"
+            );
         }
     }
 

@@ -149,6 +149,9 @@ pub enum Request {
     },
 }
 
+/// The actions a line may ask for instead of an analysis, as the parser matches them.
+pub(crate) const ACTIONS: &[&str] = &["query_version", "clear_cache", "terminate", "terminate_all"];
+
 /// Query fields read and honoured (or deliberately accepted without effect, see
 /// [`IGNORED`]).
 pub(crate) const KNOWN: &[&str] = &[
@@ -285,9 +288,7 @@ fn parse_action(
         }
         other => Err(err(
             "action",
-            format!(
-                "Unknown action {other:?} (known: query_version, clear_cache, terminate, terminate_all)"
-            ),
+            format!("Unknown action {other:?} (known: {})", ACTIONS.join(", ")),
         )),
     }
 }
