@@ -23,7 +23,7 @@
 //! seki) by moving now, that move gets the race bonus.
 //!
 //! At the root the owl reader ([`RootOwl`]) also reads the life of the groups of
-//! [`OWL_MIN_STONES`] stones or more (at most [`OWL_TARGETS`], the biggest first): a group
+//! `owl-min-stones` stones or more (at most [`OWL_TARGETS`], the biggest first): a group
 //! of the side to move that the opponent could kill and a move saves gives that move its
 //! bonus, and so does a group of the opponent that a move kills and the opponent could
 //! still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
@@ -81,9 +81,6 @@ pub const MAX_RACES: usize = 2;
 
 /// Depth limit of the race reads at expansion, in attacker moves.
 const RACE_DEPTH: u32 = 8;
-
-/// Groups of at least this many stones are read by the owl reader at the root.
-pub const OWL_MIN_STONES: usize = 4;
 
 /// At most this many groups are read by the owl reader at the root.
 pub const OWL_TARGETS: usize = 8;
@@ -579,6 +576,8 @@ pub struct RootOwl {
     weight: f32,
     /// Virtual playouts lost of a move feeding a dead group of the side to move.
     dead_weight: f32,
+    /// Smallest group read, in stones (`owl-min-stones`).
+    min_stones: usize,
     /// The chains read (one stone each) and the chain ids of the groups already read.
     targets: Vec<Point>,
     read: Vec<usize>,
@@ -624,6 +623,7 @@ impl RootOwl {
             reader: OwlReader::with_limits(limits, OwlReader::DEFAULT_TABLE_BITS),
             weight: params.owl,
             dead_weight: params.owl_dead,
+            min_stones: params.owl_min_stones as usize,
             targets: Vec::with_capacity(crate::board::MAX_CELLS),
             read: Vec::with_capacity(crate::board::MAX_CELLS),
             chains: Vec::with_capacity(crate::board::MAX_CELLS),
@@ -643,10 +643,11 @@ impl RootOwl {
     }
 
     /// The settings [`RootOwl::configured`] reads.
-    pub fn settings_key(params: &SearchParams) -> (f32, u64, f32, f32) {
+    pub fn settings_key(params: &SearchParams) -> (f32, u64, u32, f32, f32) {
         (
             params.owl,
             params.owl_nodes,
+            params.owl_min_stones,
             params.owl_score,
             params.owl_dead,
         )
@@ -712,7 +713,7 @@ impl RootOwl {
                 self.read
                     .push(board.chain_id(Point::from_index(c as usize)));
             }
-            if stones < OWL_MIN_STONES {
+            if stones < self.min_stones {
                 continue;
             }
             let Some(owner) = board.cell(target).color() else {

@@ -334,6 +334,28 @@ fn the_owl_bonus_goes_to_the_vital_point_for_both_sides() {
     }
 }
 
+/// `owl-min-stones` raises the size a group needs to be read: at 6 Black's five stones
+/// of the straight three are not read (no bonus for either side), White's seven are.
+#[test]
+fn groups_below_owl_min_stones_are_not_read() {
+    for color in [Color::Black, Color::White] {
+        let params = SearchParams {
+            owl: WEIGHT,
+            owl_min_stones: 6,
+            ..SearchParams::default()
+        };
+        let (touched, share) = owl_touched_with(STRAIGHT_THREE, color, &params);
+        assert_eq!(touched, vec![], "{color:?}");
+        assert_eq!(share.owl_reads, 1, "only the white wall is read ({color:?})");
+        let params = SearchParams {
+            owl_min_stones: 5,
+            ..params
+        };
+        let (touched, _) = owl_touched_with(STRAIGHT_THREE, color, &params);
+        assert_eq!(touched, vec![("B1".to_string(), WEIGHT, WEIGHT)], "{color:?}");
+    }
+}
+
 #[test]
 fn settled_and_small_groups_get_no_owl_bonus() {
     // Two real eyes: alive whoever moves.
