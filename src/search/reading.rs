@@ -578,6 +578,8 @@ pub struct RootOwl {
     dead_weight: f32,
     /// Smallest group read, in stones (`owl-min-stones`).
     min_stones: usize,
+    /// Whether saving moves get the bonus too (`owl-saves`).
+    saves: bool,
     /// The chains read (one stone each) and the chain ids of the groups already read.
     targets: Vec<Point>,
     read: Vec<usize>,
@@ -624,6 +626,7 @@ impl RootOwl {
             weight: params.owl,
             dead_weight: params.owl_dead,
             min_stones: params.owl_min_stones as usize,
+            saves: params.owl_saves,
             targets: Vec::with_capacity(crate::board::MAX_CELLS),
             read: Vec::with_capacity(crate::board::MAX_CELLS),
             chains: Vec::with_capacity(crate::board::MAX_CELLS),
@@ -643,11 +646,12 @@ impl RootOwl {
     }
 
     /// The settings [`RootOwl::configured`] reads.
-    pub fn settings_key(params: &SearchParams) -> (f32, u64, u32, f32, f32) {
+    pub fn settings_key(params: &SearchParams) -> (f32, u64, u32, bool, f32, f32) {
         (
             params.owl,
             params.owl_nodes,
             params.owl_min_stones,
+            params.owl_saves,
             params.owl_score,
             params.owl_dead,
         )
@@ -673,6 +677,12 @@ impl RootOwl {
     /// the reads (neither the `owl` bonus nor `owl-score` looks at the opponent's groups).
     fn own_groups_only(&self) -> bool {
         self.weight <= 0.0 && !self.scores
+    }
+
+    /// Whether only the opponent's groups need reading: the `owl` bonus for kills alone
+    /// (`owl-saves` off, no `owl-dead`, no `owl-score`).
+    fn theirs_only(&self) -> bool {
+        !self.saves && self.dead_weight <= 0.0 && !self.scores
     }
 
     /// Adds the owl priors of `color` to move on `board` to `out` (`out[k]` for
@@ -722,6 +732,9 @@ impl RootOwl {
             if owner != color && self.own_groups_only() {
                 continue;
             }
+            if owner == color && self.theirs_only() {
+                continue;
+            }
             let status = match self.cache.lookup(board, target) {
                 Some(status) => {
                     self.share.owl_cached += 1;
@@ -767,6 +780,9 @@ impl RootOwl {
                 continue;
             };
             let decisive = if owner == color {
+                if !self.saves {
+                    continue;
+                }
                 defence
             } else if defence.verdict.succeeds() {
                 status.attack

@@ -474,6 +474,9 @@ settings! {
     search.owl: f32 = 0.0, Meta::new("owl", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Node budget of each owl read at the root.
     search.owl_nodes: u64 = 20000, Meta::new("owl-nodes", Scope::Search).range(1.0, 1e7);
+    /// Whether the `owl` bonus also goes to moves saving a group of ours (off: only to
+    /// moves killing a group of theirs).
+    search.owl_saves: bool = true, Meta::new("owl-saves", Scope::Search);
     /// Smallest group (in stones) the root owl reads: smaller groups get no owl priors,
     /// no playout verdicts and no feeding penalty.
     search.owl_min_stones: u32 = 4, Meta::new("owl-min-stones", Scope::Search).range(1.0, 361.0).tune(4.0, 20.0, 2.0);

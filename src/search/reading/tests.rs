@@ -356,6 +356,23 @@ fn groups_below_owl_min_stones_are_not_read() {
     }
 }
 
+/// With `owl-saves` off the bonus goes to kills only: Black to move reads only White's
+/// wall (nothing to kill there) and gives B1 nothing; White to move still gets B1, the
+/// kill of Black's straight three.
+#[test]
+fn without_owl_saves_only_kills_get_the_bonus() {
+    let params = SearchParams {
+        owl: WEIGHT,
+        owl_saves: false,
+        ..SearchParams::default()
+    };
+    let (touched, share) = owl_touched_with(STRAIGHT_THREE, Color::Black, &params);
+    assert_eq!(touched, vec![]);
+    assert_eq!(share.owl_reads, 1, "only the white wall is read");
+    let (touched, _) = owl_touched_with(STRAIGHT_THREE, Color::White, &params);
+    assert_eq!(touched, vec![("B1".to_string(), WEIGHT, WEIGHT)]);
+}
+
 #[test]
 fn settled_and_small_groups_get_no_owl_bonus() {
     // Two real eyes: alive whoever moves.
