@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
-use crate::board::{Color, GameState, Move};
+use crate::board::{Color, GameState, Geometry, Move};
 use crate::pattern::PatternTables;
 use crate::play::clock::{MoveTime, move_time};
 use crate::play::judge::dead_points;
@@ -131,8 +131,9 @@ impl HanePlayer {
 /// The record's comment on a move of hane's: the win rate under the real komi, with a
 /// dynamic komi offset the search's own win rate and the offset it was scored with, and
 /// when the root owl read groups, its reads (fresh, cached and left unread for want of
-/// time) and the time they took.
-fn move_comment(analysis: &Analysis) -> String {
+/// time) and the time they took, and the moves its bonus went to (`*` after the one
+/// played).
+fn move_comment(analysis: &Analysis, geometry: Geometry, played: Move) -> String {
     let offset = if analysis.komi_offset != 0.0 {
         format!(
             ", {:.3} with the komi offset {:+}",
@@ -148,8 +149,17 @@ fn move_comment(analysis: &Analysis) -> String {
         } else {
             String::new()
         };
+        let mut bonus = String::new();
+        for p in reading.owl_bonus_points() {
+            let mv = Move::Play(p);
+            bonus += if bonus.is_empty() { ", bonus " } else { " " };
+            bonus += &mv.to_gtp(geometry);
+            if mv == played {
+                bonus.push('*');
+            }
+        }
         format!(
-            ", owl {} reads, {} cached{unread}, {:.3} s",
+            ", owl {} reads, {} cached{unread}, {:.3} s{bonus}",
             reading.owl_reads,
             reading.owl_cached,
             reading.owl_nanos as f64 * 1e-9
@@ -186,7 +196,11 @@ impl Player for HanePlayer {
         let chosen = self
             .player
             .choose(state, request.color, &move_request, &self.control, None);
-        let comment = Some(move_comment(&chosen.result.analysis));
+        let comment = Some(move_comment(
+            &chosen.result.analysis,
+            state.geometry(),
+            chosen.mv,
+        ));
         let decision = if chosen.resign {
             Decision::Resign
         } else {
@@ -217,33 +231,44 @@ mod tests {
 
     #[test]
     fn a_comment_gives_the_komi_offset_when_there_is_one() {
+        let geometry = Geometry::new(9).unwrap();
         let mut analysis = Analysis::of_moves(Color::White, 0, Vec::new());
         analysis.winrate = 0.3141;
         analysis.playouts = 200;
         analysis.elapsed = Duration::from_millis(1500);
         assert_eq!(
-            move_comment(&analysis),
+            move_comment(&analysis, geometry, Move::Pass),
             "winrate 0.314, 200 playouts, 1.50 s"
         );
         analysis.search_winrate = 0.52;
         analysis.komi_offset = -35.0;
         assert_eq!(
-            move_comment(&analysis),
+            move_comment(&analysis, geometry, Move::Pass),
             "winrate 0.314, 0.520 with the komi offset -35, 200 playouts, 1.50 s"
         );
         analysis.reading.owl_reads = 3;
         analysis.reading.owl_cached = 2;
         analysis.reading.owl_nanos = 41_000_000;
         assert_eq!(
-            move_comment(&analysis),
+            move_comment(&analysis, geometry, Move::Pass),
             "winrate 0.314, 0.520 with the komi offset -35, 200 playouts, 1.50 s, \
              owl 3 reads, 2 cached, 0.041 s"
         );
         analysis.reading.owl_unread = 1;
+        let d4 = geometry.parse_point("D4").unwrap();
+        analysis.reading.note_owl_bonus(d4.index() as u16);
+        analysis.reading.note_owl_bonus(geometry.parse_point("C7").unwrap().index() as u16);
         assert!(
-            move_comment(&analysis).ends_with("owl 3 reads, 2 cached, 1 unread, 0.041 s"),
+            move_comment(&analysis, geometry, Move::Play(d4))
+                .ends_with("owl 3 reads, 2 cached, 1 unread, 0.041 s, bonus D4* C7"),
             "{}",
-            move_comment(&analysis)
+            move_comment(&analysis, geometry, Move::Play(d4))
+        );
+        analysis.reading.owl_bonuses = 0;
+        assert!(
+            move_comment(&analysis, geometry, Move::Pass).ends_with("owl 3 reads, 2 cached, 1 unread, 0.041 s"),
+            "{}",
+            move_comment(&analysis, geometry, Move::Pass)
         );
     }
 

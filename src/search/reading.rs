@@ -108,6 +108,10 @@ pub struct ReadingShare {
     pub owl_cached: u64,
     /// Groups at the root left unread: the owl's share of the time was spent.
     pub owl_unread: u64,
+    /// The root moves given the owl's bonus (`owl`), as board indices, the first
+    /// [`OWL_TARGETS`] of them; `owl_bonuses` counts them all.
+    pub owl_bonus_points: [u16; OWL_TARGETS],
+    pub owl_bonuses: u64,
 }
 
 impl ReadingShare {
@@ -121,6 +125,25 @@ impl ReadingShare {
         self.owl_nanos += other.owl_nanos;
         self.owl_cached += other.owl_cached;
         self.owl_unread += other.owl_unread;
+        for k in 0..other.owl_bonuses.min(OWL_TARGETS as u64) as usize {
+            self.note_owl_bonus(other.owl_bonus_points[k]);
+        }
+        self.owl_bonuses += other.owl_bonuses.saturating_sub(OWL_TARGETS as u64);
+    }
+
+    /// Counts a root move given the owl's bonus (its board index).
+    pub fn note_owl_bonus(&mut self, index: u16) {
+        if let Some(slot) = self.owl_bonus_points.get_mut(self.owl_bonuses as usize) {
+            *slot = index;
+        }
+        self.owl_bonuses += 1;
+    }
+
+    /// The root moves given the owl's bonus (the first [`OWL_TARGETS`] of them).
+    pub fn owl_bonus_points(&self) -> impl Iterator<Item = Point> + '_ {
+        self.owl_bonus_points[..(self.owl_bonuses as usize).min(OWL_TARGETS)]
+            .iter()
+            .map(|&i| Point::from_index(i as usize))
     }
 }
 
@@ -797,6 +820,7 @@ impl RootOwl {
                     self.weight * verdict_share(decisive.verdict),
                     1.0,
                 );
+                self.share.note_owl_bonus(point.index() as u16);
             }
         }
         self.share.owl_reads += self.reader.stats().reads - reads_before;
