@@ -346,13 +346,20 @@ fn groups_below_owl_min_stones_are_not_read() {
         };
         let (touched, share) = owl_touched_with(STRAIGHT_THREE, color, &params);
         assert_eq!(touched, vec![], "{color:?}");
-        assert_eq!(share.owl_reads, 1, "only the white wall is read ({color:?})");
+        assert_eq!(
+            share.owl_reads, 1,
+            "only the white wall is read ({color:?})"
+        );
         let params = SearchParams {
             owl_min_stones: 5,
             ..params
         };
         let (touched, _) = owl_touched_with(STRAIGHT_THREE, color, &params);
-        assert_eq!(touched, vec![("B1".to_string(), WEIGHT, WEIGHT)], "{color:?}");
+        assert_eq!(
+            touched,
+            vec![("B1".to_string(), WEIGHT, WEIGHT)],
+            "{color:?}"
+        );
     }
 }
 
