@@ -255,23 +255,22 @@ mod tests {
              owl 3 reads, 2 cached, 0.041 s"
         );
         analysis.reading.owl_unread = 1;
-        let d4 = geometry.parse_point("D4").unwrap();
-        analysis.reading.note_owl_bonus(d4.index() as u16);
-        analysis
-            .reading
-            .note_owl_bonus(geometry.parse_point("C7").unwrap().index() as u16);
-        assert!(
-            move_comment(&analysis, geometry, Move::Play(d4))
-                .ends_with("owl 3 reads, 2 cached, 1 unread, 0.041 s, bonus D4* C7"),
-            "{}",
-            move_comment(&analysis, geometry, Move::Play(d4))
-        );
-        analysis.reading.owl_bonuses = 0;
         assert!(
             move_comment(&analysis, geometry, Move::Pass)
                 .ends_with("owl 3 reads, 2 cached, 1 unread, 0.041 s"),
             "{}",
             move_comment(&analysis, geometry, Move::Pass)
+        );
+        let d4 = geometry.parse_point("D4").unwrap();
+        analysis.reading.note_owl_bonus(d4);
+        analysis
+            .reading
+            .note_owl_bonus(geometry.parse_point("C7").unwrap());
+        assert!(
+            move_comment(&analysis, geometry, Move::Play(d4))
+                .ends_with("owl 3 reads, 2 cached, 1 unread, 0.041 s, bonus D4* C7"),
+            "{}",
+            move_comment(&analysis, geometry, Move::Play(d4))
         );
     }
 

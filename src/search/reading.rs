@@ -25,7 +25,7 @@
 //! At the root the owl reader ([`RootOwl`]) also reads the life of the groups of
 //! `owl-min-stones` stones or more (at most [`OWL_TARGETS`], the biggest first): a group
 //! of the side to move that the opponent could kill and a move saves gives that move its
-//! bonus, and so does a group of the opponent that a move kills and the opponent could
+//! bonus (unless `owl-saves` is off), and so does a group of the opponent that a move kills and the opponent could
 //! still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
 //! feeding a dead group of the side to move (its liberties and the empty points next to
 //! them, within 2 points of its stones; captures exempt) gets virtual lost playouts (with
@@ -109,9 +109,10 @@ pub struct ReadingShare {
     /// Groups at the root left unread: the owl's share of the time was spent.
     pub owl_unread: u64,
     /// The root moves given the owl's bonus (`owl`), as board indices, the first
-    /// [`OWL_TARGETS`] of them; `owl_bonuses` counts them all.
-    pub owl_bonus_points: [u16; OWL_TARGETS],
-    pub owl_bonuses: u64,
+    /// [`OWL_TARGETS`] of them; `owl_bonuses` counts them all. Written only through
+    /// [`ReadingShare::note_owl_bonus`], which keeps the two consistent.
+    owl_bonus_points: [u16; OWL_TARGETS],
+    owl_bonuses: u64,
 }
 
 impl ReadingShare {
@@ -125,16 +126,16 @@ impl ReadingShare {
         self.owl_nanos += other.owl_nanos;
         self.owl_cached += other.owl_cached;
         self.owl_unread += other.owl_unread;
-        for k in 0..other.owl_bonuses.min(OWL_TARGETS as u64) as usize {
-            self.note_owl_bonus(other.owl_bonus_points[k]);
+        for p in other.owl_bonus_points() {
+            self.note_owl_bonus(p);
         }
         self.owl_bonuses += other.owl_bonuses.saturating_sub(OWL_TARGETS as u64);
     }
 
-    /// Counts a root move given the owl's bonus (its board index).
-    pub fn note_owl_bonus(&mut self, index: u16) {
+    /// Counts a root move given the owl's bonus.
+    pub fn note_owl_bonus(&mut self, point: Point) {
         if let Some(slot) = self.owl_bonus_points.get_mut(self.owl_bonuses as usize) {
-            *slot = index;
+            *slot = point.index() as u16;
         }
         self.owl_bonuses += 1;
     }
@@ -820,7 +821,7 @@ impl RootOwl {
                     self.weight * verdict_share(decisive.verdict),
                     1.0,
                 );
-                self.share.note_owl_bonus(point.index() as u16);
+                self.share.note_owl_bonus(point);
             }
         }
         self.share.owl_reads += self.reader.stats().reads - reads_before;
