@@ -631,6 +631,7 @@ impl Player for EngineProcess {
             comment,
             playouts: None,
             winrate: None,
+            owl: None,
         })
     }
 

@@ -268,6 +268,7 @@ fn game_record(
         generated_moves: outcome.generated_moves,
         playouts: outcome.playouts,
         peak_winrate: outcome.peak_winrate,
+        owl: outcome.owl,
         dead_black_says: settlement.and_then(|s| listed(&s.answers[0])),
         dead_white_says: settlement.and_then(|s| listed(&s.answers[1])),
         dead_agreed: settlement.map(|s| s.agreed),

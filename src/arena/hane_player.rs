@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::player::{DeadStones, Decision, Fault, MoveRequest, Player, Reply, TimeControl};
+use super::results::OwlTally;
 use crate::board::{Color, GameState, Geometry, Move};
 use crate::pattern::PatternTables;
 use crate::play::clock::{MoveTime, move_time};
@@ -175,6 +176,18 @@ fn move_comment(analysis: &Analysis, geometry: Geometry, played: Move) -> String
     )
 }
 
+/// What the root owl did for one move: its reads' seconds, and whether its bonus went to
+/// some move and to the one `played`.
+fn owl_tally(analysis: &Analysis, played: Move) -> OwlTally {
+    let reading = &analysis.reading;
+    let bonus = reading.owl_bonus_points().count();
+    OwlTally {
+        seconds: reading.owl_nanos as f64 * 1e-9,
+        bonus_moves: usize::from(bonus > 0),
+        bonus_played: usize::from(reading.owl_bonus_points().any(|p| Move::Play(p) == played)),
+    }
+}
+
 impl Player for HanePlayer {
     fn name(&self) -> &str {
         &self.name
@@ -211,6 +224,7 @@ impl Player for HanePlayer {
             comment,
             playouts: Some(chosen.result.analysis.playouts),
             winrate: Some(chosen.result.analysis.winrate),
+            owl: Some(owl_tally(&chosen.result.analysis, chosen.mv)),
         })
     }
 

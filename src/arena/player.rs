@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Color, GameState, Move, Point};
 use crate::play::clock::{TimeLeft, TimeSystem};
 
+use super::results::OwlTally;
+
 /// How a player broke the protocol or the rules; any of these loses the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -120,15 +122,17 @@ pub enum Decision {
     Resign,
 }
 
-/// A decision, the player's comment on it if it gave one, and the playouts its search ran
-/// and the mover's win rate it found (under the game's komi) when the player says (hane
-/// in-process does; an engine behind GTP does not).
+/// A decision, the player's comment on it if it gave one, and the playouts its search ran,
+/// the mover's win rate it found (under the game's komi) and what its root owl did for the
+/// move (one move's [`OwlTally`]) when the player says (hane in-process does; an engine
+/// behind GTP does not).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reply {
     pub decision: Decision,
     pub comment: Option<String>,
     pub playouts: Option<u64>,
     pub winrate: Option<f32>,
+    pub owl: Option<OwlTally>,
 }
 
 /// A player's opinion of the dead stones at the end of a game.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::player::{DeadStones, Decision, Fault, FaultKind, MoveRequest, Player, TimeControl};
+use super::results::OwlTally;
 use crate::board::{Color, GameState, Point, format_score};
 use crate::play::clock::{Clock, TimeLeft};
 use crate::play::judge::{dead_points, judge};
@@ -62,6 +63,8 @@ pub struct GameOutcome {
     /// The highest win rate each colour's player gave itself at one of its moves, as far
     /// as it said (`None` for a player that does not).
     pub peak_winrate: [Option<f32>; 2],
+    /// What each colour's root owl did over those moves, as far as its player said.
+    pub owl: [OwlTally; 2],
     /// Which colours faulted (their players need a restart).
     pub faulted: [bool; 2],
 }
@@ -154,6 +157,7 @@ pub fn play_game<'p>(
         generated_moves: [0; 2],
         playouts: [0; 2],
         peak_winrate: [None; 2],
+        owl: [OwlTally::default(); 2],
         faulted: [false; 2],
     };
     outcome.comments = vec![None; outcome.state.moves().len()];
@@ -220,6 +224,9 @@ pub fn play_game<'p>(
             outcome.think_seconds[color.index()] += used;
             outcome.generated_moves[color.index()] += 1;
             outcome.playouts[color.index()] += reply.playouts.unwrap_or(0);
+            if let Some(owl) = &reply.owl {
+                outcome.owl[color.index()].add(owl);
+            }
             if let Some(w) = reply.winrate {
                 let peak = &mut outcome.peak_winrate[color.index()];
                 *peak = Some(peak.map_or(w, |p| p.max(w)));
@@ -415,6 +422,7 @@ mod tests {
                 comment: None,
                 playouts: None,
                 winrate: self.winrates.get(self.next - 1).copied().flatten(),
+                owl: None,
             })
         }
 

@@ -125,6 +125,30 @@ impl EndKind {
     }
 }
 
+/// What a player's root owl did over a game's moves (hane in-process with the owl on; all
+/// zero otherwise): the seconds its reads took, the moves whose search gave the owl's
+/// bonus to some move, and how many of those played a move that had the bonus.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OwlTally {
+    pub seconds: f64,
+    pub bonus_moves: usize,
+    pub bonus_played: usize,
+}
+
+impl OwlTally {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &OwlTally) {
+        self.seconds += other.seconds;
+        self.bonus_moves += other.bonus_moves;
+        self.bonus_played += other.bonus_played;
+    }
+
+    /// Whether the owl did anything: read or gave a bonus.
+    pub fn is_used(&self) -> bool {
+        self.seconds > 0.0 || self.bonus_moves > 0
+    }
+}
+
 /// One finished game: a line of `results.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -162,6 +186,10 @@ pub struct GameRecord {
     /// `None` otherwise, and in lines written before this field.
     #[serde(default)]
     pub peak_winrate: [Option<f32>; 2],
+    /// What each colour's root owl did, black's first (zero for players without one, and
+    /// in lines written before this field).
+    #[serde(default)]
+    pub owl: [OwlTally; 2],
     /// When counted: the dead stones each player named (`None`: it could not say), whether
     /// they agreed, and the stones removed.
     pub dead_black_says: Option<Vec<String>>,

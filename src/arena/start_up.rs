@@ -204,6 +204,7 @@ mod tests {
             generated_moves,
             playouts: [0; 2],
             peak_winrate: [None; 2],
+            owl: Default::default(),
             dead_black_says: None,
             dead_white_says: None,
             dead_agreed: None,

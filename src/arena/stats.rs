@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::player::TimeControl;
-use super::results::{EndKind, GameRecord, MatchSettings};
+use super::results::{EndKind, GameRecord, MatchSettings, OwlTally};
 use super::shard::Engine1Colour;
 
 /// z for a two-sided 95% interval.
@@ -486,11 +486,13 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
     let mut per_move = Vec::new();
     for engine in [1u8, 2] {
         let (mut seconds, mut moves, mut playouts) = (0.0, 0usize, 0u64);
+        let mut owl = OwlTally::default();
         for r in &records {
             let colour = r.colour_of(engine);
             seconds += r.think_seconds[colour];
             moves += r.generated_moves[colour];
             playouts += r.playouts[colour];
+            owl.add(&r.owl[colour]);
         }
         let per = |total: f64| {
             if moves == 0 {
@@ -501,10 +503,29 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
         };
         // The playouts, for players that report them: at an equal clock, what each
         // player's time bought.
-        let bought = if playouts > 0 {
-            format!(" ({:.0} playouts)", per(playouts as f64))
-        } else {
+        let mut notes = Vec::new();
+        if playouts > 0 {
+            notes.push(format!("{:.0} playouts", per(playouts as f64)));
+        }
+        // The root owl's share of the time, and how often its bonus went to a move and
+        // that move was played.
+        if owl.is_used() {
+            let share = if seconds > 0.0 {
+                100.0 * owl.seconds / seconds
+            } else {
+                0.0
+            };
+            notes.push(format!(
+                "owl {:.4} s, {share:.1}% of the time; bonus on {} of {moves} moves, {} played",
+                per(owl.seconds),
+                owl.bonus_moves,
+                owl.bonus_played
+            ));
+        }
+        let bought = if notes.is_empty() {
             String::new()
+        } else {
+            format!(" ({})", notes.join("; "))
         };
         per_move.push(format!(
             "{} {:.3} s{bought}",
@@ -634,6 +655,23 @@ pub(crate) mod tests {
         let text = report(&settings(["a", "b"]), &records, None);
         assert!(
             text.contains("Time per move: a 0.200 s (400 playouts), b 0.200 s\n"),
+            "{text}"
+        );
+        // Engine 2's owl read for 0.1 s in game 1 (white) and 0.3 s in game 2 (black), of
+        // its 2 s, and gave its bonus at three of its ten moves, two of them played.
+        let owl = |seconds, bonus_moves, bonus_played| OwlTally {
+            seconds,
+            bonus_moves,
+            bonus_played,
+        };
+        records[0].owl = [OwlTally::default(), owl(0.1, 1, 1)];
+        records[1].owl = [owl(0.3, 2, 1), OwlTally::default()];
+        let text = report(&settings(["a", "b"]), &records, None);
+        assert!(
+            text.contains(
+                "Time per move: a 0.200 s (400 playouts), b 0.200 s (owl 0.0400 s, 20.0% of \
+                 the time; bonus on 3 of 10 moves, 2 played)\n"
+            ),
             "{text}"
         );
     }
