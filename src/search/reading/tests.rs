@@ -670,3 +670,40 @@ fn races_away_from_the_last_moves_are_not_read() {
     assert_eq!(touched, Vec::<String>::new());
     assert_eq!((share.race_reads, share.expansions), (0, 0), "{share:?}");
 }
+
+/// Which read's move gets the owl's bonus: a saving move only when its defence was read
+/// out (and `owl-saves` is on), a killing move when the opponent could still save the
+/// group, nothing for a group the attack cannot kill.
+#[test]
+fn the_bonus_goes_to_read_out_saves_and_to_kills_of_savable_groups() {
+    let p = Some(Point::from_index(30));
+    let q = Some(Point::from_index(40));
+    let read = |verdict, point, exact| Reading {
+        verdict,
+        point,
+        exact,
+    };
+    let killable = |defence: Reading| GroupStatus {
+        attack: read(Verdict::Works, q, true),
+        defence: Some(defence),
+    };
+    let saved = killable(read(Verdict::Works, p, true));
+    let saved_inexactly = killable(read(Verdict::Works, p, false));
+    let dead = killable(read(Verdict::Fails, None, true));
+    let safe = GroupStatus {
+        attack: read(Verdict::Fails, None, true),
+        defence: None,
+    };
+    assert_eq!(bonus_read(&saved, true, true).map(|r| r.point), Some(p));
+    assert_eq!(bonus_read(&saved, true, false), None);
+    assert_eq!(bonus_read(&saved_inexactly, true, true), None);
+    assert_eq!(bonus_read(&safe, true, true), None);
+    // Theirs: the kill, whether or not their defence was read out; not when they are dead.
+    assert_eq!(bonus_read(&saved, false, false).map(|r| r.point), Some(q));
+    assert_eq!(
+        bonus_read(&saved_inexactly, false, true).map(|r| r.point),
+        Some(q)
+    );
+    assert_eq!(bonus_read(&dead, false, true), None);
+    assert_eq!(bonus_read(&safe, false, true), None);
+}
