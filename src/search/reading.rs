@@ -24,9 +24,8 @@
 //!
 //! At the root the owl reader ([`RootOwl`]) also reads the life of the groups of
 //! `owl-min-stones` stones or more (at most [`OWL_TARGETS`], the biggest first): a group
-//! of the side to move that the opponent could kill and a move saves (read out: no kill
-//! after it within the owl's model, not a read cut off) gives that move its bonus (unless
-//! `owl-saves` is off), and so does a group of the opponent that a move kills and the opponent could
+//! of the side to move that the opponent could kill and a move saves gives that move its
+//! bonus (unless `owl-saves` is off), and so does a group of the opponent that a move kills and the opponent could
 //! still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
 //! feeding a dead group of the side to move (its liberties and the empty points next to
 //! them, within 2 points of its stones; captures exempt) gets virtual lost playouts (with
@@ -45,12 +44,10 @@ use crate::board::{Board, Cell, Color, Move, Point, PointBits, Recent};
 use crate::settings::SearchParams;
 use crate::tactics::liberties::{liberties_capped, liberties_into};
 use crate::tactics::owl::{OwlLimits, OwlReader, group_stones};
-use crate::tactics::reader::{
-    ChainStatus, Reader, ReaderLimits, Reading, Verdict, neighbour_chains,
-};
+use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
-use super::group_status::{GroupLife, GroupStatus, GroupStatusCache, Life, area_signature};
+use super::group_status::{GroupLife, GroupStatusCache, Life, area_signature};
 use super::prior_mix::PriorQuery;
 use super::tree::Prior;
 
@@ -255,20 +252,6 @@ impl Targets {
 }
 
 /// The share of the bonus a verdict earns: a ko counts half.
-/// The read whose move gets the owl's bonus for a group read as `status`: for a group of
-/// the side to move (`ours`, with `saves` on), the defence when the group can be killed
-/// and the defence was read out (a defence that "works" only because the kill after it
-/// was cut off is mostly a move spent on a group that is dead or safe anyway); for the
-/// opponent's, the attack when the opponent could still save the group. `None`: no bonus.
-fn bonus_read(status: &GroupStatus, ours: bool, saves: bool) -> Option<Reading> {
-    let defence = status.defence?;
-    if ours {
-        (saves && defence.exact).then_some(defence)
-    } else {
-        defence.verdict.succeeds().then_some(status.attack)
-    }
-}
-
 fn verdict_share(verdict: Verdict) -> f32 {
     match verdict {
         Verdict::Works => 1.0,
@@ -815,7 +798,19 @@ impl RootOwl {
             if self.weight <= 0.0 {
                 continue;
             }
-            let Some(decisive) = bonus_read(&status, owner == color, self.saves) else {
+            // Our group: killable, and saved by a move; theirs: killable by a move, and
+            // not dead already.
+            let Some(defence) = status.defence else {
+                continue;
+            };
+            let decisive = if owner == color {
+                if !self.saves {
+                    continue;
+                }
+                defence
+            } else if defence.verdict.succeeds() {
+                status.attack
+            } else {
                 continue;
             };
             if let Some(point) = decisive.point {

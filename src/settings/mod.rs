@@ -474,8 +474,8 @@ settings! {
     search.owl: f32 = 0.0, Meta::new("owl", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Node budget of each owl read at the root.
     search.owl_nodes: u64 = 20000, Meta::new("owl-nodes", Scope::Search).range(1.0, 1e7);
-    /// Whether the `owl` bonus also goes to moves saving a group of ours, when the read
-    /// proves the group lives after the move (off: only to moves killing a group of theirs).
+    /// Whether the `owl` bonus also goes to moves saving a group of ours (off: only to
+    /// moves killing a group of theirs).
     search.owl_saves: bool = true, Meta::new("owl-saves", Scope::Search);
     /// Smallest group (in stones) the root owl reads: smaller groups get no owl priors,
     /// no playout verdicts and no feeding penalty.
