@@ -180,10 +180,9 @@ fn move_comment(analysis: &Analysis, geometry: Geometry, played: Move) -> String
 /// some move and to the one `played`.
 fn owl_tally(analysis: &Analysis, played: Move) -> OwlTally {
     let reading = &analysis.reading;
-    let bonus = reading.owl_bonus_points().count();
     OwlTally {
         seconds: reading.owl_nanos as f64 * 1e-9,
-        bonus_moves: usize::from(bonus > 0),
+        bonus_moves: usize::from(reading.owl_bonus_points().next().is_some()),
         bonus_played: usize::from(reading.owl_bonus_points().any(|p| Move::Play(p) == played)),
     }
 }

@@ -522,13 +522,13 @@ pub fn report(settings: &MatchSettings, records: &[GameRecord], sprt: Option<&Sp
                 owl.bonus_played
             ));
         }
-        let bought = if notes.is_empty() {
+        let notes = if notes.is_empty() {
             String::new()
         } else {
             format!(" ({})", notes.join("; "))
         };
         per_move.push(format!(
-            "{} {:.3} s{bought}",
+            "{} {:.3} s{notes}",
             names[engine as usize - 1],
             per(seconds)
         ));

@@ -25,8 +25,8 @@
 //! At the root the owl reader ([`RootOwl`]) also reads the life of the groups of
 //! `owl-min-stones` stones or more (at most [`OWL_TARGETS`], the biggest first): a group
 //! of the side to move that the opponent could kill and a move saves gives that move its
-//! bonus (unless `owl-saves` is off), and so does a group of the opponent that a move kills and the opponent could
-//! still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
+//! bonus (unless `owl-saves` is off), and so does a group of the opponent that a move
+//! kills and the opponent could still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
 //! feeding a dead group of the side to move (its liberties and the empty points next to
 //! them, within 2 points of its stones; captures exempt) gets virtual lost playouts (with
 //! `owl-dead` the only use of the reads, only the side to move's groups are read). With
