@@ -72,8 +72,9 @@
 //!   when even the owner moving first in every eye space could not make two eyes (max),
 //!   every liberty of the group outside its eye spaces touches a stone of the opponent and no
 //!   other chain of the owner (nowhere to run, nothing to connect to), and no chain of the
-//!   opponent next to the group (outside its eye spaces) has [`WEAK_LIBERTIES`] liberties
-//!   or fewer (the group might capture it). A group of [`SHUT_IN_STONES`] stones or more
+//!   opponent next to the group (outside its eye spaces) with [`WEAK_LIBERTIES`] liberties
+//!   or fewer can be captured, the owner moving first (the tactical reader's attack on it
+//!   fails, read out; otherwise the group might live by capturing it). A group of [`SHUT_IN_STONES`] stones or more
 //!   whose liberties touch no other chain of the owner and reach fewer than
 //!   [`SHUT_IN_FREE`] points of free space is shut in as well, even where some liberties
 //!   touch no stone of the opponent: a corner group left with a few first-line points
@@ -99,8 +100,10 @@
 //!   liberties; the group's outer liberties (the more empty neighbours, the better; a
 //!   self-atari last); and the free space next to them, which the owner runs into and the
 //!   attacker blocks;
-//! - the attacker also saves its own chains in atari next to the group; the owner may pass,
-//!   last (a seki holds by passing).
+//! - the attacker also saves its own chains in atari next to the group, and plays the
+//!   tactical reader's defence of its chains of two liberties there (a group shut in
+//!   has nothing left once they are safe); the owner may pass, last (a seki holds by
+//!   passing).
 //!
 //! Neither side passes otherwise; the attacker without a legal candidate loses. A position
 //! repeated in a line counts as a failure of the attacker.
@@ -251,10 +254,10 @@ impl Summary {
         self.min_eyes >= 2 || (!attacker_to_move && self.min_eyes + self.gain >= 2)
     }
 
-    /// Whether the group is dead as it stands.
-    fn dead(&self) -> bool {
+    /// Whether the group is dead as it stands, if no weak chain of the opponent next to
+    /// it can be captured (see [`Kill::weak_neighbours_hold`]).
+    fn shut_in(&self) -> bool {
         self.max_eyes < 2
-            && !self.weak_neighbour
             && (self.open_liberties == 0
                 || (self.connecting_liberties == 0
                     && self.free < SHUT_IN_FREE
@@ -898,6 +901,28 @@ pub struct Kill {
     reader: Reader,
 }
 
+impl Kill {
+    /// Whether every weak chain of the attacker next to the group (at most
+    /// [`WEAK_LIBERTIES`] liberties) holds against the owner moving first: the tactical
+    /// reader's attack on it fails, read out. A chain the owner captures, or one whose
+    /// read was cut off, may still give the group its life.
+    fn weak_neighbours_hold(&mut self, board: &Board, nodes: &mut u64) -> bool {
+        for k in 0..self.analysis.neighbours.len() {
+            let np = Point::from_index(usize::from(self.analysis.neighbours[k]));
+            if liberties_capped(board, np, WEAK_LIBERTIES + 1) > WEAK_LIBERTIES {
+                continue;
+            }
+            let before = self.reader.stats().nodes;
+            let reading = self.reader.attack(board, np);
+            *nodes += self.reader.stats().nodes - before;
+            if reading.verdict.succeeds() || !reading.exact {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 impl Goal for Kill {
     type Limits = OwlLimits;
     type Facts = ();
@@ -931,13 +956,16 @@ impl Goal for Kill {
     }
 
     /// The group analysis: alive, dead (below the root), or cut off by depth.
-    fn after_table(&mut self, at: At<'_>) -> Option<Node> {
+    fn after_table(&mut self, at: At<'_>, nodes: &mut u64) -> Option<Node> {
         let owner = at.attacker.opponent();
         let summary = self.analysis.analyse(at.board, self.target, owner);
         if summary.alive(at.attacker_to_move || at.ply == 0) {
             return Some(at.decided(false, true));
         }
-        if at.ply > 0 && summary.dead() {
+        if at.ply > 0
+            && summary.shut_in()
+            && (!summary.weak_neighbour || self.weak_neighbours_hold(at.board, nodes))
+        {
             return Some(at.decided(true, true));
         }
         if at.depth <= 0 || at.ply + 1 >= MAX_PLY {
@@ -972,6 +1000,17 @@ impl Goal for Kill {
                     for &x in &two[..2] {
                         list.add(x, 450);
                     }
+                }
+            } else if liberties_capped(board, cp, WEAK_LIBERTIES + 1) == WEAK_LIBERTIES {
+                // A weak chain of the attacker's around the group is the group's hope:
+                // making it safe may leave the group with nothing to capture.
+                let before = self.reader.stats().nodes;
+                let reading = self.reader.defend(board, cp);
+                *nodes += self.reader.stats().nodes - before;
+                if reading.verdict.succeeds()
+                    && let Some(p) = reading.point
+                {
+                    list.add(p.index() as u16, 1400);
                 }
             }
         }

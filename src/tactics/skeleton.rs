@@ -497,8 +497,9 @@ pub trait Goal: Sized {
     /// The goal's terms of the table key (its targets, its kind), XORed into the board's.
     fn key(&self, board: &Board) -> u64;
 
-    /// The checks after a table miss: the node's value when they decide it.
-    fn after_table(&mut self, _at: At<'_>) -> Option<Node> {
+    /// The checks after a table miss: the node's value when they decide it; nodes spent
+    /// on inner reads are added to `nodes`.
+    fn after_table(&mut self, _at: At<'_>, _nodes: &mut u64) -> Option<Node> {
         None
     }
 
@@ -599,7 +600,7 @@ fn search<G: Goal>(
         s.stats.hits += 1;
         return node;
     }
-    if let Some(node) = goal.after_table(at) {
+    if let Some(node) = goal.after_table(at, &mut s.nodes) {
         return node;
     }
 

@@ -103,9 +103,14 @@ fn a_group_with_only_the_first_line_left_is_shut_in() {
     let b = board(FIRST_LINE_ONLY);
     let r = OwlReader::new().defend(&b, point(&b, "C7"));
     assert_eq!((r.verdict, r.exact), (Verdict::Fails, true));
+    // After white B8, A8 kills, and so does D9 (GNU Go: `owl_defend` 0 after it).
     let b = board_after(FIRST_LINE_ONLY, "B8", Color::White);
     let mut reader = OwlReader::new();
-    assert_eq!(answer(&b, reader.attack(&b, point(&b, "C7"))), "1 A8");
+    expect(
+        answer(&b, reader.attack(&b, point(&b, "C7"))),
+        1,
+        &["A8", "D9"],
+    );
 }
 
 #[test]
@@ -467,3 +472,67 @@ const BULKY_FIVE_STONES: &str = "
     X X X X X O . . .
     O O O X X O . . .
     O O . X X O . . .";
+
+/// A 23-stone white group (L6) from one of hane's games, with one eye (R1). Black's big
+/// chain K6-P1 next to it has two liberties, but white's atari at K1 is answered by J6,
+/// which connects it out: the chain cannot be captured, and the group is dead (GNU Go:
+/// `owl_attack` `1 PASS`, `owl_defend` `0`; the position is from a game of hane's
+/// self-play, after the moves Q5 R6 N2).
+const ONE_EYE_WEAK_NEIGHBOUR: &str = "
+    . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . O O X O O O .
+    . . . . O . . . . . O O O X O O X X .
+    . . O . . . . . . X O X X X X O O X .
+    . O . O . . . . O O X . . . . X X . .
+    . X O . . . . . O X X . . . . . . . .
+    . X X O O . . . O O X . . . . . . . .
+    . . . X O O . . O X . X . . . . . . .
+    . . . X X O X X O . X . . . . . . . .
+    . . . . . X O . O . X O O . . . . . .
+    . . . X X X O . O O X X X O . X . . .
+    . O O X O X X . X O O O O X X . . . .
+    O X X O O O X . X O X X X . X . . . .
+    . X O . . . O X . X O . X X O X X . .
+    . O O O . O . O X X O O O X O O . X .
+    . X . X O O O X X X O O X X O . X . .
+    . . . X X O X X O X X O . O O O O X X
+    . X . X O . O O O O X O O O X O O O X
+    . . . . O O O . O . X X X X X O . O .";
+
+/// [`ONE_EYE_WEAK_NEIGHBOUR`] with white stones at H6 and J7.
+const WEAK_NEIGHBOUR_CAPTURED: &str = "
+    . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . O O X O O O .
+    . . . . O . . . . . O O O X O O X X .
+    . . O + . . . . . X O X X X X O O X .
+    . O . O . . . . O O X . . . . X X . .
+    . X O . . . . . O X X . . . . . . . .
+    . X X O O . . . O O X . . . . . . . .
+    . . . X O O . . O X . X . . . . . . .
+    . . . X X O X X O . X . . . . . . . .
+    . . . + . X O . O + X O O . . + . . .
+    . . . X X X O . O O X X X O . X . . .
+    . O O X O X X . X O O O O X X . . . .
+    O X X O O O X . O O X X X . X . . . .
+    . X O . . . O O . X O . X X O X X . .
+    . O O O . O . O X X O O O X O O . X .
+    . X . X O O O X X X O O X X O + X . .
+    . . . X X O X X O X X O . O O O O X X
+    . X . X O . O O O O X O O O X O O O X
+    . . . . O O O . O . X X X X X O . O .";
+
+#[test]
+fn a_group_whose_only_hope_is_a_chain_that_connects_out_is_dead() {
+    let b = board(ONE_EYE_WEAK_NEIGHBOUR);
+    let r = OwlReader::new().attack(&b, point(&b, "L6"));
+    assert_eq!(r.verdict, Verdict::Works);
+    // hane's defence (Q4) still stands, not read out: white's ataris on black's chains
+    // around the group make the lines longer than the reads go.
+    let r = OwlReader::new().defend(&b, point(&b, "L6"));
+    assert!(r.verdict == Verdict::Fails || !r.exact, "{r:?}");
+    // With white stones at H6 and J7, J6 no longer connects black's chain out: white's
+    // J6 ataris it, and the group lives by capturing it (GNU Go: `owl_attack` `0`).
+    let b = board(WEAK_NEIGHBOUR_CAPTURED);
+    let r = OwlReader::new().attack(&b, point(&b, "L6"));
+    assert_eq!(r.verdict, Verdict::Fails);
+}
