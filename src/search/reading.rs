@@ -26,7 +26,10 @@
 //! `owl-min-stones` stones or more (at most [`OWL_TARGETS`], the biggest first): a group
 //! of the side to move that the opponent could kill and a move saves gives that move its
 //! bonus (unless `owl-saves` is off), and so does a group of the opponent that a move
-//! kills and the opponent could still save. Groups that live whoever moves get nothing; with `owl-dead`, a move
+//! kills and the opponent could still save, unless the group touches a group of the side
+//! to move that is critical too (the save gets the bonus there, not the kill: the
+//! opponent would answer a kill by killing ours, which may save theirs). Groups that live
+//! whoever moves get nothing; with `owl-dead`, a move
 //! feeding a dead group of the side to move (its liberties and the empty points next to
 //! them, within 2 points of its stones; captures exempt) gets virtual lost playouts (with
 //! `owl-dead` the only use of the reads, only the side to move's groups are read). With
@@ -617,10 +620,35 @@ pub struct RootOwl {
     lives: Vec<GroupLife>,
     /// The groups read as dead at the last root (with `owl-dead`).
     dead: Vec<DeadGroup>,
+    /// The root's bonus moves, and the stones of the side to move's groups that the
+    /// opponent could kill and a move saves.
+    bonuses: Vec<OwlBonus>,
+    own_critical: PointBits,
     /// Reads and time since the last [`RootOwl::take_share`].
     share: ReadingShare,
     /// When the reads of the next root must stop (see [`OWL_TIME_SHARE`]); `None`: no limit.
     deadline: Option<Instant>,
+}
+
+/// A root move the owl's reads give the bonus: it saves a group of the side to move or
+/// kills one of the opponent's (`kill`), whose stones are `stones`.
+#[derive(Clone, Copy, Debug)]
+struct OwlBonus {
+    point: Point,
+    visits: f32,
+    kill: bool,
+    stones: PointBits,
+}
+
+/// Whether a stone of `stones` is next to a point of `other`.
+fn touches(board: &Board, stones: &PointBits, other: &PointBits) -> bool {
+    let geometry = board.geometry();
+    stones.iter().any(|p| {
+        geometry
+            .neighbors(p)
+            .into_iter()
+            .any(|n| other.contains(Point::from_index(n)))
+    })
 }
 
 impl std::fmt::Debug for RootOwl {
@@ -658,6 +686,8 @@ impl RootOwl {
             scores: params.owl_score > 0.0,
             lives: Vec::with_capacity(OWL_TARGETS),
             dead: Vec::with_capacity(OWL_TARGETS),
+            bonuses: Vec::with_capacity(OWL_TARGETS),
+            own_critical: PointBits::EMPTY,
             share: ReadingShare::default(),
             deadline: None,
         })
@@ -717,6 +747,8 @@ impl RootOwl {
         self.cache.keep_valid(board);
         self.lives.clear();
         self.dead.clear();
+        self.bonuses.clear();
+        self.own_critical = PointBits::EMPTY;
         // The big chains, biggest first (one stone each: the chain's head).
         self.targets.clear();
         for p in board.geometry().points() {
@@ -813,16 +845,36 @@ impl RootOwl {
             } else {
                 continue;
             };
-            if let Some(point) = decisive.point {
-                add_prior(
-                    moves,
-                    out,
-                    point,
-                    self.weight * verdict_share(decisive.verdict),
-                    1.0,
-                );
-                self.share.note_owl_bonus(point);
+            let Some(point) = decisive.point else {
+                continue;
+            };
+            let mut stones = PointBits::EMPTY;
+            for &c in &self.chains {
+                for s in board.chain_stones(Point::from_index(usize::from(c))) {
+                    stones.insert(s);
+                }
             }
+            if owner == color && defence.verdict.succeeds() {
+                self.own_critical.union_with(&stones);
+            }
+            let visits = self.weight * verdict_share(decisive.verdict);
+            self.bonuses.push(OwlBonus {
+                point,
+                visits,
+                kill: owner != color,
+                stones,
+            });
+        }
+        // A kill of a group next to a critical group of ours is left to the save: the
+        // opponent would answer by killing ours, which may well save theirs (a semeai of
+        // two dragons that each die to a move elsewhere).
+        for k in 0..self.bonuses.len() {
+            let bonus = self.bonuses[k];
+            if bonus.kill && touches(board, &bonus.stones, &self.own_critical) {
+                continue;
+            }
+            add_prior(moves, out, bonus.point, bonus.visits, 1.0);
+            self.share.note_owl_bonus(bonus.point);
         }
         self.share.owl_reads += self.reader.stats().reads - reads_before;
         self.share.owl_nanos += start.elapsed().as_nanos() as u64;
