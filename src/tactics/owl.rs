@@ -73,8 +73,10 @@
 //!   every liberty of the group outside its eye spaces touches a stone of the opponent and no
 //!   other chain of the owner (nowhere to run, nothing to connect to), and no chain of the
 //!   opponent next to the group (outside its eye spaces) with [`WEAK_LIBERTIES`] liberties
-//!   or fewer can be captured, the owner moving first (the tactical reader's attack on it
-//!   fails, read out; otherwise the group might live by capturing it). A group of [`SHUT_IN_STONES`] stones or more
+//!   or fewer can be captured, the owner moving first (otherwise the group might live by
+//!   capturing it): for a group of [`HELD_NEIGHBOUR_STONES`] stones or more, the tactical
+//!   reader's attack on such a chain must fail, read out; next to a smaller group there
+//!   must be no such chain at all. A group of [`SHUT_IN_STONES`] stones or more
 //!   whose liberties touch no other chain of the owner and reach fewer than
 //!   [`SHUT_IN_FREE`] points of free space is shut in as well, even where some liberties
 //!   touch no stone of the opponent: a corner group left with a few first-line points
@@ -147,9 +149,13 @@ pub const EYE_MAX: usize = 7;
 pub const ESCAPE_SPACE: usize = 8;
 /// Liberties at which a group counts as alive.
 pub const ESCAPE_LIBERTIES: usize = 10;
-/// Liberties at which a chain of the opponent next to the group keeps it from being dead
-/// (the group may capture it).
+/// Liberties at which a chain of the opponent next to the group may keep it from being
+/// dead (the group may capture it).
 pub const WEAK_LIBERTIES: usize = 2;
+/// Smallest group (in stones) whose weak neighbours the tactical reader may clear (see
+/// [`Kill::weak_neighbours_hold`]); next to a smaller group any weak neighbour keeps it
+/// from being shut in (in the open the shut-in rule is eager for small groups).
+pub const HELD_NEIGHBOUR_STONES: usize = 5;
 /// The longest line read, in plies (passes included).
 pub const MAX_PLY: usize = 40;
 /// Candidates read at the root; deeper nodes read fewer, down to [`MIN_WIDTH`].
@@ -964,7 +970,9 @@ impl Goal for Kill {
         }
         if at.ply > 0
             && summary.shut_in()
-            && (!summary.weak_neighbour || self.weak_neighbours_hold(at.board, nodes))
+            && (!summary.weak_neighbour
+                || (summary.stones >= HELD_NEIGHBOUR_STONES
+                    && self.weak_neighbours_hold(at.board, nodes)))
         {
             return Some(at.decided(true, true));
         }
