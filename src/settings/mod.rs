@@ -469,8 +469,8 @@ settings! {
     /// Node budget of each race question at tree expansion.
     search.race_nodes: u64 = 100, Meta::new("race-nodes", Scope::Search).range(1.0, 1e7);
     /// Virtual playouts won that the owl reader gives a root move saving a group of ours
-    /// that the opponent could kill, or killing one of theirs that could still live (0: no
-    /// owl reading).
+    /// that the opponent could kill, or killing one of theirs that could still live and
+    /// touches no group of ours the opponent could kill (0: no owl reading).
     search.owl: f32 = 0.0, Meta::new("owl", Scope::Search).range(0.0, 1e6).tune(0.0, 400.0, 20.0);
     /// Node budget of each owl read at the root.
     search.owl_nodes: u64 = 20000, Meta::new("owl-nodes", Scope::Search).range(1.0, 1e7);
