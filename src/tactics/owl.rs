@@ -152,8 +152,8 @@ pub const ESCAPE_LIBERTIES: usize = 10;
 /// Liberties at which a chain of the opponent next to the group may keep it from being
 /// dead (the group may capture it).
 pub const WEAK_LIBERTIES: usize = 2;
-/// Smallest group (in stones) whose weak neighbours the tactical reader may clear (see
-/// [`Kill::weak_neighbours_hold`]); next to a smaller group any weak neighbour keeps it
+/// Smallest group (in stones) whose weak neighbours the tactical reader may clear (the
+/// chain's attack fails, read out); next to a smaller group any weak neighbour keeps it
 /// from being shut in (in the open the shut-in rule is eager for small groups).
 pub const HELD_NEIGHBOUR_STONES: usize = 5;
 /// The longest line read, in plies (passes included).
