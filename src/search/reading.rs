@@ -28,7 +28,8 @@
 //! bonus (unless `owl-saves` is off), and so does a group of the opponent that a move
 //! kills and the opponent could still save, unless the group touches a group of the side
 //! to move that is critical too (the save gets the bonus there, not the kill: the
-//! opponent would answer a kill by killing ours, which may save theirs). Groups that live
+//! opponent would answer a kill by killing ours, which may save theirs; with `owl-saves`
+//! off no group of ours counts as critical here). Groups that live
 //! whoever moves get nothing; with `owl-dead`, a move
 //! feeding a dead group of the side to move (its liberties and the empty points next to
 //! them, within 2 points of its stones; captures exempt) gets virtual lost playouts (with
