@@ -250,12 +250,7 @@ impl GroupStatusCache {
             .succeeds()
             .then(|| reader.defend(board, target));
         let status = GroupStatus { attack, defence };
-        let mut stones = PointBits::EMPTY;
-        for &c in chains {
-            for s in board.chain_stones(Point::from_index(usize::from(c))) {
-                stones.insert(s);
-            }
-        }
+        let stones = group_stone_bits(board, chains);
         let mut seeds = reader.touched();
         seeds.union_with(&stones);
         let area = widen(board, &seeds);
@@ -271,6 +266,17 @@ impl GroupStatusCache {
         });
         status
     }
+}
+
+/// The stones of the chains through `chains` (one stone of each).
+pub fn group_stone_bits(board: &Board, chains: &[u16]) -> PointBits {
+    let mut stones = PointBits::EMPTY;
+    for &c in chains {
+        for s in board.chain_stones(Point::from_index(usize::from(c))) {
+            stones.insert(s);
+        }
+    }
+    stones
 }
 
 /// The points within [`AREA_MARGIN`] of a point of `seeds`.

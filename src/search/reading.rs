@@ -51,7 +51,7 @@ use crate::tactics::owl::{OwlLimits, OwlReader, group_stones};
 use crate::tactics::reader::{ChainStatus, Reader, ReaderLimits, Verdict, neighbour_chains};
 use crate::tactics::semeai::{RaceOutcome, SemeaiLimits, SemeaiReader};
 
-use super::group_status::{GroupLife, GroupStatusCache, Life, area_signature};
+use super::group_status::{GroupLife, GroupStatusCache, Life, area_signature, group_stone_bits};
 use super::prior_mix::PriorQuery;
 use super::tree::Prior;
 
@@ -849,12 +849,7 @@ impl RootOwl {
             let Some(point) = decisive.point else {
                 continue;
             };
-            let mut stones = PointBits::EMPTY;
-            for &c in &self.chains {
-                for s in board.chain_stones(Point::from_index(usize::from(c))) {
-                    stones.insert(s);
-                }
-            }
+            let stones = group_stone_bits(board, &self.chains);
             if owner == color && defence.verdict.succeeds() {
                 self.own_critical.union_with(&stones);
             }

@@ -918,9 +918,7 @@ impl Kill {
             if liberties_capped(board, np, WEAK_LIBERTIES + 1) > WEAK_LIBERTIES {
                 continue;
             }
-            let before = self.reader.stats().nodes;
-            let reading = self.reader.attack(board, np);
-            *nodes += self.reader.stats().nodes - before;
+            let reading = counted(&mut self.reader, nodes, |reader| reader.attack(board, np));
             if reading.verdict.succeeds() || !reading.exact {
                 return false;
             }
@@ -1012,9 +1010,7 @@ impl Goal for Kill {
             } else if liberties_capped(board, cp, WEAK_LIBERTIES + 1) == WEAK_LIBERTIES {
                 // A weak chain of the attacker's around the group is the group's hope:
                 // making it safe may leave the group with nothing to capture.
-                let before = self.reader.stats().nodes;
-                let reading = self.reader.defend(board, cp);
-                *nodes += self.reader.stats().nodes - before;
+                let reading = counted(&mut self.reader, nodes, |reader| reader.defend(board, cp));
                 if reading.verdict.succeeds()
                     && let Some(p) = reading.point
                 {
@@ -1033,13 +1029,13 @@ impl Goal for Kill {
             let cp = Point::from_index(c as usize);
             let libs = liberties_capped(board, cp, 3);
             if libs == 2 || (libs == 1 && !attacker_to_move) {
-                let before = self.reader.stats().nodes;
-                let reading = if attacker_to_move {
-                    self.reader.attack(board, cp)
-                } else {
-                    self.reader.defend(board, cp)
-                };
-                *nodes += self.reader.stats().nodes - before;
+                let reading = counted(&mut self.reader, nodes, |reader| {
+                    if attacker_to_move {
+                        reader.attack(board, cp)
+                    } else {
+                        reader.defend(board, cp)
+                    }
+                });
                 if reading.verdict.succeeds()
                     && let Some(p) = reading.point
                 {
@@ -1172,6 +1168,18 @@ impl ReaderOf<Kill> {
         let fallback = Node::cut(attacker_to_move);
         Reading::from_node(self.deepen(attacker_to_move, depths, fallback))
     }
+}
+
+/// One read of the inner tactical `reader`, its nodes added to `nodes`.
+fn counted(
+    reader: &mut Reader,
+    nodes: &mut u64,
+    read: impl FnOnce(&mut Reader) -> Reading,
+) -> Reading {
+    let before = reader.stats().nodes;
+    let reading = read(reader);
+    *nodes += reader.stats().nodes - before;
+    reading
 }
 
 /// The cells next to the stones of the chains through `chains`: each as often as it
